@@ -1,0 +1,256 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"agencyhub/api"
+	"agencyhub/models"
+	"agencyhub/models/auth"
+	"agencyhub/models/company"
+	"agencyhub/models/dbtest"
+	"agencyhub/schemas"
+)
+
+// env is the real router on a real database, with a clock tests can move.
+type env struct {
+	t        *testing.T
+	db       *dbtest.DB
+	handler  http.Handler
+	contract *schemas.Contract
+	server   *api.Server
+	now      time.Time
+}
+
+func newEnv(t *testing.T, db *dbtest.DB, configure ...func(*api.Server)) *env {
+	t.Helper()
+	keys, err := models.DeriveKeys([]byte("test-master-key-test-master-key-0123456789"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	contract, err := schemas.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{t: t, db: db, contract: contract, now: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)}
+	clock := func() time.Time { return e.now }
+	authSvc := auth.NewService(db.DB, keys, auth.DefaultSettings())
+	authSvc.Now = clock
+	companySvc := company.NewService(db.DB, keys.Sealer)
+	companySvc.Now = clock
+	e.server = &api.Server{
+		Auth: authSvc, Company: companySvc, Contract: contract,
+		Health:    []api.HealthCheck{{Name: "database", Check: func(ctx context.Context) error { return models.Ping(ctx, db.DB) }}},
+		PublicURL: "http://api.test", Now: clock,
+	}
+	for _, c := range configure {
+		c(e.server)
+	}
+	e.handler, err = e.server.Handler()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// advance moves the clock.
+func (e *env) advance(d time.Duration) { e.now = e.now.Add(d) }
+
+// req describes one request.
+type req struct {
+	method, path string
+	body         any // marshalled to JSON unless it is a string (sent raw) or nil
+	token        string
+	apiKey       string
+	cookies      []*http.Cookie
+	header       map[string]string
+}
+
+// response is a recorded answer with its decoded JSON body.
+type response struct {
+	*httptest.ResponseRecorder
+	json map[string]any
+}
+
+// do sends r through the router and checks what every response owes: the common headers,
+// and a body that matches the contract (Problem bodies exactly, with the request id).
+func (e *env) do(r req) *response {
+	e.t.Helper()
+	var body *bytes.Reader
+	switch b := r.body.(type) {
+	case nil:
+		body = bytes.NewReader(nil)
+	case string:
+		body = bytes.NewReader([]byte(b))
+	default:
+		js, err := json.Marshal(b)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		body = bytes.NewReader(js)
+	}
+	hr := httptest.NewRequest(r.method, r.path, body)
+	if r.body != nil {
+		hr.Header.Set("Content-Type", "application/json")
+	}
+	if r.token != "" {
+		hr.Header.Set("Authorization", "Bearer "+r.token)
+	}
+	if r.apiKey != "" {
+		hr.Header.Set("X-API-Key", r.apiKey)
+	}
+	for k, v := range r.header {
+		hr.Header.Set(k, v)
+	}
+	for _, c := range r.cookies {
+		hr.AddCookie(c)
+	}
+	rec := httptest.NewRecorder()
+	e.handler.ServeHTTP(rec, hr)
+	resp := &response{ResponseRecorder: rec}
+	e.checkResponse(r, resp)
+	return resp
+}
+
+func (e *env) checkResponse(r req, resp *response) {
+	e.t.Helper()
+	h := resp.Header()
+	for _, name := range []string{"X-Request-Id", "Content-Language", "X-App-Result"} {
+		if h.Get(name) == "" {
+			e.t.Errorf("%s %s: response lacks %s", r.method, r.path, name)
+		}
+	}
+	var decoded any
+	if resp.Body.Len() > 0 && strings.HasPrefix(h.Get("Content-Type"), "application/json") {
+		if err := json.Unmarshal(resp.Body.Bytes(), &decoded); err != nil {
+			e.t.Fatalf("%s %s: body is not JSON: %v", r.method, r.path, err)
+		}
+		resp.json, _ = decoded.(map[string]any)
+	}
+	if resp.Code >= 400 {
+		e.checkProblem(r, resp)
+	} else if want := "ok"; h.Get("X-App-Result") != want && resp.Code != http.StatusServiceUnavailable {
+		e.t.Errorf("%s %s: X-App-Result = %q on %d", r.method, r.path, h.Get("X-App-Result"), resp.Code)
+	}
+	path, _, _ := strings.Cut(r.path, "?")
+	op := e.contract.Match(r.method, path)
+	if op == nil {
+		if resp.Code != http.StatusNotFound && resp.Code != http.StatusMethodNotAllowed {
+			e.t.Errorf("%s %s: answered %d but the contract has no such operation", r.method, r.path, resp.Code)
+		}
+		return
+	}
+	if !op.DocumentsStatus(resp.Code) {
+		e.t.Errorf("%s %s: status %d is not documented in the contract (body %s)", r.method, r.path, resp.Code, resp.Body)
+		return
+	}
+	if decoded != nil {
+		if err := op.ValidateResponse(resp.Code, decoded); err != nil {
+			e.t.Errorf("%s %s: %d body does not match the contract: %v\n%s", r.method, r.path, resp.Code, err, resp.Body)
+		}
+	}
+}
+
+var problemFields = []string{"status", "title", "detail", "action", "validate", "request_id"}
+
+func (e *env) checkProblem(r req, resp *response) {
+	e.t.Helper()
+	p := resp.json
+	if len(p) != len(problemFields) {
+		e.t.Errorf("%s %s: Problem has %d fields, want exactly %v: %s", r.method, r.path, len(p), problemFields, resp.Body)
+	}
+	for _, f := range problemFields {
+		if _, ok := p[f].(string); !ok {
+			e.t.Errorf("%s %s: Problem.%s missing or not a string: %s", r.method, r.path, f, resp.Body)
+		}
+	}
+	h := resp.Header()
+	if p["request_id"] != h.Get("X-Request-Id") {
+		e.t.Errorf("%s %s: Problem.request_id %v != X-Request-Id %q", r.method, r.path, p["request_id"], h.Get("X-Request-Id"))
+	}
+	if p["status"] != h.Get("X-App-Result") {
+		e.t.Errorf("%s %s: Problem.status %v != X-App-Result %q", r.method, r.path, p["status"], h.Get("X-App-Result"))
+	}
+	if p["validate"] != h.Get("X-App-Validate") {
+		e.t.Errorf("%s %s: Problem.validate %v != X-App-Validate %q", r.method, r.path, p["validate"], h.Get("X-App-Validate"))
+	}
+	if h.Get("X-App-Action") == "" || p["action"] != h.Get("X-App-Action") {
+		e.t.Errorf("%s %s: X-App-Action %q does not repeat Problem.action %v", r.method, r.path, h.Get("X-App-Action"), p["action"])
+	}
+}
+
+// expect fails unless the response has the status and, for problems, names exactly the
+// validate fields given.
+func (resp *response) expect(t *testing.T, status int, validate ...string) *response {
+	t.Helper()
+	if resp.Code != status {
+		t.Fatalf("status = %d, want %d; body %s", resp.Code, status, resp.Body)
+	}
+	if len(validate) > 0 {
+		if got := resp.json["validate"]; got != strings.Join(validate, ",") {
+			t.Fatalf("validate = %v, want %q; body %s", got, strings.Join(validate, ","), resp.Body)
+		}
+	}
+	return resp
+}
+
+func (resp *response) str(key string) string {
+	s, _ := resp.json[key].(string)
+	return s
+}
+
+func (resp *response) items() []map[string]any {
+	raw, _ := resp.json["items"].([]any)
+	out := make([]map[string]any, len(raw))
+	for i, it := range raw {
+		out[i], _ = it.(map[string]any)
+	}
+	return out
+}
+
+func (resp *response) cookie(name string) *http.Cookie {
+	for _, c := range resp.Result().Cookies() {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// user is a registered, signed-in test user.
+type user struct {
+	id, email, token, refresh string
+}
+
+const password = "correct-horse-battery"
+
+// signUp registers and signs in a user as an API client.
+func (e *env) signUp(name string) user {
+	e.t.Helper()
+	email := strings.ToLower(name) + "@example.com"
+	reg := e.do(req{method: "POST", path: "/api/v1/auth/register", body: map[string]any{"email": email, "password": password, "name": name}})
+	reg.expect(e.t, http.StatusCreated)
+	login := e.do(req{method: "POST", path: "/api/v1/auth/login", body: map[string]any{"email": email, "password": password, "client_type": "api"}})
+	login.expect(e.t, http.StatusOK)
+	return user{id: reg.str("user_id"), email: email, token: login.str("access_token"), refresh: login.str("refresh_token")}
+}
+
+// companyOf creates a company owned by u and returns its id.
+func (e *env) companyOf(u user, name string) string {
+	e.t.Helper()
+	return e.do(req{method: "POST", path: "/api/v1/companies", token: u.token, body: map[string]any{"name": name}}).
+		expect(e.t, http.StatusCreated).str("company_id")
+}
+
+// projectIn creates a project in a company as u and returns its id.
+func (e *env) projectIn(u user, companyID, name string) string {
+	e.t.Helper()
+	return e.do(req{method: "POST", path: "/api/v1/companies/" + companyID + "/projects", token: u.token, body: map[string]any{"name": name}}).
+		expect(e.t, http.StatusCreated).str("project_id")
+}

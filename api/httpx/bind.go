@@ -1,0 +1,116 @@
+package httpx
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"agencyhub/models"
+	"agencyhub/schemas"
+)
+
+// MaxBodyBytes caps JSON request bodies; larger ones answer 413. Set from APP_MAX_BODY_BYTES.
+var MaxBodyBytes int64 = 1 << 20
+
+const operationKey = "httpx.operation"
+
+// WithOperation attaches the contract operation of the matched route to the request.
+func WithOperation(contract *schemas.Contract) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if op := contract.Operation(c.Request.Method, TemplatePath(c.FullPath())); op != nil {
+			c.Set(operationKey, op)
+		}
+		c.Next()
+	}
+}
+
+// TemplatePath turns a Gin route (/x/:id) into an OpenAPI path template (/x/{id}).
+func TemplatePath(route string) string {
+	parts := strings.Split(route, "/")
+	for i, p := range parts {
+		if strings.HasPrefix(p, ":") {
+			parts[i] = "{" + p[1:] + "}"
+		}
+	}
+	return strings.Join(parts, "/")
+}
+
+// Bind reads the JSON body, validates it against the operation's request schema and
+// decodes it into dst. Malformed JSON, a body over the limit, a non-JSON content type and
+// every schema violation answer fix_required naming the fields. An empty body counts as {}.
+func Bind(c *gin.Context, dst any) error {
+	v, ok := c.Get(operationKey)
+	if !ok {
+		return models.Internal("route %s %s has no contract operation", c.Request.Method, c.FullPath())
+	}
+	op := v.(*schemas.Operation)
+	raw, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, MaxBodyBytes))
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return models.Invalid("body_too_large", "body")
+	}
+	if err != nil {
+		return models.Invalid("malformed_json", "body")
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = []byte("{}")
+	} else if mt, _, _ := mime.ParseMediaType(c.ContentType()); mt != "application/json" {
+		return models.Invalid("unsupported_media_type", "body")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil || dec.More() {
+		return models.Invalid("malformed_json", "body")
+	}
+	if fields := op.ValidateRequest(doc); len(fields) > 0 {
+		return models.Invalid("invalid_body", fields...)
+	}
+	if err := json.Unmarshal(raw, dst); err != nil {
+		return models.Internal("body valid by the contract does not decode into %T: %w", dst, err)
+	}
+	return nil
+}
+
+// PathID parses a UUID path parameter; a malformed one is invalid input naming it.
+func PathID(c *gin.Context, name string) (uuid.UUID, error) {
+	return models.ParseID(name, c.Param(name))
+}
+
+// Page reads the `limit` and `cursor` query parameters shared by every list.
+func Page(c *gin.Context) (models.PageRequest, error) {
+	limit := models.DefaultPageLimit
+	if s := c.Query("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return models.PageRequest{}, models.Invalid("invalid_limit", "limit")
+		}
+		limit = n
+	}
+	return models.ParsePage(limit, c.Query("cursor"))
+}
+
+// Optional is a JSON field that tells absent (Set false), null (Set, Null) and a value apart.
+type Optional[T any] struct {
+	Set   bool
+	Null  bool
+	Value T
+}
+
+// UnmarshalJSON is only called for a present field.
+func (o *Optional[T]) UnmarshalJSON(b []byte) error {
+	o.Set = true
+	if string(b) == "null" {
+		o.Null = true
+		return nil
+	}
+	return json.Unmarshal(b, &o.Value)
+}

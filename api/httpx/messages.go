@@ -1,0 +1,132 @@
+package httpx
+
+import (
+	"log/slog"
+
+	"agencyhub/models"
+)
+
+// MessageText is the human part of a Problem.
+type MessageText struct{ Title, Detail, Action string }
+
+// catalog holds every Problem text in each language the API speaks, keyed by the domain
+// error key. A test checks that both languages have every key and that every key the
+// code uses is here.
+var catalog = map[string]map[string]MessageText{
+	"en": {
+		"internal":                {"Internal error", "The request could not be completed because of an error on our side.", "Retry later and quote the request id if it keeps failing"},
+		"malformed_json":          {"Malformed JSON", "The request body is not valid JSON.", "Send a single valid JSON object"},
+		"invalid_body":            {"Invalid request", "Some request fields are missing, unknown or of the wrong type.", "Correct the fields named in validate"},
+		"body_too_large":          {"Request too large", "The request body exceeds the size limit.", "Send a smaller body"},
+		"unsupported_media_type":  {"Unsupported media type", "The request body must be JSON.", "Send the body with Content-Type: application/json"},
+		"route_not_found":         {"Not found", "No operation exists at this path.", "Check the path against the API reference"},
+		"method_not_allowed":      {"Method not allowed", "This path does not accept this method.", "Use a method listed in the Allow header"},
+		"invalid_id":              {"Invalid identifier", "An identifier is not a valid UUID.", "Check the identifiers named in validate"},
+		"invalid_limit":           {"Invalid page size", "limit must be a whole number from 1 to 200.", "Correct limit"},
+		"invalid_cursor":          {"Invalid cursor", "cursor is not one this API returned.", "Pass next_cursor from the previous page, or omit cursor"},
+		"invalid_access_token":    {"Sign-in required", "The access token is missing, expired or revoked.", "Sign in again or refresh the access token"},
+		"invalid_api_key":         {"Invalid API key", "The API key is unknown, expired or revoked.", "Check the X-API-Key header"},
+		"invalid_refresh_token":   {"Session expired", "The refresh token is missing, expired or already used.", "Sign in again"},
+		"csrf_failed":             {"CSRF check failed", "Requests authenticated by cookie must repeat the app_csrf cookie in the X-CSRF-Token header.", "Fetch a token from /api/v1/auth/csrf and send it in X-CSRF-Token"},
+		"session_required":        {"Session required", "This operation applies to a signed-in session, not to an API key.", "Call it with an access token, or revoke the key through the API keys operations"},
+		"role_too_low":            {"Not allowed", "Your role in this company does not allow this operation.", "Ask an owner or admin of the company"},
+		"bad_credentials":         {"Wrong e-mail or password", "The e-mail or password is not correct.", "Check the e-mail and password"},
+		"account_not_activated":   {"Account not activated", "The account has not been activated yet.", "Open the activation link mailed to you"},
+		"too_many_login_attempts": {"Too many attempts", "Too many failed sign-ins; further attempts are paused for a while.", "Wait for the time in Retry-After, then try again"},
+		"password_length":         {"Unsuitable password", "The password must be 12 to 256 characters long.", "Choose a password of at least 12 characters"},
+		"invalid_email":           {"Invalid e-mail", "The e-mail address is not valid.", "Check the e-mail address"},
+		"invalid_name":            {"Invalid name", "The name must not be empty or too long.", "Check the name"},
+		"email_taken":             {"E-mail already registered", "An account with this e-mail already exists.", "Sign in, or reset the password of that account"},
+		"invalid_token":           {"Invalid token", "The token is unknown, expired or already used.", "Request a new link and use it once"},
+		"user_not_found":          {"Account not found", "No such account.", "Check the account"},
+		"session_not_found":       {"Session not found", "No such session among your active sessions.", "List your sessions and use one of their ids"},
+		"expiry_in_past":          {"Expiry in the past", "expires_at must be in the future.", "Correct expires_at or omit it"},
+		"api_key_not_found":       {"API key not found", "No such active API key.", "List your API keys and use one of their ids"},
+		"invalid_slug":            {"Invalid slug", "A slug is 1 to 63 lower-case letters, digits and inner hyphens.", "Correct slug"},
+		"slug_taken":              {"Slug taken", "Another company already uses this slug.", "Choose another slug"},
+		"company_not_found":       {"Company not found", "No such company among yours.", "Check company_id"},
+		"project_not_found":       {"Project not found", "No such project among your companies.", "Check project_id"},
+		"legal_entity_not_found":  {"Legal entity not found", "No such legal entity among your companies.", "Check company_legal_entity_id"},
+		"member_not_found":        {"Member not found", "No such member in this company.", "Check user_id"},
+		"not_a_member":            {"Not available", "You are not a member of the company or project given.", "Pick a company or project from your own lists"},
+		"project_outside_company": {"Project of another company", "The project does not belong to the selected company.", "Select the project's company, or omit active_company_id"},
+		"invalid_legal_entity":    {"Invalid legal entity", "Some registry identifiers or details are wrong: a check digit does not match, a field is missing, or it does not fit the entity type.", "Correct the fields named in validate"},
+		"invalid_role":            {"Invalid role", "role must be owner, admin, member or viewer.", "Correct role"},
+		"owner_role_needs_owner":  {"Owners only", "Only an owner may grant or take away the owner role.", "Ask an owner of the company"},
+		"no_such_account":         {"No such account", "No active account is registered with this e-mail.", "Ask the person to register first"},
+		"already_a_member":        {"Already a member", "This account is already a member of the company.", "Change the member's role instead"},
+		"last_owner":              {"Last owner", "A company must keep at least one owner.", "Make another member an owner first"},
+		"dependency_unavailable":  {"Service unavailable", "A service this operation depends on is not available.", "Retry later"},
+	},
+	"ru": {
+		"internal":                {"Внутренняя ошибка", "Запрос не выполнен из-за ошибки на нашей стороне.", "Повторите позже; если ошибка повторяется, сообщите request_id"},
+		"malformed_json":          {"Некорректный JSON", "Тело запроса не является корректным JSON.", "Отправьте один корректный JSON-объект"},
+		"invalid_body":            {"Некорректный запрос", "Некоторые поля запроса отсутствуют, неизвестны или имеют неверный тип.", "Исправьте поля, перечисленные в validate"},
+		"body_too_large":          {"Слишком большой запрос", "Тело запроса превышает допустимый размер.", "Отправьте тело меньшего размера"},
+		"unsupported_media_type":  {"Неподдерживаемый формат", "Тело запроса должно быть в формате JSON.", "Отправьте тело с заголовком Content-Type: application/json"},
+		"route_not_found":         {"Не найдено", "По этому пути нет операции.", "Сверьте путь со справочником API"},
+		"method_not_allowed":      {"Метод не поддерживается", "Этот путь не принимает данный метод.", "Используйте метод из заголовка Allow"},
+		"invalid_id":              {"Некорректный идентификатор", "Идентификатор не является корректным UUID.", "Проверьте идентификаторы, перечисленные в validate"},
+		"invalid_limit":           {"Некорректный размер страницы", "limit должен быть целым числом от 1 до 200.", "Исправьте limit"},
+		"invalid_cursor":          {"Некорректный курсор", "cursor не был выдан этим API.", "Передайте next_cursor предыдущей страницы или не указывайте cursor"},
+		"invalid_access_token":    {"Требуется вход", "Токен доступа отсутствует, истёк или отозван.", "Войдите снова или обновите токен доступа"},
+		"invalid_api_key":         {"Неверный API-ключ", "API-ключ неизвестен, истёк или отозван.", "Проверьте заголовок X-API-Key"},
+		"invalid_refresh_token":   {"Сессия истекла", "Токен обновления отсутствует, истёк или уже использован.", "Войдите снова"},
+		"csrf_failed":             {"Проверка CSRF не пройдена", "Запросы с аутентификацией по cookie должны повторять cookie app_csrf в заголовке X-CSRF-Token.", "Получите токен в /api/v1/auth/csrf и передайте его в X-CSRF-Token"},
+		"session_required":        {"Нужна сессия", "Операция относится к сессии входа, а не к API-ключу.", "Вызовите её с токеном доступа или отзовите ключ через операции API-ключей"},
+		"role_too_low":            {"Недостаточно прав", "Ваша роль в компании не позволяет выполнить эту операцию.", "Обратитесь к владельцу или администратору компании"},
+		"bad_credentials":         {"Неверный e-mail или пароль", "E-mail или пароль указаны неверно.", "Проверьте e-mail и пароль"},
+		"account_not_activated":   {"Учётная запись не активирована", "Учётная запись ещё не активирована.", "Откройте ссылку активации из письма"},
+		"too_many_login_attempts": {"Слишком много попыток", "Слишком много неудачных входов; попытки временно приостановлены.", "Подождите время из Retry-After и повторите"},
+		"password_length":         {"Неподходящий пароль", "Пароль должен содержать от 12 до 256 символов.", "Выберите пароль не короче 12 символов"},
+		"invalid_email":           {"Некорректный e-mail", "Адрес e-mail указан неверно.", "Проверьте адрес e-mail"},
+		"invalid_name":            {"Некорректное имя", "Имя не должно быть пустым или слишком длинным.", "Проверьте имя"},
+		"email_taken":             {"E-mail уже зарегистрирован", "Учётная запись с этим e-mail уже существует.", "Войдите или сбросьте пароль этой учётной записи"},
+		"invalid_token":           {"Недействительный токен", "Токен неизвестен, истёк или уже использован.", "Запросите новую ссылку и используйте её один раз"},
+		"user_not_found":          {"Учётная запись не найдена", "Такой учётной записи нет.", "Проверьте учётную запись"},
+		"session_not_found":       {"Сессия не найдена", "Среди ваших активных сессий такой нет.", "Получите список сессий и используйте их идентификаторы"},
+		"expiry_in_past":          {"Срок в прошлом", "expires_at должен быть в будущем.", "Исправьте expires_at или не указывайте его"},
+		"api_key_not_found":       {"API-ключ не найден", "Такого активного API-ключа нет.", "Получите список ключей и используйте их идентификаторы"},
+		"invalid_slug":            {"Некорректный slug", "Slug — от 1 до 63 строчных латинских букв, цифр и дефисов внутри.", "Исправьте slug"},
+		"slug_taken":              {"Slug занят", "Этот slug уже использует другая компания.", "Выберите другой slug"},
+		"company_not_found":       {"Компания не найдена", "Среди ваших компаний такой нет.", "Проверьте company_id"},
+		"project_not_found":       {"Проект не найден", "В ваших компаниях такого проекта нет.", "Проверьте project_id"},
+		"legal_entity_not_found":  {"Юрлицо не найдено", "В ваших компаниях такого юрлица нет.", "Проверьте company_legal_entity_id"},
+		"member_not_found":        {"Участник не найден", "В компании нет такого участника.", "Проверьте user_id"},
+		"not_a_member":            {"Недоступно", "Вы не состоите в указанной компании или проекте.", "Выберите компанию или проект из своих списков"},
+		"project_outside_company": {"Проект другой компании", "Проект не принадлежит выбранной компании.", "Выберите компанию проекта или не указывайте active_company_id"},
+		"invalid_legal_entity":    {"Некорректное юрлицо", "Реквизиты указаны неверно: не сходится контрольная цифра, не заполнено поле или оно не подходит к типу лица.", "Исправьте поля, перечисленные в validate"},
+		"invalid_role":            {"Некорректная роль", "role должна быть owner, admin, member или viewer.", "Исправьте role"},
+		"owner_role_needs_owner":  {"Только для владельцев", "Назначать и снимать роль владельца может только владелец.", "Обратитесь к владельцу компании"},
+		"no_such_account":         {"Нет такой учётной записи", "Активной учётной записи с этим e-mail нет.", "Попросите человека сначала зарегистрироваться"},
+		"already_a_member":        {"Уже участник", "Эта учётная запись уже состоит в компании.", "Измените роль участника"},
+		"last_owner":              {"Последний владелец", "У компании должен остаться хотя бы один владелец.", "Сначала назначьте владельцем другого участника"},
+		"dependency_unavailable":  {"Сервис недоступен", "Сервис, от которого зависит операция, недоступен.", "Повторите позже"},
+	},
+}
+
+// kindFallback names the catalog entry used when a key is missing, per kind.
+var kindFallback = map[models.Kind]string{
+	models.KindInvalid:         "invalid_body",
+	models.KindUnauthenticated: "invalid_access_token",
+	models.KindForbidden:       "role_too_low",
+	models.KindNotFound:        "route_not_found",
+	models.KindConflict:        "invalid_body",
+	models.KindRateLimited:     "too_many_login_attempts",
+	models.KindUnavailable:     "dependency_unavailable",
+	models.KindInternal:        "internal",
+}
+
+// Message returns the text of key in lang, falling back to the kind's generic text (and
+// logging the gap) when the catalog lacks the key.
+func Message(lang, key string, kind models.Kind) MessageText {
+	texts := catalog[lang]
+	if texts == nil {
+		texts = catalog["en"]
+	}
+	if m, ok := texts[key]; ok {
+		return m
+	}
+	slog.Warn("message catalog has no entry", "key", key, "lang", lang)
+	return texts[kindFallback[kind]]
+}

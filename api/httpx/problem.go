@@ -1,0 +1,87 @@
+package httpx
+
+import (
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"agencyhub/models"
+)
+
+// Values of Problem.status and the X-App-Result header.
+const (
+	ResultOK          = "ok"
+	ResultFixRequired = "fix_required"
+	ResultError       = "error"
+)
+
+// Problem is the error body of every failed request: exactly the specification's six fields.
+type Problem struct {
+	Status    string `json:"status"`
+	Title     string `json:"title"`
+	Detail    string `json:"detail"`
+	Action    string `json:"action"`
+	Validate  string `json:"validate"`
+	RequestID string `json:"request_id"`
+}
+
+var kindStatus = map[models.Kind]int{
+	models.KindInvalid:         http.StatusBadRequest,
+	models.KindUnauthenticated: http.StatusUnauthorized,
+	models.KindForbidden:       http.StatusForbidden,
+	models.KindNotFound:        http.StatusNotFound,
+	models.KindConflict:        http.StatusConflict,
+	models.KindRateLimited:     http.StatusTooManyRequests,
+	models.KindUnavailable:     http.StatusServiceUnavailable,
+	models.KindInternal:        http.StatusInternalServerError,
+}
+
+// keyStatus overrides the kind's status for transport-level problems.
+var keyStatus = map[string]int{
+	"body_too_large":         http.StatusRequestEntityTooLarge,
+	"unsupported_media_type": http.StatusUnsupportedMediaType,
+	"method_not_allowed":     http.StatusMethodNotAllowed,
+}
+
+// fixRequired lists the kinds the caller resolves by changing the request.
+var fixRequired = map[models.Kind]bool{
+	models.KindInvalid: true, models.KindUnauthenticated: true, models.KindConflict: true,
+}
+
+// WriteError renders err as a Problem and aborts the request. Errors that are not domain
+// errors are internal: their cause is logged with the request id and never sent.
+func WriteError(c *gin.Context, err error) {
+	e := models.AsError(err)
+	status, ok := keyStatus[e.Key]
+	if !ok {
+		status = kindStatus[e.Kind]
+	}
+	if status == 0 {
+		status = http.StatusInternalServerError
+	}
+	if status == http.StatusInternalServerError {
+		slog.ErrorContext(c.Request.Context(), "request failed", "request_id", RequestID(c), "err", e)
+	}
+	result := ResultError
+	if fixRequired[e.Kind] {
+		result = ResultFixRequired
+	}
+	msg := Message(Lang(c), e.Key, e.Kind)
+	p := Problem{
+		Status: result, Title: msg.Title, Detail: msg.Detail, Action: msg.Action,
+		Validate: strings.Join(e.Fields, ","), RequestID: RequestID(c),
+	}
+	h := c.Writer.Header()
+	h.Set("X-App-Result", result)
+	h.Set("X-App-Action", msg.Action)
+	if p.Validate != "" {
+		h.Set("X-App-Validate", p.Validate)
+	}
+	if e.RetryAfterSeconds > 0 {
+		h.Set("Retry-After", strconv.Itoa(e.RetryAfterSeconds))
+	}
+	c.AbortWithStatusJSON(status, p)
+}

@@ -1,0 +1,66 @@
+package api
+
+import (
+	"github.com/gin-gonic/gin"
+
+	"agencyhub/models/company"
+)
+
+// routes is the whole HTTP surface, one line per operation, grouped as the specification
+// groups them. Middleware on a line loads the parent resource and checks the caller's role.
+func (s *Server) routes(r *gin.Engine) {
+	read, work, manage := company.PermRead, company.PermWork, company.PermManage
+
+	// Health and docs: public.
+	r.GET("/healthz", s.healthz)
+	v1 := r.Group("/api/v1")
+	v1.GET("/docs/openapi.yaml", s.docsOpenAPIYAML)
+	v1.GET("/docs/openapi.json", s.docsOpenAPIJSON)
+	v1.GET("/docs/endpoints", s.docsEndpoints)
+	v1.GET("/docs/testing/collection", s.docsTestingCollection)
+	v1.GET("/docs/testing/collection.json", s.docsTestingCollectionDownload)
+
+	// Auth: public sign-in steps.
+	v1.POST("/auth/register", s.authRegister)
+	v1.POST("/auth/activate", s.authActivate)
+	v1.POST("/auth/login", s.authLogin)
+	v1.POST("/auth/refresh", s.authRefresh)
+	v1.GET("/auth/refresh/csrf", s.authRefreshCSRF)
+	v1.POST("/auth/password-reset/request", s.authPasswordResetRequest)
+	v1.POST("/auth/password-reset/confirm", s.authPasswordResetConfirm)
+
+	// Auth and workspace: the signed-in caller.
+	me := v1.Group("", s.authenticate)
+	me.GET("/auth/csrf", s.authCSRF)
+	me.POST("/auth/logout", s.authLogout)
+	me.GET("/auth/me", s.authMe)
+	me.PATCH("/auth/profile", s.authProfilePatch)
+	me.GET("/auth/sessions", s.authSessionList)
+	me.DELETE("/auth/sessions/:session_id", s.authSessionDelete)
+	me.GET("/auth/api-keys", s.apiKeyList)
+	me.POST("/auth/api-keys", s.apiKeyCreate)
+	me.DELETE("/auth/api-keys/:api_key_id", s.apiKeyDelete)
+	me.GET("/auth/workspace-context", s.workspaceContextGet)
+	me.PUT("/auth/workspace-context", s.workspaceContextPut)
+
+	// Companies and projects.
+	me.GET("/companies", s.companyList)
+	me.POST("/companies", s.companyCreate)
+	me.GET("/companies/:company_id", s.inCompany(read), s.companyGet)
+	me.PATCH("/companies/:company_id", s.inCompany(manage), s.companyPatch)
+	me.POST("/companies/:company_id/switch", s.inCompany(read), s.companySwitch)
+	me.GET("/companies/:company_id/members", s.inCompany(read), s.companyMemberList)
+	me.POST("/companies/:company_id/members", s.inCompany(manage), s.companyMemberCreate)
+	me.PATCH("/companies/:company_id/members/:user_id", s.inCompany(manage), s.companyMemberPatch)
+	me.DELETE("/companies/:company_id/members/:user_id", s.inCompany(manage), s.companyMemberDelete)
+	me.GET("/companies/:company_id/legal-entities", s.inCompany(read), s.legalEntityList)
+	me.POST("/companies/:company_id/legal-entities", s.inCompany(manage), s.legalEntityCreate)
+	me.GET("/company-legal-entities/:company_legal_entity_id", s.inLegalEntity(read), s.legalEntityGet)
+	me.PATCH("/company-legal-entities/:company_legal_entity_id", s.inLegalEntity(manage), s.legalEntityPatch)
+	me.DELETE("/company-legal-entities/:company_legal_entity_id", s.inLegalEntity(manage), s.legalEntityDelete)
+	me.GET("/companies/:company_id/projects", s.inCompany(read), s.projectList)
+	me.POST("/companies/:company_id/projects", s.inCompany(work), s.projectCreate)
+	me.GET("/projects/:project_id", s.inProject(read), s.projectGet)
+	me.PATCH("/projects/:project_id", s.inProject(work), s.projectPatch)
+	me.POST("/projects/:project_id/hook-secret/rotate", s.inProject(manage), s.projectHookSecretRotate)
+}

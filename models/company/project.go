@@ -1,0 +1,133 @@
+package company
+
+import (
+	"context"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+
+	"agencyhub/models"
+)
+
+// Project belongs to a company and receives inbound webhooks at /hooks/{hook_key}/...
+type Project struct {
+	ID        uuid.UUID `gorm:"primaryKey"`
+	CompanyID uuid.UUID
+	Name      string
+	HookKey   string
+	// HookSecretSealed is the webhook signing secret, encrypted at rest.
+	HookSecretSealed string
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+}
+
+// HookSecret decrypts the project's webhook secret.
+func (s *Service) HookSecret(p *Project) (string, error) {
+	secret, err := s.Sealer.Open(p.HookSecretSealed)
+	if err != nil {
+		return "", models.Internal("open hook secret of project %s: %w", p.ID, err)
+	}
+	return secret, nil
+}
+
+func checkProjectName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	if n := utf8.RuneCountInString(name); n < 1 || n > 200 {
+		return "", models.Invalid("invalid_name", "name")
+	}
+	return name, nil
+}
+
+func newHookSecret() string { return "whsec_" + models.RandomToken(32) }
+
+// CreateProject adds a project to a company; the returned secret is shown only now.
+// Errors: invalid (name).
+func (s *Service) CreateProject(ctx context.Context, companyID uuid.UUID, name string) (*Project, string, error) {
+	name, err := checkProjectName(name)
+	if err != nil {
+		return nil, "", err
+	}
+	now := s.now()
+	secret := newHookSecret()
+	p := &Project{
+		ID: models.NewID(), CompanyID: companyID, Name: name, HookKey: models.RandomToken(18),
+		HookSecretSealed: s.Sealer.Seal(secret), CreatedAt: now, UpdatedAt: now,
+	}
+	if err := s.DB.WithContext(ctx).Create(p).Error; err != nil {
+		return nil, "", models.Internal("create project: %w", err)
+	}
+	return p, secret, nil
+}
+
+// ProjectAccess returns a project and the caller's standing in its company; a project of
+// a company the caller is not in is not found. Errors: not_found.
+func (s *Service) ProjectAccess(ctx context.Context, userID, projectID uuid.UUID) (*Project, *Access, error) {
+	var p Project
+	err := s.DB.WithContext(ctx).Take(&p, "id = ?", projectID).Error
+	if models.IsNotFound(err) {
+		return nil, nil, models.NotFound("project_not_found")
+	}
+	if err != nil {
+		return nil, nil, models.Internal("read project: %w", err)
+	}
+	a, err := s.Access(ctx, userID, p.CompanyID)
+	if err != nil {
+		if models.IsKind(err, models.KindNotFound) {
+			return nil, nil, models.NotFound("project_not_found")
+		}
+		return nil, nil, err
+	}
+	return &p, a, nil
+}
+
+// Projects lists a company's projects.
+func (s *Service) Projects(ctx context.Context, companyID uuid.UUID, page models.PageRequest) ([]Project, string, error) {
+	var rows []Project
+	q := s.DB.WithContext(ctx).Where("company_id = ?", companyID)
+	if err := page.Apply(q, "id").Find(&rows).Error; err != nil {
+		return nil, "", models.Internal("list projects: %w", err)
+	}
+	items, next := models.Page(page, rows, func(p Project) uuid.UUID { return p.ID })
+	return items, next, nil
+}
+
+// ProjectPatch changes a project; nil fields are left alone.
+type ProjectPatch struct {
+	Name *string
+}
+
+// PatchProject applies a patch. Errors: invalid (name).
+func (s *Service) PatchProject(ctx context.Context, p *Project, patch ProjectPatch) (*Project, error) {
+	out := *p
+	if patch.Name != nil {
+		name, err := checkProjectName(*patch.Name)
+		if err != nil {
+			return nil, err
+		}
+		out.Name = name
+	}
+	out.UpdatedAt = s.now()
+	err := s.DB.WithContext(ctx).Model(&Project{ID: p.ID}).Where("company_id = ?", p.CompanyID).
+		Updates(map[string]any{"name": out.Name, "updated_at": out.UpdatedAt}).Error
+	if err != nil {
+		return nil, models.Internal("update project: %w", err)
+	}
+	return &out, nil
+}
+
+// RotateHookSecret replaces the project's webhook secret and returns the new one, shown
+// only now; the old one stops verifying at once.
+func (s *Service) RotateHookSecret(ctx context.Context, p *Project) (*Project, string, error) {
+	out := *p
+	secret := newHookSecret()
+	out.HookSecretSealed = s.Sealer.Seal(secret)
+	out.UpdatedAt = s.now()
+	err := s.DB.WithContext(ctx).Model(&Project{ID: p.ID}).Where("company_id = ?", p.CompanyID).
+		Updates(map[string]any{"hook_secret_sealed": out.HookSecretSealed, "updated_at": out.UpdatedAt}).Error
+	if err != nil {
+		return nil, "", models.Internal("rotate hook secret: %w", err)
+	}
+	return &out, secret, nil
+}

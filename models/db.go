@@ -1,0 +1,130 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"gorm.io/driver/postgres"
+	"gorm.io/driver/sqlite"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+	modernc "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// Dialect names a supported database engine.
+type Dialect string
+
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
+)
+
+// DialectOf tells which engine a database URL selects: postgres:// and postgresql:// pick
+// PostgreSQL, anything else is a SQLite file path.
+func DialectOf(databaseURL string) Dialect {
+	if strings.HasPrefix(databaseURL, "postgres://") || strings.HasPrefix(databaseURL, "postgresql://") {
+		return Postgres
+	}
+	return SQLite
+}
+
+// SQLiteDSN is the connection string for the SQLite file at path: foreign keys on, WAL so
+// readers never wait for the writer, a busy timeout instead of immediate "database is locked",
+// write transactions that take the lock when they begin, and RFC 3339-like time storage.
+func SQLiteDSN(path string) string {
+	q := url.Values{}
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Set("_txlock", "immediate")
+	q.Set("_time_format", "sqlite")
+	return "file:" + path + "?" + q.Encode()
+}
+
+// OpenDB opens the database a URL names. An empty URL means the SQLite file app.db in dataDir.
+// The SQLite engine is modernc.org/sqlite (pure Go, the one the embedded Temporal server uses
+// too); GORM's SQLite dialect drives it through the "sqlite" driver name it registers.
+func OpenDB(databaseURL, dataDir string) (*gorm.DB, Dialect, error) {
+	cfg := &gorm.Config{
+		NowFunc:                func() time.Time { return time.Now().UTC() },
+		Logger:                 logger.Discard,
+		SkipDefaultTransaction: true,
+	}
+	dialect := DialectOf(databaseURL)
+	var dialector gorm.Dialector
+	switch dialect {
+	case Postgres:
+		dialector = postgres.Open(databaseURL)
+	default:
+		path := databaseURL
+		if path == "" {
+			if err := os.MkdirAll(dataDir, 0o700); err != nil {
+				return nil, "", fmt.Errorf("create data dir: %w", err)
+			}
+			path = filepath.Join(dataDir, "app.db")
+		}
+		dialector = sqlite.New(sqlite.Config{DriverName: "sqlite", DSN: SQLiteDSN(path)})
+	}
+	db, err := gorm.Open(dialector, cfg)
+	if err != nil {
+		return nil, "", fmt.Errorf("open %s database: %w", dialect, err)
+	}
+	sqlDB, err := db.DB()
+	if err != nil {
+		return nil, "", err
+	}
+	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+	if dialect == Postgres {
+		sqlDB.SetMaxOpenConns(20)
+	} else {
+		// One file, one writer: a small pool keeps readers concurrent under WAL.
+		sqlDB.SetMaxOpenConns(8)
+	}
+	return db, dialect, nil
+}
+
+// Ping checks that the database answers within the context's deadline.
+func Ping(ctx context.Context, db *gorm.DB) error {
+	sqlDB, err := db.DB()
+	if err != nil {
+		return err
+	}
+	return sqlDB.PingContext(ctx)
+}
+
+// CloseDB closes the pool behind db, logging instead of failing: it runs at shutdown.
+func CloseDB(db *gorm.DB) {
+	sqlDB, err := db.DB()
+	if err == nil {
+		err = sqlDB.Close()
+	}
+	if err != nil {
+		slog.Error("close database", "err", err)
+	}
+}
+
+// IsUniqueViolation reports whether err is a unique-constraint failure on either dialect.
+func IsUniqueViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.Code == "23505"
+	}
+	var liteErr *modernc.Error
+	if errors.As(err, &liteErr) {
+		return liteErr.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || liteErr.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
+	}
+	return false
+}
+
+// IsNotFound reports whether err is GORM's "no row".
+func IsNotFound(err error) bool { return errors.Is(err, gorm.ErrRecordNotFound) }

@@ -1,0 +1,120 @@
+// Package dbtest gives storage tests a fresh, migrated database on every dialect: always a
+// SQLite file, and PostgreSQL when a server answers (TEST_DATABASE_URL, default the local
+// trust-auth database "test"). Each PostgreSQL database is a schema of its own, dropped
+// afterwards, so packages and tests run in parallel without seeing each other's rows.
+package dbtest
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"gorm.io/gorm"
+
+	"agencyhub/migrations"
+	"agencyhub/models"
+)
+
+const defaultPostgresURL = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+
+// DB is one migrated test database.
+type DB struct {
+	*gorm.DB
+	Dialect models.Dialect
+	// URL opens the same database again (a SQLite path or a PostgreSQL URL).
+	URL string
+}
+
+var (
+	pgOnce      sync.Once
+	pgAvailable bool
+)
+
+func postgresURL() string {
+	if u := os.Getenv("TEST_DATABASE_URL"); u != "" {
+		return u
+	}
+	return defaultPostgresURL
+}
+
+func postgresAnswers() bool {
+	pgOnce.Do(func() {
+		u, err := url.Parse(postgresURL())
+		if err != nil {
+			return
+		}
+		conn, err := net.DialTimeout("tcp", u.Host, time.Second)
+		if err == nil {
+			conn.Close()
+			pgAvailable = true
+		}
+	})
+	return pgAvailable
+}
+
+// ForEachDialect runs fn as a subtest named after each available dialect, each with its own
+// fresh migrated database.
+func ForEachDialect(t *testing.T, fn func(t *testing.T, db *DB)) {
+	t.Helper()
+	t.Run("sqlite", func(t *testing.T) { fn(t, SQLite(t)) })
+	t.Run("postgres", func(t *testing.T) {
+		if !postgresAnswers() {
+			t.Skipf("PostgreSQL pass skipped: no server answers at %s", postgresURL())
+		}
+		fn(t, Postgres(t))
+	})
+}
+
+// SQLite returns a migrated database in a temporary file.
+func SQLite(t *testing.T) *DB {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "test.db")
+	return open(t, path)
+}
+
+// Postgres returns a migrated database in a new schema of the test server.
+func Postgres(t *testing.T) *DB {
+	t.Helper()
+	admin, _, err := models.OpenDB(postgresURL(), "")
+	if err != nil {
+		t.Fatalf("open PostgreSQL: %v", err)
+	}
+	schema := "t_" + strings.ToLower(strings.ReplaceAll(models.NewID().String(), "-", ""))
+	if err := admin.Exec("CREATE SCHEMA " + schema).Error; err != nil {
+		t.Fatalf("create schema: %v", err)
+	}
+	t.Cleanup(func() {
+		admin.Exec("DROP SCHEMA " + schema + " CASCADE")
+		models.CloseDB(admin)
+	})
+	u, _ := url.Parse(postgresURL())
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return open(t, u.String())
+}
+
+func open(t *testing.T, databaseURL string) *DB {
+	t.Helper()
+	db, dialect, err := models.OpenDB(databaseURL, "")
+	if err != nil {
+		t.Fatalf("open test database: %v", err)
+	}
+	t.Cleanup(func() { models.CloseDB(db) })
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := migrations.Apply(ctx, db, dialect); err != nil {
+		t.Fatalf("migrate %s: %v", dialect, err)
+	}
+	return &DB{DB: db, Dialect: dialect, URL: databaseURL}
+}
+
+// String names the database in failure messages.
+func (d *DB) String() string { return fmt.Sprintf("%s test database", d.Dialect) }

@@ -1,0 +1,4 @@
+// Package models owns domain rules and storage. The root package holds what every area
+// shares: the error type the API maps to Problem responses, database opening, identifiers,
+// pagination and secret sealing. Each area lives in a sub-package (auth, company, outbox, ...).
+package models

@@ -1,0 +1,325 @@
+package schemas
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"gopkg.in/yaml.v3"
+)
+
+//go:embed openapi.yaml
+var openapiYAML []byte
+
+// contractURL is the name the contract document is compiled under; schema locations are
+// JSON pointers into it.
+const contractURL = "file:///openapi.json"
+
+// Contract is the parsed interface contract.
+type Contract struct {
+	// YAML and JSON are the contract as served.
+	YAML, JSON []byte
+	// Version is info.version.
+	Version    string
+	Operations []*Operation
+	byRoute    map[string]*Operation
+	doc        map[string]any
+}
+
+// Operation is one method on one path of the contract.
+type Operation struct {
+	Method string
+	// Path is the OpenAPI path template, e.g. /api/v1/projects/{project_id}.
+	Path        string
+	ID          string
+	Summary     string
+	Description string
+	Tag         string
+	// Secured is true when the operation needs a signed-in caller.
+	Secured bool
+	// Extension marks operations we added beyond the interface specification.
+	Extension bool
+	// ValidateFields, when set, is what `validate` names for any invalid body, where the
+	// specification fixes it (x-app-validate).
+	ValidateFields []string
+	// Raw is the operation object, for generators (curl examples, collections).
+	Raw       map[string]any
+	request   *jsonschema.Schema
+	responses map[int]*jsonschema.Schema
+}
+
+var (
+	loadOnce sync.Once
+	loaded   *Contract
+	loadErr  error
+)
+
+// Load parses and compiles the embedded contract once.
+func Load() (*Contract, error) {
+	loadOnce.Do(func() { loaded, loadErr = parse(openapiYAML) })
+	return loaded, loadErr
+}
+
+func parse(src []byte) (*Contract, error) {
+	var doc map[string]any
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		return nil, fmt.Errorf("parse openapi.yaml: %w", err)
+	}
+	js, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("openapi.yaml is not representable as JSON: %w", err)
+	}
+	instance, err := jsonschema.UnmarshalJSON(bytes.NewReader(js))
+	if err != nil {
+		return nil, err
+	}
+	compiler := jsonschema.NewCompiler()
+	compiler.DefaultDraft(jsonschema.Draft2020)
+	compiler.AssertFormat()
+	if err := compiler.AddResource(contractURL, instance); err != nil {
+		return nil, err
+	}
+	c := &Contract{YAML: src, JSON: js, doc: doc, byRoute: map[string]*Operation{}}
+	info, _ := doc["info"].(map[string]any)
+	c.Version, _ = info["version"].(string)
+	globalSecured := len(asSlice(doc["security"])) > 0
+
+	paths, _ := doc["paths"].(map[string]any)
+	for _, path := range sortedKeys(paths) {
+		item, _ := paths[path].(map[string]any)
+		for _, method := range []string{"get", "put", "post", "delete", "patch"} {
+			raw, ok := item[method].(map[string]any)
+			if !ok {
+				continue
+			}
+			op, err := c.operation(compiler, path, method, raw, globalSecured)
+			if err != nil {
+				return nil, fmt.Errorf("%s %s: %w", strings.ToUpper(method), path, err)
+			}
+			c.Operations = append(c.Operations, op)
+			c.byRoute[op.Method+" "+op.Path] = op
+		}
+	}
+	return c, nil
+}
+
+func (c *Contract) operation(compiler *jsonschema.Compiler, path, method string, raw map[string]any, globalSecured bool) (*Operation, error) {
+	op := &Operation{Method: strings.ToUpper(method), Path: path, Raw: raw, responses: map[int]*jsonschema.Schema{}}
+	op.ID, _ = raw["operationId"].(string)
+	op.Summary, _ = raw["summary"].(string)
+	op.Description, _ = raw["description"].(string)
+	op.Extension, _ = raw["x-extension"].(bool)
+	if tags := asSlice(raw["tags"]); len(tags) > 0 {
+		op.Tag, _ = tags[0].(string)
+	}
+	if op.ID == "" || op.Summary == "" || op.Tag == "" {
+		return nil, errors.New("operationId, summary and tags are required")
+	}
+	op.Secured = globalSecured
+	if sec, ok := raw["security"]; ok {
+		op.Secured = len(asSlice(sec)) > 0
+	}
+	if v, ok := raw["x-app-validate"].(string); ok {
+		op.ValidateFields = strings.Split(v, ",")
+	}
+	pointer := "#/paths/" + escapePointer(path) + "/" + method
+	if body, ok := c.resolve(raw["requestBody"]); ok {
+		if _, ok := mediaSchema(body); ok {
+			s, err := compiler.Compile(contractURL + pointerOf(body, pointer+"/requestBody") + "/content/application~1json/schema")
+			if err != nil {
+				return nil, fmt.Errorf("request schema: %w", err)
+			}
+			op.request = s
+		}
+	}
+	responses, _ := raw["responses"].(map[string]any)
+	if len(responses) == 0 {
+		return nil, errors.New("no responses")
+	}
+	for code, r := range responses {
+		status, err := strconv.Atoi(code)
+		if err != nil {
+			return nil, fmt.Errorf("response %q: status codes must be explicit", code)
+		}
+		resp, _ := c.resolve(r)
+		if _, ok := mediaSchema(resp); !ok {
+			continue
+		}
+		s, err := compiler.Compile(contractURL + pointerOf(r, pointer+"/responses/"+code) + "/content/application~1json/schema")
+		if err != nil {
+			return nil, fmt.Errorf("response %s schema: %w", code, err)
+		}
+		op.responses[status] = s
+	}
+	return op, nil
+}
+
+// resolve follows a local $ref of a response or request body object.
+func (c *Contract) resolve(v any) (map[string]any, bool) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	ref, isRef := m["$ref"].(string)
+	if !isRef {
+		return m, true
+	}
+	var cur any = c.doc
+	for _, part := range strings.Split(strings.TrimPrefix(ref, "#/"), "/") {
+		obj, _ := cur.(map[string]any)
+		cur = obj[strings.ReplaceAll(strings.ReplaceAll(part, "~1", "/"), "~0", "~")]
+	}
+	out, ok := cur.(map[string]any)
+	return out, ok
+}
+
+// pointerOf is the JSON pointer of an object that may be a $ref: the target when it is one.
+func pointerOf(v any, here string) string {
+	if m, ok := v.(map[string]any); ok {
+		if ref, ok := m["$ref"].(string); ok {
+			return ref
+		}
+	}
+	return here
+}
+
+func mediaSchema(obj map[string]any) (any, bool) {
+	content, _ := obj["content"].(map[string]any)
+	media, _ := content["application/json"].(map[string]any)
+	s, ok := media["schema"]
+	return s, ok
+}
+
+// Operation returns the operation for a method and an OpenAPI path template, or nil.
+func (c *Contract) Operation(method, path string) *Operation {
+	return c.byRoute[strings.ToUpper(method)+" "+path]
+}
+
+// Match finds the operation whose path template matches a concrete request path.
+func (c *Contract) Match(method, path string) *Operation {
+	parts := strings.Split(path, "/")
+	for _, op := range c.Operations {
+		if op.Method != strings.ToUpper(method) {
+			continue
+		}
+		tmpl := strings.Split(op.Path, "/")
+		if len(tmpl) != len(parts) {
+			continue
+		}
+		if slices.EqualFunc(tmpl, parts, func(t, p string) bool {
+			return (strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") && p != "") || t == p
+		}) {
+			return op
+		}
+	}
+	return nil
+}
+
+// HasRequestBody reports whether the operation takes a JSON body.
+func (op *Operation) HasRequestBody() bool { return op.request != nil }
+
+// ValidateRequest checks a decoded JSON body and returns the names of the offending fields
+// (nil when the body is valid).
+func (op *Operation) ValidateRequest(body any) []string {
+	if op.request == nil {
+		return nil
+	}
+	err := op.request.Validate(body)
+	if err == nil {
+		return nil
+	}
+	if len(op.ValidateFields) > 0 {
+		return op.ValidateFields
+	}
+	var verr *jsonschema.ValidationError
+	if !errors.As(err, &verr) {
+		return []string{"body"}
+	}
+	return fieldsOf(verr)
+}
+
+// ValidateResponse checks a decoded response body against the schema of its status.
+func (op *Operation) ValidateResponse(status int, body any) error {
+	s, ok := op.responses[status]
+	if !ok {
+		if status == http.StatusNoContent || len(op.responses) == 0 {
+			return nil
+		}
+		return fmt.Errorf("%s %s: status %d is not in the contract", op.Method, op.Path, status)
+	}
+	return s.Validate(body)
+}
+
+// DocumentsStatus reports whether the contract lists a status for the operation.
+func (op *Operation) DocumentsStatus(status int) bool {
+	responses, _ := op.Raw["responses"].(map[string]any)
+	_, ok := responses[strconv.Itoa(status)]
+	return ok
+}
+
+// fieldsOf collects the request fields a validation error names, in a stable order.
+func fieldsOf(e *jsonschema.ValidationError) []string {
+	seen := map[string]bool{}
+	var walk func(*jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) > 0 {
+			for _, c := range e.Causes {
+				walk(c)
+			}
+			return
+		}
+		base := strings.Join(e.InstanceLocation, ".")
+		switch k := e.ErrorKind.(type) {
+		case *kind.Required:
+			for _, name := range k.Missing {
+				seen[join(base, name)] = true
+			}
+		case *kind.AdditionalProperties:
+			for _, name := range k.Properties {
+				seen[join(base, name)] = true
+			}
+		default:
+			if base == "" {
+				base = "body"
+			}
+			seen[base] = true
+		}
+	}
+	walk(e)
+	return sortedKeys(seen)
+}
+
+func join(base, name string) string {
+	if base == "" {
+		return name
+	}
+	return base + "." + name
+}
+
+func escapePointer(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+func asSlice(v any) []any {
+	s, _ := v.([]any)
+	return s
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
