@@ -16,9 +16,9 @@ const (
 	legalEntityKey = "api.legal_entity"
 )
 
-func actor(c *gin.Context) *auth.Actor          { return c.MustGet(actorKey).(*auth.Actor) }
-func access(c *gin.Context) *company.Access     { return c.MustGet(accessKey).(*company.Access) }
-func project(c *gin.Context) *company.Project   { return c.MustGet(projectKey).(*company.Project) }
+func actor(c *gin.Context) *auth.Actor        { return c.MustGet(actorKey).(*auth.Actor) }
+func access(c *gin.Context) *company.Access   { return c.MustGet(accessKey).(*company.Access) }
+func project(c *gin.Context) *company.Project { return c.MustGet(projectKey).(*company.Project) }
 func legalEntity(c *gin.Context) *company.LegalEntity {
 	return c.MustGet(legalEntityKey).(*company.LegalEntity)
 }

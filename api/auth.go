@@ -85,8 +85,8 @@ type grantResponse struct {
 func (s *Server) renderGrant(c *gin.Context, g *auth.Grant, browser bool) {
 	resp := grantResponse{
 		AccessToken: g.AccessToken, TokenType: "Bearer",
-		ExpiresIn:   int(g.AccessExpiresAt.Sub(s.Now()).Round(time.Second).Seconds()),
-		CSRFToken:   g.CSRFToken, AccessExpiresAt: g.AccessExpiresAt, RefreshExpiresAt: g.RefreshExpiresAt,
+		ExpiresIn: int(g.AccessExpiresAt.Sub(s.Now()).Round(time.Second).Seconds()),
+		CSRFToken: g.CSRFToken, AccessExpiresAt: g.AccessExpiresAt, RefreshExpiresAt: g.RefreshExpiresAt,
 	}
 	if browser {
 		s.setSessionCookies(c, g)

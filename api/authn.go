@@ -82,7 +82,9 @@ func requireSession(c *gin.Context) bool {
 }
 
 func (s *Server) setCookie(c *gin.Context, name, value, path string, expires time.Time, httpOnly bool) {
-	maxAge := int(time.Until(expires).Seconds())
+	// The server's clock, not the wall clock: the cookie must live exactly as long as the
+	// token it carries, whose expiry that clock set.
+	maxAge := int(expires.Sub(s.Now()).Seconds())
 	if value == "" {
 		maxAge = -1
 	}

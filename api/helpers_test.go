@@ -20,7 +20,7 @@ import (
 
 // env is the real router on a real database, with a clock tests can move.
 type env struct {
-	t        *testing.T
+	t        testing.TB
 	db       *dbtest.DB
 	handler  http.Handler
 	contract *schemas.Contract
@@ -28,7 +28,7 @@ type env struct {
 	now      time.Time
 }
 
-func newEnv(t *testing.T, db *dbtest.DB, configure ...func(*api.Server)) *env {
+func newEnv(t testing.TB, db *dbtest.DB, configure ...func(*api.Server)) *env {
 	t.Helper()
 	keys, err := models.DeriveKeys([]byte("test-master-key-test-master-key-0123456789"))
 	if err != nil {
@@ -133,13 +133,18 @@ func (e *env) checkResponse(r req, resp *response) {
 		}
 		resp.json, _ = decoded.(map[string]any)
 	}
-	if resp.Code >= 400 {
-		e.checkProblem(r, resp)
-	} else if want := "ok"; h.Get("X-App-Result") != want && resp.Code != http.StatusServiceUnavailable {
-		e.t.Errorf("%s %s: X-App-Result = %q on %d", r.method, r.path, h.Get("X-App-Result"), resp.Code)
-	}
 	path, _, _ := strings.Cut(r.path, "?")
 	op := e.contract.Match(r.method, path)
+	switch {
+	case resp.Code >= 400 && (op == nil || op.ReturnsProblem(resp.Code)):
+		e.checkProblem(r, resp)
+	case resp.Code >= 400:
+		if h.Get("X-App-Result") != "error" {
+			e.t.Errorf("%s %s: X-App-Result = %q on %d", r.method, r.path, h.Get("X-App-Result"), resp.Code)
+		}
+	case h.Get("X-App-Result") != "ok":
+		e.t.Errorf("%s %s: X-App-Result = %q on %d", r.method, r.path, h.Get("X-App-Result"), resp.Code)
+	}
 	if op == nil {
 		if resp.Code != http.StatusNotFound && resp.Code != http.StatusMethodNotAllowed {
 			e.t.Errorf("%s %s: answered %d but the contract has no such operation", r.method, r.path, resp.Code)
@@ -187,7 +192,7 @@ func (e *env) checkProblem(r req, resp *response) {
 
 // expect fails unless the response has the status and, for problems, names exactly the
 // validate fields given.
-func (resp *response) expect(t *testing.T, status int, validate ...string) *response {
+func (resp *response) expect(t testing.TB, status int, validate ...string) *response {
 	t.Helper()
 	if resp.Code != status {
 		t.Fatalf("status = %d, want %d; body %s", resp.Code, status, resp.Body)

@@ -48,7 +48,8 @@ func SQLiteDSN(path string) string {
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Set("_txlock", "immediate")
 	q.Set("_time_format", "sqlite")
-	return "file:" + path + "?" + q.Encode()
+	// The path is URI-escaped: a "?" or "#" in a directory name would otherwise end it.
+	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
 }
 
 // OpenDB opens the database a URL names. An empty URL means the SQLite file app.db in dataDir.

@@ -56,6 +56,8 @@ type Operation struct {
 	Raw       map[string]any
 	request   *jsonschema.Schema
 	responses map[int]*jsonschema.Schema
+	// problems are the statuses whose body is a Problem.
+	problems map[int]bool
 }
 
 var (
@@ -114,7 +116,7 @@ func parse(src []byte) (*Contract, error) {
 }
 
 func (c *Contract) operation(compiler *jsonschema.Compiler, path, method string, raw map[string]any, globalSecured bool) (*Operation, error) {
-	op := &Operation{Method: strings.ToUpper(method), Path: path, Raw: raw, responses: map[int]*jsonschema.Schema{}}
+	op := &Operation{Method: strings.ToUpper(method), Path: path, Raw: raw, responses: map[int]*jsonschema.Schema{}, problems: map[int]bool{}}
 	op.ID, _ = raw["operationId"].(string)
 	op.Summary, _ = raw["summary"].(string)
 	op.Description, _ = raw["description"].(string)
@@ -152,8 +154,12 @@ func (c *Contract) operation(compiler *jsonschema.Compiler, path, method string,
 			return nil, fmt.Errorf("response %q: status codes must be explicit", code)
 		}
 		resp, _ := c.resolve(r)
-		if _, ok := mediaSchema(resp); !ok {
+		schema, ok := mediaSchema(resp)
+		if !ok {
 			continue
+		}
+		if ref, _ := schema.(map[string]any)["$ref"].(string); ref == "#/components/schemas/Problem" {
+			op.problems[status] = true
 		}
 		s, err := compiler.Compile(contractURL + pointerOf(r, pointer+"/responses/"+code) + "/content/application~1json/schema")
 		if err != nil {
@@ -259,6 +265,9 @@ func (op *Operation) ValidateResponse(status int, body any) error {
 	}
 	return s.Validate(body)
 }
+
+// ReturnsProblem reports whether the operation answers status with a Problem body.
+func (op *Operation) ReturnsProblem(status int) bool { return op.problems[status] }
 
 // DocumentsStatus reports whether the contract lists a status for the operation.
 func (op *Operation) DocumentsStatus(status int) bool {

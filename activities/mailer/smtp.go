@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/wneessen/go-mail"
+
+	"agencyhub/models"
 )
 
 // SMTP AUTH mechanisms a Config may name.
@@ -206,9 +208,22 @@ func (s *Sender) message(m Mail) (*mail.Msg, error) {
 	}
 	msg.Subject(m.Subject)
 	msg.SetDate()
-	msg.SetMessageID()
+	msg.SetMessageIDWithValue(models.RandomToken(16) + "@" + s.fromDomain())
 	msg.SetBodyString(mail.TypeTextPlain, m.TextBody)
 	return msg, nil
+}
+
+// fromDomain is the domain of the From address: Message-IDs are made in it rather than in
+// the local host name, which mail filters hold against the sender.
+func (s *Sender) fromDomain() string {
+	addr := s.cfg.From
+	if a, err := netmail.ParseAddress(addr); err == nil {
+		addr = a.Address
+	}
+	if i := strings.LastIndexByte(addr, '@'); i >= 0 && i < len(addr)-1 {
+		return addr[i+1:]
+	}
+	return "localhost"
 }
 
 func (s *Sender) client() (*mail.Client, error) {

@@ -1,9 +1,9 @@
 package httpx
 
 import (
-	"fmt"
 	"log/slog"
 	"regexp"
+	"runtime/debug"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -53,7 +53,7 @@ func Log(c *gin.Context) {
 func Recover(c *gin.Context) {
 	defer func() {
 		if r := recover(); r != nil {
-			WriteError(c, models.Internal("panic: %v", fmt.Sprint(r)))
+			WriteError(c, models.Internal("panic: %v\n%s", r, debug.Stack()))
 		}
 	}()
 	c.Next()
@@ -70,4 +70,3 @@ func MethodNotAllowed(allow func(path string) string) gin.HandlerFunc {
 		WriteError(c, &models.Error{Kind: models.KindInvalid, Key: "method_not_allowed"})
 	}
 }
-

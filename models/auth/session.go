@@ -189,16 +189,24 @@ func (s *Service) Refresh(ctx context.Context, token string) (*Grant, error) {
 }
 
 // SessionForRefreshToken returns the live session a refresh token belongs to, without
-// spending the token (for issuing a CSRF token before a cookie refresh).
+// spending the token (for issuing a CSRF token before a cookie refresh). A spent token is
+// reuse, as in Refresh, and revokes its session: browsers present their refresh token here
+// first, so without this a stolen cookie refreshed by the thief would never be detected.
 // Errors: unauthenticated (refresh_token).
 func (s *Service) SessionForRefreshToken(ctx context.Context, token string) (*Session, error) {
 	var row refreshToken
-	err := s.DB.WithContext(ctx).Take(&row, "token_hash = ? AND rotated_at IS NULL", hashToken(token)).Error
+	err := s.DB.WithContext(ctx).Take(&row, "token_hash = ?", hashToken(token)).Error
 	if models.IsNotFound(err) {
 		return nil, errInvalidRefreshToken
 	}
 	if err != nil {
 		return nil, models.Internal("read refresh token: %w", err)
+	}
+	if row.RotatedAt != nil {
+		if err := s.revoke(ctx, "id = ?", row.SessionID); err != nil {
+			return nil, err
+		}
+		return nil, errInvalidRefreshToken
 	}
 	sess, err := liveSession(s.DB.WithContext(ctx), row.SessionID, s.now())
 	if models.IsKind(err, models.KindUnauthenticated) {

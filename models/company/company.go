@@ -73,19 +73,27 @@ func (s *Service) Create(ctx context.Context, userID uuid.UUID, name string) (*A
 	}
 	now := s.now()
 	c := Company{ID: models.NewID(), Name: name, CreatedAt: now, UpdatedAt: now}
-	err = s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		c.Slug, err = uniqueSlug(tx, slugify(name))
-		if err != nil {
-			return err
+	// A concurrent create can take the free slug between the check and the insert; the
+	// unique index refuses the later insert, which then starts over and picks another slug.
+	for attempt := 1; ; attempt++ {
+		err = s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+			slug, err := uniqueSlug(tx, slugify(name))
+			if err != nil {
+				return err
+			}
+			c.Slug = slug
+			if err := tx.Create(&c).Error; err != nil {
+				return models.Internal("create company: %w", err)
+			}
+			if err := tx.Create(&Member{CompanyID: c.ID, UserID: userID, Role: RoleOwner, CreatedAt: now}).Error; err != nil {
+				return models.Internal("add owner: %w", err)
+			}
+			return s.activateIfNone(tx, userID, c.ID)
+		})
+		if attempt == 5 || !models.IsUniqueViolation(err) {
+			break
 		}
-		if err := tx.Create(&c).Error; err != nil {
-			return models.Internal("create company: %w", err)
-		}
-		if err := tx.Create(&Member{CompanyID: c.ID, UserID: userID, Role: RoleOwner, CreatedAt: now}).Error; err != nil {
-			return models.Internal("add owner: %w", err)
-		}
-		return s.activateIfNone(tx, userID, c.ID)
-	})
+	}
 	if err != nil {
 		return nil, models.AsError(err)
 	}

@@ -162,7 +162,7 @@ func (s *Service) LegalEntities(ctx context.Context, companyID uuid.UUID, page m
 }
 
 // PatchLegalEntity applies a patch and validates the result as a whole.
-// Errors: invalid (each bad field).
+// Errors: invalid (each bad field), not_found (deleted since it was loaded).
 func (s *Service) PatchLegalEntity(ctx context.Context, e *LegalEntity, f LegalEntityFields) (*LegalEntity, error) {
 	out := *e
 	f.applyTo(&out)
@@ -170,8 +170,14 @@ func (s *Service) PatchLegalEntity(ctx context.Context, e *LegalEntity, f LegalE
 		return nil, err
 	}
 	out.UpdatedAt = s.now()
-	if err := s.DB.WithContext(ctx).Where("company_id = ?", e.CompanyID).Save(&out).Error; err != nil {
-		return nil, models.Internal("update legal entity: %w", err)
+	// Updates, not Save: Save inserts the row again when it finds none, which would bring
+	// back an entity deleted since it was loaded.
+	res := s.DB.WithContext(ctx).Model(&LegalEntity{ID: e.ID}).Where("company_id = ?", e.CompanyID).Select("*").Updates(&out)
+	if res.Error != nil {
+		return nil, models.Internal("update legal entity: %w", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return nil, models.NotFound("legal_entity_not_found")
 	}
 	return &out, nil
 }

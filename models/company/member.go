@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"agencyhub/models"
 )
@@ -94,6 +95,17 @@ func member(tx *gorm.DB, companyID, userID uuid.UUID) (*Member, error) {
 	return &m, nil
 }
 
+// lockCompany makes concurrent membership changes of one company wait for each other until
+// tx ends, so two of them cannot each count the other's owner and together remove the last
+// one. SQLite ignores the lock and needs none: its write transactions run one at a time.
+func lockCompany(tx *gorm.DB, companyID uuid.UUID) error {
+	var c Company
+	if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Select("id").Take(&c, "id = ?", companyID).Error; err != nil {
+		return models.Internal("lock company: %w", err)
+	}
+	return nil
+}
+
 // keepAnOwner refuses a change that would leave the company without an owner.
 func keepAnOwner(tx *gorm.DB, companyID uuid.UUID, m *Member) error {
 	if m.Role != RoleOwner {
@@ -116,6 +128,9 @@ func (s *Service) SetMemberRole(ctx context.Context, a *Access, userID uuid.UUID
 		return nil, models.Invalid("invalid_role", "role")
 	}
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := lockCompany(tx, a.Company.ID); err != nil {
+			return err
+		}
 		m, err := member(tx, a.Company.ID, userID)
 		if err != nil {
 			return err
@@ -140,6 +155,9 @@ func (s *Service) SetMemberRole(ctx context.Context, a *Access, userID uuid.UUID
 // conflict (the last owner).
 func (s *Service) RemoveMember(ctx context.Context, a *Access, userID uuid.UUID) error {
 	return s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := lockCompany(tx, a.Company.ID); err != nil {
+			return err
+		}
 		m, err := member(tx, a.Company.ID, userID)
 		if err != nil {
 			return err

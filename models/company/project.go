@@ -40,7 +40,9 @@ func checkProjectName(name string) (string, error) {
 	return name, nil
 }
 
-func newHookSecret() string { return "whsec_" + models.RandomToken(32) }
+// newHookSecret makes a webhook secret. It has no fixed prefix: responses identify a secret
+// by its first characters (models.Mask), and a prefix would make every mask the same.
+func newHookSecret() string { return models.RandomToken(32) }
 
 // CreateProject adds a project to a company; the returned secret is shown only now.
 // Errors: invalid (name).

@@ -19,14 +19,17 @@ func slugify(name string) string {
 	var b strings.Builder
 	hyphen := false
 	for _, r := range strings.ToLower(name) {
-		var part string
-		switch {
-		case r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-			part = string(r)
-		case translit[r] != "":
-			part = translit[r]
-		default:
+		// The hard and soft signs spell as nothing: they are letters inside a word, so they
+		// neither separate words nor end one.
+		part, letter := translit[r]
+		if r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			part, letter = string(r), true
+		}
+		if !letter {
 			hyphen = b.Len() > 0
+			continue
+		}
+		if part == "" {
 			continue
 		}
 		if hyphen {

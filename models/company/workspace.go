@@ -108,12 +108,19 @@ func (s *Service) saveWorkspace(tx *gorm.DB, wc *WorkspaceContext) error {
 	return nil
 }
 
-// activateIfNone makes companyID active for a user who has no active company yet.
+// activateIfNone makes companyID active for a user who has no active company yet. An active
+// company the user has since left counts as none, as Workspace reads it.
 func (s *Service) activateIfNone(tx *gorm.DB, userID, companyID uuid.UUID) error {
 	var wc WorkspaceContext
 	err := tx.Take(&wc, "user_id = ?", userID).Error
 	if err == nil && wc.ActiveCompanyID != nil {
-		return nil
+		var n int64
+		if err := tx.Model(&Member{}).Where("company_id = ? AND user_id = ?", *wc.ActiveCompanyID, userID).Count(&n).Error; err != nil {
+			return models.Internal("check active company: %w", err)
+		}
+		if n > 0 {
+			return nil
+		}
 	}
 	if err != nil && !models.IsNotFound(err) {
 		return models.Internal("read workspace context: %w", err)

@@ -73,14 +73,14 @@ func ForEachDialect(t *testing.T, fn func(t *testing.T, db *DB)) {
 }
 
 // SQLite returns a migrated database in a temporary file.
-func SQLite(t *testing.T) *DB {
+func SQLite(t testing.TB) *DB {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "test.db")
 	return open(t, path)
 }
 
 // Postgres returns a migrated database in a new schema of the test server.
-func Postgres(t *testing.T) *DB {
+func Postgres(t testing.TB) *DB {
 	t.Helper()
 	admin, _, err := models.OpenDB(postgresURL(), "")
 	if err != nil {
@@ -101,7 +101,7 @@ func Postgres(t *testing.T) *DB {
 	return open(t, u.String())
 }
 
-func open(t *testing.T, databaseURL string) *DB {
+func open(t testing.TB, databaseURL string) *DB {
 	t.Helper()
 	db, dialect, err := models.OpenDB(databaseURL, "")
 	if err != nil {

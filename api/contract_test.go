@@ -1,0 +1,260 @@
+package api_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gin-gonic/gin"
+
+	"agencyhub/api/httpx"
+	"agencyhub/models"
+	"agencyhub/models/dbtest"
+	"agencyhub/schemas"
+)
+
+// TestRoutesMatchTheContract fails when a route exists that the contract lacks, or the
+// contract names an operation that is not routed.
+func TestRoutesMatchTheContract(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite(t))
+	routed := map[string]bool{}
+	for _, r := range e.handler.(*gin.Engine).Routes() {
+		key := r.Method + " " + httpx.TemplatePath(r.Path)
+		routed[key] = true
+		if e.contract.Operation(r.Method, httpx.TemplatePath(r.Path)) == nil {
+			t.Errorf("route %s is not in schemas/openapi.yaml", key)
+		}
+	}
+	for _, op := range e.contract.Operations {
+		if !routed[op.Method+" "+op.Path] {
+			t.Errorf("contract operation %s (%s %s) is not routed", op.ID, op.Method, op.Path)
+		}
+	}
+}
+
+// fixture is one user's company, project, legal entity, session and API key: every kind
+// of resource a path of this issue names.
+type fixture struct {
+	owner user
+	ids   map[string]string
+}
+
+func (e *env) fixture(name string) fixture {
+	e.t.Helper()
+	u := e.signUp(name)
+	companyID := e.companyOf(u, name+" Agency")
+	entity := e.do(req{method: "POST", path: "/api/v1/companies/" + companyID + "/legal-entities", token: u.token,
+		body: map[string]any{"entity_type": "legal_entity", "name": name + " LLC", "inn": "7707083893"}}).expect(e.t, http.StatusCreated)
+	key := e.do(req{method: "POST", path: "/api/v1/auth/api-keys", token: u.token, body: map[string]any{"name": "k"}}).expect(e.t, http.StatusOK)
+	sessions := e.do(req{method: "GET", path: "/api/v1/auth/sessions", token: u.token}).expect(e.t, http.StatusOK).items()
+	return fixture{owner: u, ids: map[string]string{
+		"company_id":              companyID,
+		"project_id":              e.projectIn(u, companyID, name+" Site"),
+		"company_legal_entity_id": entity.str("company_legal_entity_id"),
+		"api_key_id":              key.str("api_key_id"),
+		"session_id":              sessions[0]["session_id"].(string),
+		"user_id":                 u.id,
+	}}
+}
+
+// pathFor fills an operation's path template with ids.
+func pathFor(op *schemas.Operation, ids map[string]string) string {
+	path := op.Path
+	for name, id := range ids {
+		path = strings.ReplaceAll(path, "{"+name+"}", id)
+	}
+	return path
+}
+
+func hasPathParams(op *schemas.Operation) bool { return strings.Contains(op.Path, "{") }
+
+// TestOtherTenantsResourcesAreNotFound proves, for every operation with an id in its path,
+// that a signed-in user of another company gets 404 — never 403, never the resource.
+func TestOtherTenantsResourcesAreNotFound(t *testing.T) {
+	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
+		e := newEnv(t, db)
+		victim := e.fixture("Victim")
+		intruder := e.fixture("Intruder")
+		for _, op := range e.contract.Operations {
+			if !hasPathParams(op) || !op.Secured {
+				continue
+			}
+			t.Run(op.ID+" answers 404 to another company's user", func(t *testing.T) {
+				resp := e.do(req{method: op.Method, path: pathFor(op, victim.ids), token: intruder.owner.token, body: e.contract.ExampleBody(op)})
+				resp.expect(t, http.StatusNotFound)
+			})
+		}
+		// Nothing the intruder tried changed the victim's data.
+		company := e.do(req{method: "GET", path: "/api/v1/companies/" + victim.ids["company_id"], token: victim.owner.token}).expect(t, http.StatusOK)
+		if company.str("name") != "Victim Agency" {
+			t.Fatalf("victim's company after the intrusion attempts: %s", company.Body)
+		}
+		e.do(req{method: "GET", path: "/api/v1/auth/me", apiKey: "", token: victim.owner.token}).expect(t, http.StatusOK)
+	})
+}
+
+// TestBadInputIsRejectedNamingTheFields sends every operation of the contract a malformed
+// body, an unknown field, each field with a wrong type, a body missing its required fields,
+// a malformed id and an unknown id, and expects a Problem naming what to fix.
+func TestBadInputIsRejectedNamingTheFields(t *testing.T) {
+	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
+		e := newEnv(t, db)
+		f := e.fixture("Owner")
+		var doc map[string]any
+		if err := json.Unmarshal(e.contract.JSON, &doc); err != nil {
+			t.Fatal(err)
+		}
+		for _, op := range e.contract.Operations {
+			path := pathFor(op, f.ids)
+			call := func(body any) *response {
+				return e.do(req{method: op.Method, path: path, token: f.owner.token, body: body})
+			}
+			fieldsFor := func(want ...string) []string {
+				if len(op.ValidateFields) > 0 {
+					return op.ValidateFields
+				}
+				return want
+			}
+			if op.HasRequestBody() {
+				props, required := requestShape(doc, op)
+				example, _ := e.contract.ExampleBody(op).(map[string]any)
+				t.Run(op.ID+" rejects malformed JSON", func(t *testing.T) {
+					call(`{"name": `).expect(t, http.StatusBadRequest, "body")
+				})
+				t.Run(op.ID+" rejects a body that is not JSON", func(t *testing.T) {
+					resp := e.do(req{method: op.Method, path: path, token: f.owner.token, body: "name=x", header: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}})
+					resp.expect(t, http.StatusUnsupportedMediaType, "body")
+				})
+				t.Run(op.ID+" rejects an oversized body", func(t *testing.T) {
+					call(`{"name": "`+strings.Repeat("x", int(httpx.MaxBodyBytes))+`"}`).expect(t, http.StatusRequestEntityTooLarge, "body")
+				})
+				t.Run(op.ID+" rejects an unknown field", func(t *testing.T) {
+					body := clone(example)
+					body["unexpected_field"] = 1
+					call(body).expect(t, http.StatusBadRequest, fieldsFor("unexpected_field")...)
+				})
+				for name, schema := range props {
+					t.Run(op.ID+" rejects a wrong type for "+name, func(t *testing.T) {
+						body := clone(example)
+						body[name] = wrongTypeFor(schema)
+						call(body).expect(t, http.StatusBadRequest, fieldsFor(name)...)
+					})
+				}
+				if len(required) > 0 {
+					t.Run(op.ID+" rejects a body missing its required fields", func(t *testing.T) {
+						slices.Sort(required)
+						call(map[string]any{}).expect(t, http.StatusBadRequest, fieldsFor(required...)...)
+					})
+				}
+			}
+			for _, param := range pathParamsOf(op) {
+				t.Run(op.ID+" rejects a malformed "+param, func(t *testing.T) {
+					bad := map[string]string{}
+					for k, v := range f.ids {
+						bad[k] = v
+					}
+					bad[param] = "not-a-uuid"
+					resp := e.do(req{method: op.Method, path: pathFor(op, bad), token: f.owner.token, body: e.contract.ExampleBody(op)})
+					resp.expect(t, http.StatusBadRequest, param)
+				})
+				t.Run(op.ID+" answers 404 for an unknown "+param, func(t *testing.T) {
+					unknown := map[string]string{}
+					for k, v := range f.ids {
+						unknown[k] = v
+					}
+					unknown[param] = models.NewID().String()
+					resp := e.do(req{method: op.Method, path: pathFor(op, unknown), token: f.owner.token, body: e.contract.ExampleBody(op)})
+					resp.expect(t, http.StatusNotFound)
+				})
+			}
+			if op.Secured {
+				t.Run(op.ID+" requires credentials", func(t *testing.T) {
+					e.do(req{method: op.Method, path: path, body: e.contract.ExampleBody(op)}).expect(t, http.StatusUnauthorized, "access_token")
+				})
+			}
+		}
+	})
+}
+
+func pathParamsOf(op *schemas.Operation) []string {
+	var out []string
+	for _, part := range strings.Split(op.Path, "/") {
+		if strings.HasPrefix(part, "{") {
+			out = append(out, strings.Trim(part, "{}"))
+		}
+	}
+	return out
+}
+
+func clone(m map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// requestShape reads an operation's request body properties and required names from the
+// contract document, following $ref and merging allOf.
+func requestShape(doc map[string]any, op *schemas.Operation) (map[string]map[string]any, []string) {
+	rb, _ := op.Raw["requestBody"].(map[string]any)
+	content, _ := rb["content"].(map[string]any)
+	media, _ := content["application/json"].(map[string]any)
+	props := map[string]map[string]any{}
+	var required []string
+	var walk func(any)
+	walk = func(v any) {
+		s := resolveRef(doc, v)
+		for _, part := range asList(s["allOf"]) {
+			walk(part)
+		}
+		if p, ok := s["properties"].(map[string]any); ok {
+			for name, ps := range p {
+				props[name] = resolveRef(doc, ps)
+			}
+		}
+		for _, r := range asList(s["required"]) {
+			required = append(required, r.(string))
+		}
+	}
+	walk(media["schema"])
+	return props, required
+}
+
+func resolveRef(doc map[string]any, v any) map[string]any {
+	s, _ := v.(map[string]any)
+	ref, ok := s["$ref"].(string)
+	if !ok {
+		return s
+	}
+	var cur any = doc
+	for _, part := range strings.Split(strings.TrimPrefix(ref, "#/"), "/") {
+		m, _ := cur.(map[string]any)
+		cur = m[part]
+	}
+	return resolveRef(doc, cur)
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+// wrongTypeFor returns a JSON value that the schema's type does not admit.
+func wrongTypeFor(schema map[string]any) any {
+	types := map[string]bool{}
+	switch t := schema["type"].(type) {
+	case string:
+		types[t] = true
+	case []any:
+		for _, x := range t {
+			types[x.(string)] = true
+		}
+	}
+	if types["string"] {
+		return 12345
+	}
+	return "not-the-right-type"
+}

@@ -1,0 +1,18 @@
+package api_test
+
+import (
+	"flag"
+	"io"
+	"log/slog"
+	"os"
+	"testing"
+)
+
+// TestMain keeps the request log out of test output unless -v asks for it.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if !testing.Verbose() {
+		slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	}
+	os.Exit(m.Run())
+}
