@@ -1,7 +1,10 @@
 package api
 
 import (
+	"context"
+
 	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
 
 	"agencyhub/api/httpx"
 	"agencyhub/models"
@@ -23,68 +26,46 @@ func legalEntity(c *gin.Context) *company.LegalEntity {
 	return c.MustGet(legalEntityKey).(*company.LegalEntity)
 }
 
-// allow checks the caller's role; a company the caller is not in never reaches it (that is
-// a 404 from the loader), so 403 only ever tells a member their role is too low.
-func allow(c *gin.Context, a *company.Access, perm company.Permission) bool {
-	if !a.Role.Can(perm) {
-		httpx.WriteError(c, models.Forbidden("role_too_low"))
-		return false
+// inResource loads the resource a path parameter names together with the caller's
+// standing in its company, requires perm, and stores both for the handler. A resource of a
+// company the caller is not in is a 404 from load, so 403 only ever tells a member that
+// their role is too low.
+func inResource[T any](param, key string, perm company.Permission,
+	load func(ctx context.Context, userID, id uuid.UUID) (*T, *company.Access, error)) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		id, err := httpx.PathID(c, param)
+		if err != nil {
+			httpx.WriteError(c, err)
+			return
+		}
+		resource, a, err := load(c, actor(c).UserID, id)
+		if err != nil {
+			httpx.WriteError(c, err)
+			return
+		}
+		if !a.Role.Can(perm) {
+			httpx.WriteError(c, models.Forbidden("role_too_low"))
+			return
+		}
+		c.Set(accessKey, a)
+		c.Set(key, resource)
 	}
-	c.Set(accessKey, a)
-	return true
 }
 
 // inCompany loads the company of :company_id with the caller's role and requires perm.
 func (s *Server) inCompany(perm company.Permission) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		id, err := httpx.PathID(c, "company_id")
-		if err != nil {
-			httpx.WriteError(c, err)
-			return
-		}
-		a, err := s.Company.Access(c, actor(c).UserID, id)
-		if err != nil {
-			httpx.WriteError(c, err)
-			return
-		}
-		allow(c, a, perm)
-	}
+	return inResource("company_id", accessKey, perm, func(ctx context.Context, userID, id uuid.UUID) (*company.Access, *company.Access, error) {
+		a, err := s.Company.Access(ctx, userID, id)
+		return a, a, err
+	})
 }
 
 // inProject loads the project of :project_id, its company and the caller's role there.
 func (s *Server) inProject(perm company.Permission) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		id, err := httpx.PathID(c, "project_id")
-		if err != nil {
-			httpx.WriteError(c, err)
-			return
-		}
-		p, a, err := s.Company.ProjectAccess(c, actor(c).UserID, id)
-		if err != nil {
-			httpx.WriteError(c, err)
-			return
-		}
-		if allow(c, a, perm) {
-			c.Set(projectKey, p)
-		}
-	}
+	return inResource("project_id", projectKey, perm, s.Company.ProjectAccess)
 }
 
 // inLegalEntity loads the legal entity of :company_legal_entity_id and the caller's role.
 func (s *Server) inLegalEntity(perm company.Permission) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		id, err := httpx.PathID(c, "company_legal_entity_id")
-		if err != nil {
-			httpx.WriteError(c, err)
-			return
-		}
-		e, a, err := s.Company.LegalEntityAccess(c, actor(c).UserID, id)
-		if err != nil {
-			httpx.WriteError(c, err)
-			return
-		}
-		if allow(c, a, perm) {
-			c.Set(legalEntityKey, e)
-		}
-	}
+	return inResource("company_legal_entity_id", legalEntityKey, perm, s.Company.LegalEntityAccess)
 }

@@ -136,6 +136,28 @@ func (s *Service) Access(ctx context.Context, userID, companyID uuid.UUID) (*Acc
 	return &Access{Company: row.Company, Role: row.Role}, nil
 }
 
+// LoadOwned reads a company-owned row by id with the caller's standing in its company. A
+// missing row and a row of a company the caller is not in are the same not_found (under
+// notFoundKey), so other tenants' rows cannot be detected. Errors: not_found.
+func LoadOwned[T any](ctx context.Context, s *Service, userID, id uuid.UUID, notFoundKey string, companyOf func(*T) uuid.UUID) (*T, *Access, error) {
+	var row T
+	err := s.DB.WithContext(ctx).Take(&row, "id = ?", id).Error
+	if models.IsNotFound(err) {
+		return nil, nil, models.NotFound(notFoundKey)
+	}
+	if err != nil {
+		return nil, nil, models.Internal("read %T: %w", row, err)
+	}
+	a, err := s.Access(ctx, userID, companyOf(&row))
+	if models.IsKind(err, models.KindNotFound) {
+		return nil, nil, models.NotFound(notFoundKey)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return &row, a, nil
+}
+
 // List returns the companies the caller belongs to, with the caller's role in each.
 func (s *Service) List(ctx context.Context, userID uuid.UUID, page models.PageRequest) ([]Access, string, error) {
 	var rows []struct {

@@ -129,25 +129,10 @@ func (s *Service) CreateLegalEntity(ctx context.Context, companyID uuid.UUID, f 
 	return e, nil
 }
 
-// LegalEntityAccess returns a legal entity and the caller's standing in its company; one of
-// a company the caller is not in is not found. Errors: not_found.
+// LegalEntityAccess returns a legal entity and the caller's standing in its company.
+// Errors: not_found.
 func (s *Service) LegalEntityAccess(ctx context.Context, userID, id uuid.UUID) (*LegalEntity, *Access, error) {
-	var e LegalEntity
-	err := s.DB.WithContext(ctx).Take(&e, "id = ?", id).Error
-	if models.IsNotFound(err) {
-		return nil, nil, models.NotFound("legal_entity_not_found")
-	}
-	if err != nil {
-		return nil, nil, models.Internal("read legal entity: %w", err)
-	}
-	a, err := s.Access(ctx, userID, e.CompanyID)
-	if err != nil {
-		if models.IsKind(err, models.KindNotFound) {
-			return nil, nil, models.NotFound("legal_entity_not_found")
-		}
-		return nil, nil, err
-	}
-	return &e, a, nil
+	return LoadOwned(ctx, s, userID, id, "legal_entity_not_found", func(e *LegalEntity) uuid.UUID { return e.CompanyID })
 }
 
 // LegalEntities lists a company's legal entities.

@@ -63,25 +63,10 @@ func (s *Service) CreateProject(ctx context.Context, companyID uuid.UUID, name s
 	return p, secret, nil
 }
 
-// ProjectAccess returns a project and the caller's standing in its company; a project of
-// a company the caller is not in is not found. Errors: not_found.
+// ProjectAccess returns a project and the caller's standing in its company.
+// Errors: not_found.
 func (s *Service) ProjectAccess(ctx context.Context, userID, projectID uuid.UUID) (*Project, *Access, error) {
-	var p Project
-	err := s.DB.WithContext(ctx).Take(&p, "id = ?", projectID).Error
-	if models.IsNotFound(err) {
-		return nil, nil, models.NotFound("project_not_found")
-	}
-	if err != nil {
-		return nil, nil, models.Internal("read project: %w", err)
-	}
-	a, err := s.Access(ctx, userID, p.CompanyID)
-	if err != nil {
-		if models.IsKind(err, models.KindNotFound) {
-			return nil, nil, models.NotFound("project_not_found")
-		}
-		return nil, nil, err
-	}
-	return &p, a, nil
+	return LoadOwned(ctx, s, userID, projectID, "project_not_found", func(p *Project) uuid.UUID { return p.CompanyID })
 }
 
 // Projects lists a company's projects.
