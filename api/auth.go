@@ -114,15 +114,20 @@ func (s *Server) authLogin(c *gin.Context) {
 	s.renderGrant(c, g, req.ClientType == auth.ClientBrowser)
 }
 
-// clientOf describes the signing-in client; the device label defaults to the User-Agent.
+// clientOf describes the signing-in client.
 func clientOf(c *gin.Context, clientType, deviceLabel string) auth.Client {
+	return auth.Client{Type: clientType, DeviceLabel: deviceLabelOf(c, deviceLabel), IPAddress: c.ClientIP()}
+}
+
+// deviceLabelOf is the name a session is listed under: the one given, else the User-Agent.
+func deviceLabelOf(c *gin.Context, deviceLabel string) string {
 	if deviceLabel == "" {
 		deviceLabel = c.Request.UserAgent()
 	}
 	if r := []rune(deviceLabel); len(r) > 200 {
 		deviceLabel = string(r[:200])
 	}
-	return auth.Client{Type: clientType, DeviceLabel: deviceLabel, IPAddress: c.ClientIP()}
+	return deviceLabel
 }
 
 type refreshRequest struct {

@@ -45,7 +45,7 @@ func newEnv(t testing.TB, db *dbtest.DB, configure ...func(*api.Server)) *env {
 	companySvc := company.NewService(db.DB, keys.Sealer)
 	companySvc.Now = clock
 	e.server = &api.Server{
-		Auth: authSvc, Company: companySvc, Contract: contract,
+		Auth: authSvc, Company: companySvc, Contract: contract, Catalog: loadCatalog(t),
 		Health:    []api.HealthCheck{{Name: "database", Check: func(ctx context.Context) error { return models.Ping(ctx, db.DB) }}},
 		PublicURL: "http://api.test", Now: clock,
 	}

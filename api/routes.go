@@ -28,6 +28,12 @@ func (s *Server) routes(r *gin.Engine) {
 	v1.GET("/auth/refresh/csrf", s.authRefreshCSRF)
 	v1.POST("/auth/password-reset/request", s.authPasswordResetRequest)
 	v1.POST("/auth/password-reset/confirm", s.authPasswordResetConfirm)
+	v1.GET("/auth/oauth/:provider/start", s.authOAuthStart)
+	v1.GET("/auth/oauth/:provider/callback", s.authOAuthCallback)
+	v1.POST("/auth/native/exchange", s.authNativeExchange)
+	v1.POST("/auth/device/refresh", s.authDeviceRefresh)
+	v1.POST("/desktop/auth/start", s.desktopAuthStart)
+	v1.POST("/desktop/auth/poll", s.desktopAuthPoll)
 
 	// Auth and workspace: the signed-in caller.
 	me := v1.Group("", s.authenticate)
@@ -42,6 +48,14 @@ func (s *Server) routes(r *gin.Engine) {
 	me.DELETE("/auth/api-keys/:api_key_id", s.apiKeyDelete)
 	me.GET("/auth/workspace-context", s.workspaceContextGet)
 	me.PUT("/auth/workspace-context", s.workspaceContextPut)
+	me.POST("/desktop/auth/approve", s.desktopAuthApprove)
+	me.POST("/desktop/auth/deny", s.desktopAuthDeny)
+
+	// Catalogs.
+	me.GET("/action-types", s.actionTypeList)
+	me.GET("/action-types/:action_type_key", s.actionTypeGet)
+	me.GET("/action-dependency-types", s.actionDependencyTypeList)
+	me.GET("/action-dependency-types/:dependency_type_key", s.actionDependencyTypeGet)
 
 	// Companies and projects.
 	me.GET("/companies", s.companyList)

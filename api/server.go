@@ -32,6 +32,7 @@ type Server struct {
 	Auth     *auth.Service
 	Company  *company.Service
 	Contract *schemas.Contract
+	Catalog  *schemas.Catalog
 	Health   []HealthCheck
 	Cookies  CookieSettings
 	// TrustedProxies are the addresses whose X-Forwarded-For is believed; none by default,

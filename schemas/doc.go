@@ -1,4 +1,5 @@
-// Package schemas holds the interface contract (openapi.yaml) and, later, the catalogs'
-// JSON Schemas. It loads the contract once, validates request and response bodies against
-// it, and answers which operation a method and route name.
+// Package schemas holds the interface contract (openapi.yaml) and the catalogs of action
+// and dependency types with their JSON Schemas. It loads both once, validates request and
+// response bodies and action configs against them, and answers which operation a method
+// and route name.
 package schemas

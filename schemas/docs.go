@@ -161,7 +161,11 @@ func (c *Contract) testHints(op *Operation) []string {
 		hints = append(hints, "Without credentials it answers 401 fix_required with validate=access_token.")
 	}
 	for _, p := range pathParams(op.Path) {
-		hints = append(hints, fmt.Sprintf("A %s that is not a UUID answers 400 naming it; one of another company answers 404.", p))
+		if c.pathParamFormat(op, p) == "uuid" {
+			hints = append(hints, fmt.Sprintf("A %s that is not a UUID answers 400 naming it; one of another company answers 404.", p))
+		} else {
+			hints = append(hints, fmt.Sprintf("An unknown %s answers 404.", p))
+		}
 	}
 	if op.HasRequestBody() {
 		hints = append(hints, "An unknown body field, a wrong type or a missing required field answers 400 fix_required naming the fields.")
@@ -175,6 +179,19 @@ func (c *Contract) testHints(op *Operation) []string {
 		hints = append(hints, fmt.Sprintf("%s: %s", code, desc))
 	}
 	return hints
+}
+
+// pathParamFormat is the schema format of a path parameter ("" when it has none).
+func (c *Contract) pathParamFormat(op *Operation, name string) string {
+	for _, raw := range asSlice(op.Raw["parameters"]) {
+		param, _ := c.resolve(raw)
+		if param["name"] == name && param["in"] == "path" {
+			schema, _ := param["schema"].(map[string]any)
+			format, _ := schema["format"].(string)
+			return format
+		}
+	}
+	return ""
 }
 
 // PostmanCollection generates the testing collection: one folder per tag, one request per

@@ -57,6 +57,23 @@ var catalog = map[string]map[string]MessageText{
 		"already_a_member":        {"Already a member", "This account is already a member of the company.", "Change the member's role instead"},
 		"last_owner":              {"Last owner", "A company must keep at least one owner.", "Make another member an owner first"},
 		"dependency_unavailable":  {"Service unavailable", "A service this operation depends on is not available.", "Retry later"},
+
+		// Action and dependency type catalogs.
+		"action_type_not_found":     {"Action type not found", "No action type has this key.", "Use an action_key from GET /api/v1/action-types"},
+		"dependency_type_not_found": {"Dependency type not found", "No dependency type has this key.", "Use a dependency_type_key from GET /api/v1/action-dependency-types"},
+
+		// Federated, native and desktop sign-in.
+		"unsupported_provider":          {"Unsupported identity provider", "The identity provider is unknown or not configured on this server.", "Use one of idp_a, idp_b, idp_c that this server has configured"},
+		"redirect_uri_not_allowed":      {"Redirect not allowed", "redirect_uri is not one of the app deep links this server allows.", "Send a deep link registered with the server operator"},
+		"invalid_code_challenge":        {"Invalid PKCE challenge", "code_challenge must be the unpadded base64url SHA-256 of the verifier (43 characters) and code_challenge_method S256.", "Send an S256 code_challenge"},
+		"invalid_oauth_callback":        {"Sign-in not completed", "The code or state is missing, wrong, expired or already used, or the sign-in was started in another browser.", "Start the sign-in again"},
+		"provider_email_unverified":     {"E-mail not verified by the provider", "The identity provider did not confirm a verified e-mail address, so it cannot sign you in here.", "Verify your e-mail address with the identity provider, or sign in with e-mail and password"},
+		"account_email_unverified":      {"Account e-mail not verified", "An account with this e-mail exists, but its address has not been verified, so the identity provider cannot be linked to it.", "Sign in with your password and verify the e-mail, or reset the password, then sign in with the provider again"},
+		"identity_provider_unavailable": {"Identity provider unavailable", "The identity provider failed or did not answer; nothing was changed.", "Start the sign-in again later"},
+		"invalid_native_exchange":       {"Invalid code exchange", "The code, code_verifier or state is wrong, expired or already used.", "Start the sign-in again and exchange the new code once, within two minutes"},
+		"invalid_device_credential":     {"Device signed out", "The device credential is unknown, or its session has ended.", "Sign in on this device again"},
+		"invalid_device_code":           {"Unknown device code", "The device code is unknown, or its sign-in has already handed out its tokens.", "Start the desktop sign-in again"},
+		"invalid_user_code":             {"Unknown code", "No pending desktop sign-in shows this code; it may have expired or been decided already.", "Check the code the desktop app shows, or start again there"},
 	},
 	"ru": {
 		"internal":                {"Внутренняя ошибка", "Запрос не выполнен из-за ошибки на нашей стороне.", "Повторите позже; если ошибка повторяется, сообщите request_id"},
@@ -102,6 +119,23 @@ var catalog = map[string]map[string]MessageText{
 		"already_a_member":        {"Уже участник", "Эта учётная запись уже состоит в компании.", "Измените роль участника"},
 		"last_owner":              {"Последний владелец", "У компании должен остаться хотя бы один владелец.", "Сначала назначьте владельцем другого участника"},
 		"dependency_unavailable":  {"Сервис недоступен", "Сервис, от которого зависит операция, недоступен.", "Повторите позже"},
+
+		// Action and dependency type catalogs.
+		"action_type_not_found":     {"Тип действия не найден", "Нет типа действия с таким ключом.", "Используйте action_key из GET /api/v1/action-types"},
+		"dependency_type_not_found": {"Тип интеграции не найден", "Нет типа интеграции с таким ключом.", "Используйте dependency_type_key из GET /api/v1/action-dependency-types"},
+
+		// Federated, native and desktop sign-in.
+		"unsupported_provider":          {"Провайдер входа не поддерживается", "Провайдер входа неизвестен или не настроен на этом сервере.", "Используйте один из настроенных на сервере провайдеров idp_a, idp_b, idp_c"},
+		"redirect_uri_not_allowed":      {"Адрес возврата не разрешён", "redirect_uri не входит в список разрешённых сервером ссылок приложения.", "Передайте ссылку, зарегистрированную у администратора сервера"},
+		"invalid_code_challenge":        {"Некорректный PKCE challenge", "code_challenge должен быть base64url-кодом SHA-256 от verifier без дополнения (43 символа), а code_challenge_method — S256.", "Передайте code_challenge по методу S256"},
+		"invalid_oauth_callback":        {"Вход не завершён", "Код или state отсутствует, неверен, истёк или уже использован, либо вход начат в другом браузере.", "Начните вход заново"},
+		"provider_email_unverified":     {"E-mail не подтверждён провайдером", "Провайдер входа не подтвердил ваш e-mail, поэтому войти через него нельзя.", "Подтвердите e-mail у провайдера входа или войдите по e-mail и паролю"},
+		"account_email_unverified":      {"E-mail учётной записи не подтверждён", "Учётная запись с этим e-mail существует, но адрес не подтверждён, поэтому привязать к ней провайдера входа нельзя.", "Войдите по паролю и подтвердите e-mail или сбросьте пароль, затем снова войдите через провайдера"},
+		"identity_provider_unavailable": {"Провайдер входа недоступен", "Провайдер входа вернул ошибку или не ответил; ничего не изменено.", "Начните вход заново позже"},
+		"invalid_native_exchange":       {"Некорректный обмен кода", "code, code_verifier или state неверны, истекли или уже использованы.", "Начните вход заново и обменяйте новый код один раз в течение двух минут"},
+		"invalid_device_credential":     {"Устройство вышло из системы", "Учётные данные устройства неизвестны или их сессия завершена.", "Войдите на этом устройстве заново"},
+		"invalid_device_code":           {"Неизвестный код устройства", "Код устройства неизвестен или по нему уже выданы токены.", "Начните вход в настольном приложении заново"},
+		"invalid_user_code":             {"Неизвестный код", "Нет ожидающего входа в настольное приложение с этим кодом; возможно, он истёк или уже обработан.", "Проверьте код в настольном приложении или начните вход там заново"},
 	},
 }
 

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"agencyhub/models/auth"
 )
 
 // Config is every setting of the service. Each comes from an environment variable and may
@@ -29,6 +32,17 @@ type Config struct {
 	SMTPURL         string
 	LogLevel        string
 	ShutdownTimeout time.Duration
+
+	// IdentityProviders are the IDP_A_*, IDP_B_*, IDP_C_* settings by provider name.
+	IdentityProviders      map[string]*IdentityProvider
+	SignInRedirectURL      string
+	NativeRedirectPrefixes string
+}
+
+// IdentityProvider is one identity provider's settings. It is configured when its client
+// id is set, and then needs all three endpoint URLs.
+type IdentityProvider struct {
+	ClientID, ClientSecret, AuthURL, TokenURL, UserInfoURL, Scopes string
 }
 
 // ParseConfig reads the environment (through getenv) and then the flags in args.
@@ -77,6 +91,20 @@ func ParseConfig(args []string, getenv func(string) string) (Config, error) {
 	str(&c.SMTPURL, "smtp-url", "SMTP_URL", "", "smtp[s]://user:pass@host:port?from=addr; empty keeps mail in the outbox only")
 	str(&c.LogLevel, "log-level", "APP_LOG_LEVEL", "info", "debug|info|warn|error")
 	dur(&c.ShutdownTimeout, "shutdown-timeout", "APP_SHUTDOWN_TIMEOUT", 15*time.Second, "how long in-flight requests may finish at shutdown")
+	str(&c.SignInRedirectURL, "signin-redirect-url", "APP_SIGNIN_REDIRECT_URL", "", "where browsers land after an identity-provider sign-in; default the web URL")
+	str(&c.NativeRedirectPrefixes, "native-redirect-prefixes", "APP_NATIVE_REDIRECT_PREFIXES", "", "comma-separated deep links native apps may return to after an identity-provider sign-in")
+	c.IdentityProviders = map[string]*IdentityProvider{}
+	for _, name := range auth.ProviderNames {
+		p := &IdentityProvider{}
+		c.IdentityProviders[name] = p
+		env, flagName := strings.ToUpper(name)+"_", strings.ReplaceAll(name, "_", "-")+"-"
+		str(&p.ClientID, flagName+"client-id", env+"CLIENT_ID", "", name+" OAuth client id; setting it turns the provider on")
+		str(&p.ClientSecret, flagName+"client-secret", env+"CLIENT_SECRET", "", name+" OAuth client secret")
+		str(&p.AuthURL, flagName+"auth-url", env+"AUTH_URL", "", name+" authorization endpoint URL")
+		str(&p.TokenURL, flagName+"token-url", env+"TOKEN_URL", "", name+" token endpoint URL")
+		str(&p.UserInfoURL, flagName+"userinfo-url", env+"USERINFO_URL", "", name+" userinfo endpoint URL")
+		str(&p.Scopes, flagName+"scopes", env+"SCOPES", "openid email profile", name+" scopes, separated by spaces or commas")
+	}
 	if err := errors.Join(envErrs...); err != nil {
 		return c, err
 	}
@@ -92,6 +120,14 @@ func ParseConfig(args []string, getenv func(string) string) (Config, error) {
 	c.PublicURL = strings.TrimRight(c.PublicURL, "/")
 	if c.WebURL == "" {
 		c.WebURL = c.PublicURL
+	}
+	if c.SignInRedirectURL == "" {
+		c.SignInRedirectURL = c.WebURL
+	}
+	for _, name := range auth.ProviderNames {
+		if err := c.IdentityProviders[name].check(strings.ToUpper(name)); err != nil {
+			return c, err
+		}
 	}
 	if c.AccessTTL <= 0 || c.RefreshTTL <= c.AccessTTL {
 		return c, errors.New("APP_ACCESS_TTL must be positive and shorter than APP_REFRESH_TTL")
@@ -139,11 +175,49 @@ func (c Config) logLevel() (slog.Level, error) {
 	return l, nil
 }
 
-func (c Config) trustedProxies() []string {
+func (c Config) trustedProxies() []string { return commaList(c.TrustedProxies) }
+
+func (c Config) nativeRedirectPrefixes() []string { return commaList(c.NativeRedirectPrefixes) }
+
+func commaList(s string) []string {
 	var out []string
-	for _, p := range strings.Split(c.TrustedProxies, ",") {
+	for _, p := range strings.Split(s, ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// check refuses a provider configured by halves; env is its variables' prefix (IDP_A).
+func (p *IdentityProvider) check(env string) error {
+	if p.ClientID == "" {
+		if p.AuthURL != "" || p.TokenURL != "" || p.UserInfoURL != "" {
+			return fmt.Errorf("%s_CLIENT_ID is required when the provider's URLs are set", env)
+		}
+		return nil
+	}
+	for _, setting := range [][2]string{{"AUTH_URL", p.AuthURL}, {"TOKEN_URL", p.TokenURL}, {"USERINFO_URL", p.UserInfoURL}} {
+		if u, err := url.Parse(setting[1]); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("%s_%s must be an http(s) URL when %s_CLIENT_ID is set, not %q", env, setting[0], env, setting[1])
+		}
+	}
+	return nil
+}
+
+// identityProviders are the configured providers, with our callback for each under the
+// public URL.
+func (c Config) identityProviders() map[string]auth.ProviderConfig {
+	out := map[string]auth.ProviderConfig{}
+	for name, p := range c.IdentityProviders {
+		if p.ClientID == "" {
+			continue
+		}
+		out[name] = auth.ProviderConfig{
+			ClientID: p.ClientID, ClientSecret: p.ClientSecret,
+			AuthURL: p.AuthURL, TokenURL: p.TokenURL, UserInfoURL: p.UserInfoURL,
+			RedirectURL: c.PublicURL + "/api/v1/auth/oauth/" + name + "/callback",
+			Scopes:      strings.FieldsFunc(p.Scopes, func(r rune) bool { return r == ' ' || r == ',' }),
 		}
 	}
 	return out

@@ -91,6 +91,10 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("load contract: %w", err)
 	}
+	catalog, err := schemas.LoadCatalog()
+	if err != nil {
+		return fmt.Errorf("load action and dependency type catalogs: %w", err)
+	}
 
 	var sender *mailer.Sender
 	if m.Config.SMTPURL != "" {
@@ -107,6 +111,9 @@ func (m *Main) Run(ctx context.Context) error {
 	settings.AccessTTL, settings.RefreshTTL = m.Config.AccessTTL, m.Config.RefreshTTL
 	settings.RequireActivation = sender != nil
 	settings.AppURL = m.Config.WebURL
+	settings.SignInRedirectURL = m.Config.SignInRedirectURL
+	settings.Providers = m.Config.identityProviders()
+	settings.NativeRedirectPrefixes = m.Config.nativeRedirectPrefixes()
 	secure, _ := m.Config.secureCookies()
 	sameSite, _ := m.Config.sameSite()
 	httpx.MaxBodyBytes = m.Config.MaxBodyBytes
@@ -115,6 +122,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Auth:     auth.NewService(db, keys, settings),
 		Company:  company.NewService(db, keys.Sealer),
 		Contract: contract,
+		Catalog:  catalog,
 		Health: []api.HealthCheck{
 			{Name: "database", Check: func(ctx context.Context) error { return models.Ping(ctx, db) }},
 		},

@@ -3,6 +3,7 @@ package auth
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"net/http"
 	"time"
 
 	"gorm.io/gorm"
@@ -19,18 +20,26 @@ type Settings struct {
 	// RequireActivation makes new accounts wait for the mailed activation token; it is on
 	// exactly when mail delivery is configured.
 	RequireActivation bool
-	// AppURL is the web app's base URL, used for links in mail.
+	// AppURL is the web app's base URL, used for links in mail and the desktop sign-in page.
 	AppURL string
+	// SignInRedirectURL is where a browser lands after signing in at an identity provider.
+	SignInRedirectURL string
+	// Providers are the configured identity providers by name (one of ProviderNames).
+	Providers map[string]ProviderConfig
+	// NativeRedirectPrefixes are the deep links native apps may be sent back to after an
+	// identity-provider sign-in; with none, native sign-in is refused.
+	NativeRedirectPrefixes []string
 }
 
 // DefaultSettings are the documented defaults.
 func DefaultSettings() Settings {
 	return Settings{
-		AccessTTL:     15 * time.Minute,
-		RefreshTTL:    30 * 24 * time.Hour,
-		ActivationTTL: 48 * time.Hour,
-		ResetTTL:      time.Hour,
-		AppURL:        "http://127.0.0.1:8080",
+		AccessTTL:         15 * time.Minute,
+		RefreshTTL:        30 * 24 * time.Hour,
+		ActivationTTL:     48 * time.Hour,
+		ResetTTL:          time.Hour,
+		AppURL:            "http://127.0.0.1:8080",
+		SignInRedirectURL: "http://127.0.0.1:8080",
 	}
 }
 
@@ -41,11 +50,16 @@ type Service struct {
 	Settings Settings
 	// Now is the clock; tests fix it.
 	Now func() time.Time
+	// ProviderClient calls identity providers' token and userinfo endpoints.
+	ProviderClient *http.Client
 }
 
 // NewService returns a service on the real clock.
 func NewService(db *gorm.DB, keys *models.Keys, settings Settings) *Service {
-	return &Service{DB: db, Keys: keys, Settings: settings, Now: func() time.Time { return time.Now().UTC() }}
+	return &Service{
+		DB: db, Keys: keys, Settings: settings, Now: func() time.Time { return time.Now().UTC() },
+		ProviderClient: newProviderClient(),
+	}
 }
 
 func (s *Service) now() time.Time { return s.Now().UTC().Truncate(time.Microsecond) }

@@ -14,6 +14,9 @@ import (
 const (
 	ClientBrowser = "browser"
 	ClientAPI     = "api"
+	// Native and desktop apps hold a device credential instead of a refresh token.
+	ClientNative  = "native"
+	ClientDesktop = "desktop"
 )
 
 // lastSeenResolution bounds how often a session's last_seen_at is written.
@@ -108,21 +111,35 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (*Grant, error) {
 
 // OpenSession starts a session for a user who has proven who they are.
 func (s *Service) OpenSession(ctx context.Context, userID uuid.UUID, c Client) (*Grant, error) {
-	now := s.now()
-	sess := Session{
-		ID: models.NewID(), UserID: userID, ClientType: c.Type, DeviceLabel: c.DeviceLabel,
-		IPAddress: c.IPAddress, CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(s.Settings.RefreshTTL),
-	}
 	var grant *Grant
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Create(&sess).Error; err != nil {
-			return models.Internal("create session: %w", err)
-		}
 		var err error
-		grant, err = s.grant(tx, &sess, now)
+		grant, err = s.openSession(tx, userID, c)
 		return err
 	})
 	return grant, err
+}
+
+// openSession is OpenSession inside the caller's transaction.
+func (s *Service) openSession(tx *gorm.DB, userID uuid.UUID, c Client) (*Grant, error) {
+	sess, err := s.createSession(tx, userID, c)
+	if err != nil {
+		return nil, err
+	}
+	return s.grant(tx, sess, sess.CreatedAt)
+}
+
+// createSession stores a new live session of the user.
+func (s *Service) createSession(tx *gorm.DB, userID uuid.UUID, c Client) (*Session, error) {
+	now := s.now()
+	sess := &Session{
+		ID: models.NewID(), UserID: userID, ClientType: c.Type, DeviceLabel: c.DeviceLabel,
+		IPAddress: c.IPAddress, CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(s.Settings.RefreshTTL),
+	}
+	if err := tx.Create(sess).Error; err != nil {
+		return nil, models.Internal("create session: %w", err)
+	}
+	return sess, nil
 }
 
 // grant issues a new refresh token for the session and an access token to go with it.

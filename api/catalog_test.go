@@ -1,0 +1,130 @@
+package api_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"testing"
+
+	"agencyhub/api"
+	"agencyhub/models/dbtest"
+	"agencyhub/schemas"
+)
+
+// loadCatalog is the embedded action and dependency type catalog.
+func loadCatalog(t testing.TB) *schemas.Catalog {
+	t.Helper()
+	c, err := schemas.LoadCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// list decodes a response whose body is a JSON array of objects.
+func (resp *response) list(t testing.TB) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	if err := json.Unmarshal(resp.Body.Bytes(), &out); err != nil {
+		t.Fatalf("body is not an array of objects: %v: %s", err, resp.Body)
+	}
+	return out
+}
+
+func TestCatalogEndpoints(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite(t))
+	u := e.signUp("Editor")
+	catalog := loadCatalog(t)
+	planned := []string{"ai.agent", "bot.wait_for_reply", "db.query", "task.event_trigger", "task.create", "workflow.call"}
+
+	t.Run("the action type list has every type in catalog order, the planned ones not importable", func(t *testing.T) {
+		items := e.do(req{method: "GET", path: "/api/v1/action-types", token: u.token}).expect(t, http.StatusOK).list(t)
+		var got, want []string
+		for _, a := range catalog.Actions() {
+			want = append(want, a.Key)
+		}
+		for _, it := range items {
+			key := it["action_key"].(string)
+			got = append(got, key)
+			if it["importable"] != !slices.Contains(planned, key) {
+				t.Errorf("%s: importable = %v", key, it["importable"])
+			}
+			if config, _ := it["config_schema_json"].(map[string]any); config["type"] != "object" {
+				t.Errorf("%s: config_schema_json %v", key, it["config_schema_json"])
+			}
+		}
+		if !slices.Equal(got, want) || len(got) != 18 {
+			t.Fatalf("action types %v, want the 18 of the catalog %v", got, want)
+		}
+	})
+	t.Run("one action type answers with its schemas and flags", func(t *testing.T) {
+		resp := e.do(req{method: "GET", path: "/api/v1/action-types/email.send", token: u.token}).expect(t, http.StatusOK)
+		if resp.str("provider_key") != "smtp.server" || resp.str("dependency_field") != "smtp_action_dependency_id" ||
+			resp.json["requires_dependency"] != true || resp.json["idempotent"] != false || resp.str("category") != "integration" {
+			t.Fatalf("email.send: %s", resp.Body)
+		}
+		props := resp.json["config_schema_json"].(map[string]any)["properties"].(map[string]any)
+		if _, ok := props["smtp_action_dependency_id"]; !ok {
+			t.Fatalf("config schema lacks its dependency field: %v", props)
+		}
+		if _, ok := resp.json["result_schema_json"].(map[string]any)["properties"].(map[string]any)["message_id"]; !ok {
+			t.Fatalf("result schema lacks message_id: %s", resp.Body)
+		}
+	})
+	t.Run("a planned action type is listed by key too", func(t *testing.T) {
+		resp := e.do(req{method: "GET", path: "/api/v1/action-types/workflow.call", token: u.token}).expect(t, http.StatusOK)
+		if resp.json["importable"] != false {
+			t.Fatalf("workflow.call: %s", resp.Body)
+		}
+	})
+	t.Run("the dependency type list has every type with its schemas", func(t *testing.T) {
+		items := e.do(req{method: "GET", path: "/api/v1/action-dependency-types", token: u.token}).expect(t, http.StatusOK).list(t)
+		var got, want []string
+		for _, d := range catalog.Dependencies() {
+			want = append(want, d.Key)
+		}
+		for _, it := range items {
+			got = append(got, it["dependency_type_key"].(string))
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("dependency types %v, want %v", got, want)
+		}
+		for _, key := range []string{"messenger_a.bot", "messenger_b.bot", "smtp.server", "http.auth"} {
+			if !slices.Contains(got, key) {
+				t.Errorf("%s is missing", key)
+			}
+		}
+	})
+	t.Run("one dependency type answers with its auth and metadata schemas", func(t *testing.T) {
+		resp := e.do(req{method: "GET", path: "/api/v1/action-dependency-types/smtp.server", token: u.token}).expect(t, http.StatusOK)
+		auth := resp.json["auth_schema_json"].(map[string]any)["properties"].(map[string]any)
+		meta := resp.json["metadata_schema_json"].(map[string]any)["properties"].(map[string]any)
+		if resp.str("provider_key") != "smtp" || auth["password"] == nil || meta["host"] == nil || meta["security"] == nil {
+			t.Fatalf("smtp.server: %s", resp.Body)
+		}
+	})
+	for _, path := range []string{"/api/v1/action-types/no.such_type", "/api/v1/action-dependency-types/no.such_type", "/api/v1/action-types/HTTP.REQUEST"} {
+		t.Run("an unknown key answers 404: "+path, func(t *testing.T) {
+			e.do(req{method: "GET", path: path, token: u.token}).expect(t, http.StatusNotFound)
+		})
+	}
+	t.Run("an unknown key is explained in the caller's language", func(t *testing.T) {
+		resp := e.do(req{method: "GET", path: "/api/v1/action-types/no.such_type", token: u.token, header: map[string]string{"Accept-Language": "ru"}})
+		if resp.expect(t, http.StatusNotFound).str("title") != "Тип действия не найден" {
+			t.Fatalf("title %q", resp.str("title"))
+		}
+	})
+	for _, path := range []string{"/api/v1/action-types", "/api/v1/action-types/http.request", "/api/v1/action-dependency-types", "/api/v1/action-dependency-types/smtp.server"} {
+		t.Run("without a token "+path+" answers 401", func(t *testing.T) {
+			e.do(req{method: "GET", path: path}).expect(t, http.StatusUnauthorized, "access_token")
+		})
+	}
+
+	broken := newEnv(t, dbtest.SQLite(t), func(s *api.Server) { s.Catalog = nil })
+	b := broken.signUp("Editor")
+	for _, path := range []string{"/api/v1/action-types", "/api/v1/action-types/http.request", "/api/v1/action-dependency-types", "/api/v1/action-dependency-types/smtp.server"} {
+		t.Run("without a loaded catalog "+path+" answers 500", func(t *testing.T) {
+			broken.do(req{method: "GET", path: path, token: b.token}).expect(t, http.StatusInternalServerError)
+		})
+	}
+}

@@ -1,0 +1,188 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"go.temporal.io/server/common/cluster"
+	"go.temporal.io/server/common/config"
+	"go.temporal.io/server/common/dynamicconfig"
+	"go.temporal.io/server/common/log"
+	"go.temporal.io/server/common/membership/static"
+	sqliteplugin "go.temporal.io/server/common/persistence/sql/sqlplugin/sqlite"
+	"go.temporal.io/server/common/primitives"
+	sqliteschema "go.temporal.io/server/schema/sqlite"
+	"go.temporal.io/server/temporal"
+)
+
+// DevServerOptions configure the embedded Temporal server.
+type DevServerOptions struct {
+	// DataDir holds temporal.db; empty keeps everything in memory (tests).
+	DataDir   string
+	Namespace string
+	// IP the services bind to; loopback by default.
+	IP string
+	// Port of the frontend gRPC service; 0 picks a free one.
+	Port int
+	// LogLevel of the server's own log (debug, info, warn, error).
+	LogLevel string
+}
+
+// DevServer is a single-process Temporal cluster: frontend, history, matching and worker
+// services on loopback ports, persisted in one SQLite file with one history shard.
+type DevServer struct {
+	server  temporal.Server
+	address string
+}
+
+const clusterName = "active"
+
+// StartDevServer starts the embedded server and returns once it accepts connections.
+func StartDevServer(opts DevServerOptions) (*DevServer, error) {
+	if opts.Namespace == "" {
+		return nil, errors.New("embedded Temporal: namespace is required")
+	}
+	if opts.IP == "" {
+		opts.IP = "127.0.0.1"
+	}
+	ports, err := freePorts(opts.IP, 5)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Port != 0 {
+		ports[0] = opts.Port
+	}
+	frontend, history, matching, worker, httpPort := ports[0], ports[1], ports[2], ports[3], ports[4]
+	hostPort := func(p int) string { return net.JoinHostPort(opts.IP, strconv.Itoa(p)) }
+
+	sqlConf, err := sqliteConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	conf := &config.Config{}
+	conf.Global.Membership.MaxJoinDuration = 30 * time.Second
+	conf.Global.Membership.BroadcastAddress = opts.IP
+	conf.Persistence.DefaultStore = "sqlite"
+	conf.Persistence.VisibilityStore = "sqlite"
+	conf.Persistence.NumHistoryShards = 1
+	conf.Persistence.DataStores = map[string]config.DataStore{"sqlite": {SQL: sqlConf}}
+	conf.ClusterMetadata = &cluster.Config{
+		FailoverVersionIncrement: 10,
+		MasterClusterName:        clusterName,
+		CurrentClusterName:       clusterName,
+		ClusterInformation: map[string]cluster.ClusterInformation{clusterName: {
+			Enabled: true, InitialFailoverVersion: 1,
+			RPCAddress: hostPort(frontend), HTTPAddress: hostPort(httpPort),
+			ClusterID: "agencyhub-embedded",
+		}},
+	}
+	conf.DCRedirectionPolicy.Policy = "noop"
+	service := func(grpcPort, httpPort int) config.Service {
+		var s config.Service
+		s.RPC.GRPCPort, s.RPC.HTTPPort, s.RPC.BindOnIP = grpcPort, httpPort, opts.IP
+		return s
+	}
+	conf.Services = map[string]config.Service{
+		"frontend": service(frontend, httpPort),
+		"history":  service(history, 0),
+		"matching": service(matching, 0),
+		"worker":   service(worker, 0),
+	}
+	conf.Archival.History.State = "disabled"
+	conf.Archival.Visibility.State = "disabled"
+	conf.NamespaceDefaults.Archival.History.State = "disabled"
+	conf.NamespaceDefaults.Archival.Visibility.State = "disabled"
+	conf.PublicClient.HostPort = hostPort(frontend)
+
+	level := opts.LogLevel
+	if level == "" {
+		level = "warn"
+	}
+	logger := log.NewZapLogger(log.BuildZapLogger(log.Config{Level: level, Format: "json"}))
+	dyn := dynamicconfig.StaticClient{
+		dynamicconfig.HistoryCacheHostLevelMaxSize.Key():                 8096,
+		dynamicconfig.FrontendMaxNamespaceVisibilityRPSPerInstance.Key(): 100,
+	}
+	server, err := temporal.NewServer(
+		temporal.WithConfig(conf),
+		temporal.ForServices(temporal.DefaultServices),
+		temporal.WithStaticHosts(map[primitives.ServiceName]static.Hosts{
+			primitives.FrontendService: static.SingleLocalHost(hostPort(frontend)),
+			primitives.HistoryService:  static.SingleLocalHost(hostPort(history)),
+			primitives.MatchingService: static.SingleLocalHost(hostPort(matching)),
+			primitives.WorkerService:   static.SingleLocalHost(hostPort(worker)),
+		}),
+		temporal.WithLogger(logger),
+		temporal.WithDynamicConfigClient(dyn),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("embedded Temporal: %w", err)
+	}
+	if err := server.Start(); err != nil {
+		return nil, fmt.Errorf("embedded Temporal: start: %w", err)
+	}
+	slog.Info("embedded Temporal started", "address", hostPort(frontend), "namespace", opts.Namespace, "data", sqlConf.DatabaseName)
+	return &DevServer{server: server, address: hostPort(frontend)}, nil
+}
+
+// Address is the frontend's host:port for clients.
+func (d *DevServer) Address() string { return d.address }
+
+// Stop shuts the server down.
+func (d *DevServer) Stop() { d.server.Stop() }
+
+// sqliteConfig points the SQLite persistence at temporal.db in the data dir (creating its
+// schema on first start) or at a private in-memory database, and registers the namespace.
+func sqliteConfig(opts DevServerOptions) (*config.SQL, error) {
+	conf := &config.SQL{PluginName: sqliteplugin.PluginName}
+	if opts.DataDir == "" {
+		conf.ConnectAttributes = map[string]string{"mode": "memory", "cache": "shared"}
+		conf.DatabaseName = "temporal-" + strconv.Itoa(rand.IntN(1<<30))
+	} else {
+		if err := os.MkdirAll(opts.DataDir, 0o700); err != nil {
+			return nil, err
+		}
+		conf.ConnectAttributes = map[string]string{"mode": "rwc"}
+		conf.DatabaseName = filepath.Join(opts.DataDir, "temporal.db")
+	}
+	if _, err := os.Stat(conf.DatabaseName); opts.DataDir == "" || errors.Is(err, os.ErrNotExist) {
+		if err := sqliteschema.SetupSchema(conf); err != nil {
+			return nil, fmt.Errorf("embedded Temporal: set up schema: %w", err)
+		}
+	}
+	ns, err := sqliteschema.NewNamespaceConfig(clusterName, opts.Namespace, false, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := sqliteschema.CreateNamespaces(conf, ns); err != nil {
+		return nil, fmt.Errorf("embedded Temporal: create namespace: %w", err)
+	}
+	return conf, nil
+}
+
+// freePorts reserves n distinct free TCP ports on ip.
+func freePorts(ip string, n int) ([]int, error) {
+	var listeners []net.Listener
+	defer func() {
+		for _, l := range listeners {
+			l.Close()
+		}
+	}()
+	ports := make([]int, n)
+	for i := range ports {
+		l, err := net.Listen("tcp", net.JoinHostPort(ip, "0"))
+		if err != nil {
+			return nil, fmt.Errorf("find a free port: %w", err)
+		}
+		listeners = append(listeners, l)
+		ports[i] = l.Addr().(*net.TCPAddr).Port
+	}
+	return ports, nil
+}

@@ -1,0 +1,42 @@
+package engine
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+)
+
+func echo(ctx workflow.Context, s string) (string, error) { return "echo: " + s, nil }
+
+func TestEmbeddedServerRunsAWorkflow(t *testing.T) {
+	srv, err := StartDevServer(DevServerOptions{Namespace: "test", DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := Dial(ctx, ClientOptions{Address: srv.Address(), Namespace: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	w := worker.New(c, "q", worker.Options{})
+	w.RegisterWorkflow(echo)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: "q"}, echo, "hi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out string
+	if err := run.Get(ctx, &out); err != nil || out != "echo: hi" {
+		t.Fatalf("result %q, err %v", out, err)
+	}
+}

@@ -1,0 +1,73 @@
+package engine
+
+import (
+	"github.com/google/uuid"
+
+	"time"
+
+	"agencyhub/activities"
+	"agencyhub/models/automation"
+)
+
+// WorkflowName is the registered name of the interpreter workflow; TaskQueue is where its
+// tasks and its activities are dispatched.
+const (
+	WorkflowName = "automation.run"
+	TaskQueue    = "automation"
+	// progressActivity writes the run's projection; it runs as a local activity.
+	progressActivity = "automation.progress"
+)
+
+// RunInput is everything a run needs. The interpreter never reads the database: the
+// graph, the trigger payload and each action's execution policy travel in the input, so
+// Temporal's history replays exactly the run that happened.
+type RunInput struct {
+	RunID      uuid.UUID
+	CompanyID  uuid.UUID
+	ProjectID  uuid.UUID
+	WorkflowID uuid.UUID
+	Graph      automation.Graph
+	// TriggerKey is the trigger action that started the run; other triggers are skipped.
+	TriggerKey string
+	// Payload is the trigger's output (manual input, webhook body, ...).
+	Payload map[string]any
+	// Namespaces are the template namespaces besides steps (the trigger's, system).
+	Namespaces map[string]any
+	// Policies hold each activity action's timeouts and retry policy.
+	Policies map[string]ActionPolicy
+	// Resume continues an earlier execution of the same run (retry-action).
+	Resume *Resume
+}
+
+// ActionPolicy is how one action's activity is executed.
+type ActionPolicy struct {
+	Timeout            time.Duration
+	MaxAttempts        int
+	InitialInterval    time.Duration
+	BackoffCoefficient float64
+	MaxInterval        time.Duration
+}
+
+// Resume is the state a retried run starts from: actions that succeeded keep their outputs
+// and are not run again; RetryKey runs again; other failed actions stay failed.
+type Resume struct {
+	RetryKey string
+	Actions  map[string]ResumedAction
+	// NextSequence continues the run's event numbering.
+	NextSequence int
+}
+
+// ResumedAction is one action's state from the earlier execution.
+type ResumedAction struct {
+	Status   string
+	Output   map[string]any
+	Attempts int
+}
+
+// ActionRequest is the input of an action activity.
+type ActionRequest struct {
+	activities.Request
+	// PriorAttempts were spent on this action by earlier executions of the run, so the
+	// recorded attempt count stays true across retries.
+	PriorAttempts int
+}

@@ -1,0 +1,419 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"agencyhub/activities"
+	"agencyhub/models/automation"
+)
+
+// Edge states: an edge is resolved once its source has finished; it is taken when the
+// flow goes along it.
+const (
+	edgeOpen = iota
+	edgeTaken
+	edgeNotTaken
+)
+
+// interpreter holds one run's state. Everything in it is derived from the input and from
+// results Temporal recorded, and it is iterated in graph order, never in map order, so a
+// replay makes the same decisions.
+type interpreter struct {
+	ctx      workflow.Context
+	in       RunInput
+	status   map[string]string
+	outputs  map[string]map[string]any
+	attempts map[string]int
+	edges    []int
+	// inflight counts actions with an activity or timer outstanding; timers counts timers.
+	inflight, timers int
+	failure          string
+	seq              int
+	pending          automation.Progress
+	// projection writes must happen even after a cancellation
+	disconnected workflow.Context
+}
+
+// Interpret is the one generic workflow: it executes any workflow graph. Trigger, condition
+// and stop actions are evaluated here; delay.wait is a durable timer; every other action is
+// an activity named by its action type key. Independent branches run in parallel; an action
+// with several incoming connections runs once all of them are resolved, if any was taken;
+// actions on untaken branches are skipped. A failed action fails the run: actions already
+// running finish, nothing new starts.
+func Interpret(ctx workflow.Context, in RunInput) error {
+	r := &interpreter{
+		ctx: ctx, in: in,
+		status:   map[string]string{},
+		outputs:  map[string]map[string]any{},
+		attempts: map[string]int{},
+		edges:    make([]int, len(in.Graph.Connections)),
+		seq:      1,
+	}
+	r.disconnected, _ = workflow.NewDisconnectedContext(ctx)
+	for _, a := range in.Graph.Actions {
+		r.status[a.ActionKey] = automation.ActionPending
+	}
+	now := workflow.Now(ctx)
+	if in.Resume != nil {
+		r.seq = in.Resume.NextSequence
+		for key, st := range in.Resume.Actions {
+			r.attempts[key] = st.Attempts
+			if st.Status == automation.ActionSucceeded {
+				r.outputs[key] = st.Output
+			}
+		}
+		r.event("run.resumed", in.Resume.RetryKey, automation.RunRunning, "the run continues from action "+in.Resume.RetryKey, nil)
+	} else {
+		r.event("run.started", in.TriggerKey, automation.RunRunning, "the run started", nil)
+	}
+	r.pending.Run = &automation.RunUpdate{Status: automation.RunRunning, StartedAt: &now}
+
+	selector := workflow.NewSelector(ctx)
+	for {
+		progressed := r.startReady(selector)
+		if err := r.flush(); err != nil {
+			return err
+		}
+		if progressed {
+			continue
+		}
+		if r.inflight == 0 {
+			break
+		}
+		selector.Select(ctx)
+	}
+	return r.finish()
+}
+
+// startReady starts every action whose incoming connections are all resolved, and reports
+// whether anything changed.
+func (r *interpreter) startReady(selector workflow.Selector) bool {
+	progressed := false
+	for _, a := range r.in.Graph.Actions {
+		if r.status[a.ActionKey] != automation.ActionPending || !r.resolved(a.ActionKey) {
+			continue
+		}
+		progressed = true
+		switch {
+		case r.ctx.Err() != nil || r.failure != "":
+			r.skip(a, "the run stopped before this action")
+		case r.isTrigger(a):
+			r.trigger(a)
+		case !r.anyTaken(a.ActionKey):
+			r.skip(a, "no incoming branch was taken")
+		default:
+			r.execute(a, selector)
+		}
+	}
+	return progressed
+}
+
+func (r *interpreter) isTrigger(a automation.Action) bool {
+	return len(r.in.Graph.Incoming(a.ActionKey)) == 0
+}
+
+func (r *interpreter) resolved(key string) bool {
+	for i, c := range r.in.Graph.Connections {
+		if c.To == key && r.edges[i] == edgeOpen {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *interpreter) anyTaken(key string) bool {
+	for i, c := range r.in.Graph.Connections {
+		if c.To == key && r.edges[i] == edgeTaken {
+			return true
+		}
+	}
+	return false
+}
+
+// resolve decides the outgoing connections of a finished action: take picks which.
+func (r *interpreter) resolve(key string, take func(c automation.Connection) bool) {
+	for i, c := range r.in.Graph.Connections {
+		if c.From == key {
+			r.edges[i] = edgeNotTaken
+			if take(c) {
+				r.edges[i] = edgeTaken
+			}
+		}
+	}
+}
+
+func takeAll(automation.Connection) bool  { return true }
+func takeNone(automation.Connection) bool { return false }
+
+// trigger completes the starting trigger with the payload; other triggers did not fire.
+func (r *interpreter) trigger(a automation.Action) {
+	if a.ActionKey != r.in.TriggerKey {
+		r.skip(a, "another trigger started this run")
+		return
+	}
+	r.succeed(a, r.in.Payload, nil)
+}
+
+func (r *interpreter) skip(a automation.Action, why string) {
+	r.status[a.ActionKey] = automation.ActionSkipped
+	r.resolve(a.ActionKey, takeNone)
+	r.action(automation.ActionUpdate{ActionKey: a.ActionKey, Status: automation.ActionSkipped})
+	r.event("action.skipped", a.ActionKey, automation.ActionSkipped, why, nil)
+}
+
+func (r *interpreter) succeed(a automation.Action, output, providerResponse map[string]any) {
+	if output == nil {
+		output = map[string]any{}
+	}
+	now := workflow.Now(r.ctx)
+	r.status[a.ActionKey] = automation.ActionSucceeded
+	r.outputs[a.ActionKey] = output
+	switch a.ActionTypeKey {
+	case automation.TypeCondition:
+		branch := automation.BranchFalse
+		if output["result"] == true {
+			branch = automation.BranchTrue
+		}
+		r.resolve(a.ActionKey, func(c automation.Connection) bool { return c.Branch == branch })
+	case automation.TypeStop:
+		r.resolve(a.ActionKey, takeNone)
+	default:
+		r.resolve(a.ActionKey, takeAll)
+	}
+	r.action(automation.ActionUpdate{ActionKey: a.ActionKey, Status: automation.ActionSucceeded, Output: output, ProviderResponse: providerResponse, FinishedAt: &now})
+	r.event("action.succeeded", a.ActionKey, automation.ActionSucceeded, "", nil)
+}
+
+func (r *interpreter) fail(a automation.Action, status string, f *activities.Failure) {
+	now := workflow.Now(r.ctx)
+	r.status[a.ActionKey] = status
+	r.resolve(a.ActionKey, takeNone)
+	if r.failure == "" {
+		r.failure = fmt.Sprintf("action %s failed: %s", a.ActionKey, f.HumanReason)
+	}
+	r.action(automation.ActionUpdate{
+		ActionKey: a.ActionKey, Status: status, Error: f.HumanReason, RetryClass: f.RetryClass,
+		ProviderResponse: f.ProviderResponse, Diagnostics: diagnostics(f), FinishedAt: &now,
+	})
+	r.event("action."+status, a.ActionKey, status, f.HumanReason, map[string]any{"retry_class": f.RetryClass, "reason_code": f.ReasonCode})
+}
+
+// diagnostics is the ActionRunView.diagnostics object of a failure.
+func diagnostics(f *activities.Failure) map[string]any {
+	return map[string]any{
+		"status": "failed", "reason_code": f.ReasonCode, "human_reason": f.HumanReason,
+		"next_action": f.NextAction, "provider": f.Provider, "retryable": f.Retryable,
+		"summary": f.RetryClass + ": " + f.HumanReason,
+	}
+}
+
+// scope is what templates and conditions see: the outputs of finished actions under
+// steps, and the trigger's and the service's namespaces.
+func (r *interpreter) scope() map[string]any {
+	steps := make(map[string]any, len(r.outputs))
+	for k, v := range r.outputs {
+		steps[k] = v
+	}
+	scope := map[string]any{"steps": steps}
+	for k, v := range r.in.Namespaces {
+		scope[k] = v
+	}
+	return scope
+}
+
+// execute runs a non-trigger action: conditions and stops at once, delays as timers,
+// everything else as its activity.
+func (r *interpreter) execute(a automation.Action, selector workflow.Selector) {
+	config, _ := automation.Render(a.Config, r.scope()).(map[string]any)
+	if prior, ok := r.in.Resume.prior(a.ActionKey); ok && prior.Status == automation.ActionSucceeded && a.ActionKey != r.in.Resume.RetryKey {
+		r.succeed(a, prior.Output, nil)
+		return
+	}
+	if prior, ok := r.in.Resume.prior(a.ActionKey); ok && (prior.Status == automation.ActionFailed || prior.Status == automation.ActionDeadLettered) && a.ActionKey != r.in.Resume.RetryKey {
+		r.fail(a, prior.Status, activities.Fail(activities.ClassPermanent, "failed_earlier", "the action failed in an earlier execution of this run", "Retry this action"))
+		return
+	}
+	switch a.ActionTypeKey {
+	case automation.TypeCondition:
+		text, _ := a.Config["text"].(string)
+		result, err := automation.EvalCondition(text, r.scope())
+		if err != nil {
+			r.fail(a, automation.ActionFailed, activities.Fail(activities.ClassValidation, "condition_error", err.Error(), "Correct the condition's expression"))
+			return
+		}
+		r.succeed(a, map[string]any{"result": result}, nil)
+	case automation.TypeStop:
+		r.succeed(a, map[string]any{}, nil)
+	case automation.TypeDelay:
+		r.delay(a, config, selector)
+	default:
+		r.activity(a, config, selector)
+	}
+}
+
+func (r *interpreter) delay(a automation.Action, config map[string]any, selector workflow.Selector) {
+	seconds := toInt(config["seconds"])
+	now := workflow.Now(r.ctx)
+	r.status[a.ActionKey] = automation.ActionWaiting
+	r.action(automation.ActionUpdate{ActionKey: a.ActionKey, Status: automation.ActionWaiting, Input: config, StartedAt: &now, MaxAttempts: 1})
+	r.event("action.waiting", a.ActionKey, automation.ActionWaiting, fmt.Sprintf("waiting %d seconds", seconds), nil)
+	r.inflight++
+	r.timers++
+	r.runStatus()
+	timer := workflow.NewTimer(r.ctx, time.Duration(seconds)*time.Second)
+	selector.AddFuture(timer, func(f workflow.Future) {
+		r.inflight--
+		r.timers--
+		if err := f.Get(r.ctx, nil); err != nil {
+			r.fail(a, automation.ActionFailed, activities.AsFailure(errorOf(err)))
+		} else {
+			r.succeed(a, map[string]any{"waited_seconds": seconds}, nil)
+		}
+		r.runStatus()
+	})
+}
+
+func (r *interpreter) activity(a automation.Action, config map[string]any, selector workflow.Selector) {
+	policy := r.in.Policies[a.ActionKey]
+	now := workflow.Now(r.ctx)
+	r.status[a.ActionKey] = automation.ActionRunning
+	r.action(automation.ActionUpdate{ActionKey: a.ActionKey, Status: automation.ActionRunning, Input: config, StartedAt: &now, MaxAttempts: policy.MaxAttempts})
+	r.event("action.started", a.ActionKey, automation.ActionRunning, "", nil)
+	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: policy.Timeout,
+		HeartbeatTimeout:    heartbeatTimeout,
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval:        policy.InitialInterval,
+			BackoffCoefficient:     policy.BackoffCoefficient,
+			MaximumInterval:        policy.MaxInterval,
+			MaximumAttempts:        int32(policy.MaxAttempts),
+			NonRetryableErrorTypes: nonRetryableClasses,
+		},
+	})
+	req := ActionRequest{
+		Request: activities.Request{
+			RunID: r.in.RunID, CompanyID: r.in.CompanyID, ProjectID: r.in.ProjectID,
+			ActionKey: a.ActionKey, ActionType: a.ActionTypeKey, Config: config,
+		},
+		PriorAttempts: r.attempts[a.ActionKey],
+	}
+	r.inflight++
+	r.runStatus()
+	selector.AddFuture(workflow.ExecuteActivity(ctx, a.ActionTypeKey, req), func(f workflow.Future) {
+		r.inflight--
+		var res activities.Result
+		if err := f.Get(r.ctx, &res); err != nil {
+			failure := activities.AsFailure(errorOf(err))
+			status := automation.ActionFailed
+			if failure.Retryable {
+				status = automation.ActionDeadLettered // retryable, but the attempts ran out
+			}
+			r.fail(a, status, failure)
+		} else {
+			r.succeed(a, res.Output, res.ProviderResponse)
+		}
+		r.runStatus()
+	})
+}
+
+// runStatus keeps the run waiting while only timers are outstanding, running otherwise.
+func (r *interpreter) runStatus() {
+	status := automation.RunRunning
+	if r.inflight > 0 && r.inflight == r.timers {
+		status = automation.RunWaiting
+	}
+	r.pending.Run = &automation.RunUpdate{Status: status}
+}
+
+// finish writes the terminal state.
+func (r *interpreter) finish() error {
+	now := workflow.Now(r.ctx)
+	update := &automation.RunUpdate{Status: automation.RunSucceeded, TerminalReason: "all actions finished", FinishedAt: &now}
+	var result error
+	switch {
+	case r.ctx.Err() != nil:
+		update.Status, update.TerminalReason = automation.RunCancelled, "the run was cancelled"
+		result = temporal.NewCanceledError()
+	case r.failure != "":
+		update.Status, update.TerminalReason, update.Error = automation.RunFailed, r.failure, r.failure
+	}
+	r.pending.Run = update
+	r.event("run."+update.Status, "", update.Status, update.TerminalReason, nil)
+	if err := r.flush(); err != nil {
+		return err
+	}
+	return result
+}
+
+func (r *interpreter) action(u automation.ActionUpdate) {
+	r.pending.Actions = append(r.pending.Actions, u)
+}
+
+func (r *interpreter) event(typ, actionKey, status, message string, data map[string]any) {
+	r.pending.Events = append(r.pending.Events, automation.EventRecord{
+		Sequence: r.seq, Type: typ, ActionKey: actionKey, Status: status, Message: message, Data: data, At: workflow.Now(r.ctx),
+	})
+	r.seq++
+}
+
+// flush writes the pending projection changes through the progress local activity, on a
+// context that a cancellation of the run does not end.
+func (r *interpreter) flush() error {
+	if r.pending.Run == nil && len(r.pending.Actions) == 0 && len(r.pending.Events) == 0 {
+		return nil
+	}
+	p := r.pending
+	p.RunID = r.in.RunID
+	r.pending = automation.Progress{}
+	ctx := workflow.WithLocalActivityOptions(r.disconnected, workflow.LocalActivityOptions{
+		StartToCloseTimeout: 30 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: time.Minute},
+	})
+	return workflow.ExecuteLocalActivity(ctx, progressActivity, p).Get(ctx, nil)
+}
+
+func (res *Resume) prior(key string) (ResumedAction, bool) {
+	if res == nil {
+		return ResumedAction{}, false
+	}
+	st, ok := res.Actions[key]
+	return st, ok
+}
+
+// errorOf unwraps an activity or timer error into the action's classified failure.
+func errorOf(err error) error {
+	var appErr *temporal.ApplicationError
+	if errors.As(err, &appErr) {
+		var f activities.Failure
+		if appErr.HasDetails() && appErr.Details(&f) == nil {
+			return &f
+		}
+		return activities.Fail(appErr.Type(), "activity_error", appErr.Message(), "Retry the action")
+	}
+	var timeoutErr *temporal.TimeoutError
+	if errors.As(err, &timeoutErr) {
+		return activities.Fail(activities.ClassTimeoutUnknown, "timeout", "the action did not finish in time; it may or may not have taken effect", "Check the target, then retry the action")
+	}
+	var canceled *temporal.CanceledError
+	if errors.As(err, &canceled) {
+		return activities.Fail(activities.ClassCanceled, "canceled", "the run was cancelled", "Replay the run if the action is still needed")
+	}
+	return err
+}
+
+func toInt(v any) int {
+	switch n := v.(type) {
+	case float64:
+		return int(n)
+	case int:
+		return n
+	case int64:
+		return int(n)
+	}
+	return 0
+}

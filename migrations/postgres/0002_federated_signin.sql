@@ -1,0 +1,58 @@
+-- Federated and device sign-in: accounts at identity providers, provider sign-ins in
+-- progress, the long-lived credentials of native and desktop sessions, and desktop sign-in
+-- requests (device authorization, RFC 8628).
+
+-- Which provider account (provider + subject) signs in as which user.
+CREATE TABLE user_identities (
+    id         UUID PRIMARY KEY,
+    user_id    UUID NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    provider   TEXT NOT NULL,
+    subject    TEXT NOT NULL,
+    email      TEXT NOT NULL,
+    created_at TIMESTAMPTZ NOT NULL,
+    UNIQUE (provider, subject)
+);
+CREATE INDEX user_identities_user_idx ON user_identities (user_id);
+
+-- One identity-provider sign-in from start to callback; the signed state names the row. A
+-- native app's sign-in also keeps the app's deep link and PKCE challenge and, after the
+-- callback, the user and the hash of our one-time exchange code.
+CREATE TABLE oauth_flows (
+    id                    UUID PRIMARY KEY,
+    provider              TEXT NOT NULL,
+    native_redirect_uri   TEXT NOT NULL,
+    native_code_challenge TEXT NOT NULL,
+    device_label          TEXT NOT NULL,
+    expires_at            TIMESTAMPTZ NOT NULL,
+    completed_at          TIMESTAMPTZ,
+    user_id               UUID REFERENCES users(id) ON DELETE CASCADE,
+    exchange_code_hash    TEXT UNIQUE,
+    exchange_expires_at   TIMESTAMPTZ,
+    exchanged_at          TIMESTAMPTZ,
+    created_at            TIMESTAMPTZ NOT NULL
+);
+CREATE INDEX oauth_flows_expires_idx ON oauth_flows (expires_at);
+
+-- The long-lived credential of a native or desktop session; only its hash is kept, and it
+-- stops working when its session ends.
+CREATE TABLE device_credentials (
+    session_id  UUID PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+    secret_hash TEXT NOT NULL UNIQUE,
+    created_at  TIMESTAMPTZ NOT NULL
+);
+
+-- A desktop app's sign-in request, approved or denied by the user in a signed-in browser.
+CREATE TABLE desktop_authorizations (
+    id               UUID PRIMARY KEY,
+    device_code_hash TEXT NOT NULL UNIQUE,
+    user_code        TEXT NOT NULL UNIQUE,
+    device_label     TEXT NOT NULL,
+    status           TEXT NOT NULL,
+    user_id          UUID REFERENCES users(id) ON DELETE CASCADE,
+    interval_seconds INTEGER NOT NULL,
+    last_polled_at   TIMESTAMPTZ,
+    expires_at       TIMESTAMPTZ NOT NULL,
+    decided_at       TIMESTAMPTZ,
+    created_at       TIMESTAMPTZ NOT NULL
+);
+CREATE INDEX desktop_authorizations_expires_idx ON desktop_authorizations (expires_at);

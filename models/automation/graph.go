@@ -1,0 +1,105 @@
+package automation
+
+import (
+	"encoding/json"
+	"regexp"
+)
+
+// Action is one node of a workflow graph, as the specification's patch document shapes it.
+type Action struct {
+	ActionKey     string         `json:"action_key"`
+	Label         string         `json:"label"`
+	ActionTypeKey string         `json:"action_type_key"`
+	Category      string         `json:"category,omitempty"`
+	TypeLabel     string         `json:"type_label,omitempty"`
+	Config        map[string]any `json:"config"`
+	UI            *ActionUI      `json:"ui,omitempty"`
+}
+
+// ActionUI is the editor's placement of an action.
+type ActionUI struct {
+	Position *Position `json:"position,omitempty"`
+}
+
+// Position is a point on the editor's canvas.
+type Position struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+}
+
+// Connection is an edge. Branch is "" for normal flow, "true" or "false" leaving a
+// condition.branch action.
+type Connection struct {
+	From        string `json:"from"`
+	To          string `json:"to"`
+	Branch      string `json:"branch"`
+	Description string `json:"description,omitempty"`
+}
+
+// Graph is what a draft holds and a version freezes.
+type Graph struct {
+	Actions     []Action     `json:"actions"`
+	Connections []Connection `json:"connections"`
+}
+
+// Action returns the action with a key.
+func (g Graph) Action(key string) (Action, bool) {
+	for _, a := range g.Actions {
+		if a.ActionKey == key {
+			return a, true
+		}
+	}
+	return Action{}, false
+}
+
+// Outgoing lists the connections leaving an action, in graph order.
+func (g Graph) Outgoing(key string) []Connection {
+	var out []Connection
+	for _, c := range g.Connections {
+		if c.From == key {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Incoming lists the connections entering an action, in graph order.
+func (g Graph) Incoming(key string) []Connection {
+	var out []Connection
+	for _, c := range g.Connections {
+		if c.To == key {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ActionKeyPattern is what an action key looks like: stable snake_case.
+var ActionKeyPattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+
+// Branch labels of connections leaving condition.branch.
+const (
+	BranchTrue  = "true"
+	BranchFalse = "false"
+)
+
+// Action types the interpreter evaluates itself rather than as activities.
+const (
+	TypeCondition = "condition.branch"
+	TypeDelay     = "delay.wait"
+	TypeStop      = "stop"
+	TypeManual    = "manual.trigger"
+	TypeWebhook   = "webhook.trigger"
+	TypeSchedule  = "schedule.trigger"
+	TypeRelay     = "messenger_a.relay.trigger"
+	TypeBotState  = "bot.set_state"
+)
+
+// marshal encodes v for a TEXT column; the values are plain maps and slices, so it cannot fail.
+func marshal(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("automation: marshal: " + err.Error())
+	}
+	return string(b)
+}

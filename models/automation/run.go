@@ -1,0 +1,249 @@
+package automation
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+
+	"agencyhub/models"
+)
+
+// Run states (the specification's WebhookRunReceipt.status) and action states
+// (WebhookActionReceipt.status).
+const (
+	RunPending   = "pending"
+	RunRunning   = "running"
+	RunWaiting   = "waiting"
+	RunSucceeded = "succeeded"
+	RunFailed    = "failed"
+	RunCancelled = "cancelled"
+
+	ActionPending   = "pending"
+	ActionRunning   = "running"
+	ActionSucceeded = "succeeded"
+	ActionFailed    = "failed"
+	ActionSkipped   = "skipped"
+	ActionWaiting   = "waiting"
+	ActionRetrying  = "retrying"
+	// ActionDeadLettered is a retryable failure whose attempts ran out.
+	ActionDeadLettered = "dead_lettered"
+)
+
+// Run is the stored projection of one workflow run; its id is the Temporal workflow id.
+type Run struct {
+	ID                uuid.UUID `gorm:"primaryKey"`
+	CompanyID         uuid.UUID
+	ProjectID         uuid.UUID
+	WorkflowID        uuid.UUID
+	WorkflowVersionID *uuid.UUID
+	Status            string
+	TriggerType       string
+	TriggerActionKey  string
+	IsTest            bool
+	Input             string
+	Graph             string
+	ReplayOfRunID     *uuid.UUID
+	TerminalReason    string
+	Error             string
+	StartedBy         *uuid.UUID
+	StartedAt         *time.Time
+	FinishedAt        *time.Time
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
+}
+
+func (Run) TableName() string { return "workflow_runs" }
+
+// InputJSON decodes the run's trigger payload.
+func (r *Run) InputJSON() map[string]any { return decodeObject(r.Input) }
+
+// GraphJSON decodes the graph the run executes.
+func (r *Run) GraphJSON() Graph {
+	var g Graph
+	_ = json.Unmarshal([]byte(r.Graph), &g) // written by us from a valid Graph
+	return g
+}
+
+// Terminal reports whether the run has finished.
+func (r *Run) Terminal() bool {
+	return r.Status == RunSucceeded || r.Status == RunFailed || r.Status == RunCancelled
+}
+
+// ActionRun is the projection of one action within a run.
+type ActionRun struct {
+	ID               uuid.UUID `gorm:"primaryKey"`
+	RunID            uuid.UUID
+	ActionKey        string
+	ActionTypeKey    string
+	Status           string
+	AttemptCount     int
+	MaxAttempts      int
+	Input            string
+	Output           string
+	ProviderResponse string
+	Error            *string
+	RetryClass       string
+	Diagnostics      string
+	StartedAt        *time.Time
+	FinishedAt       *time.Time
+	UpdatedAt        time.Time
+}
+
+func (ActionRun) TableName() string { return "workflow_action_runs" }
+
+// RunEvent is one entry of a run's event log, numbered from 1 in order.
+type RunEvent struct {
+	ID        uuid.UUID `gorm:"primaryKey"`
+	RunID     uuid.UUID
+	Sequence  int
+	EventType string
+	ActionKey string
+	Status    string
+	Message   string
+	Data      string
+	CreatedAt time.Time
+}
+
+func (RunEvent) TableName() string { return "workflow_run_events" }
+
+// Progress is one batch of projection writes from the interpreter.
+type Progress struct {
+	RunID   uuid.UUID
+	Run     *RunUpdate
+	Actions []ActionUpdate
+	Events  []EventRecord
+}
+
+// RunUpdate changes the run row; empty fields are left alone except Status.
+type RunUpdate struct {
+	Status         string
+	TerminalReason string
+	Error          string
+	StartedAt      *time.Time
+	FinishedAt     *time.Time
+}
+
+// ActionUpdate changes one action row; empty fields are left alone except Status.
+type ActionUpdate struct {
+	ActionKey        string
+	Status           string
+	MaxAttempts      int
+	Input            map[string]any
+	Output           map[string]any
+	ProviderResponse map[string]any
+	Error            string
+	RetryClass       string
+	Diagnostics      map[string]any
+	StartedAt        *time.Time
+	FinishedAt       *time.Time
+}
+
+// EventRecord is one run event, numbered by the interpreter.
+type EventRecord struct {
+	Sequence  int
+	Type      string
+	ActionKey string
+	Status    string
+	Message   string
+	Data      map[string]any
+	At        time.Time
+}
+
+// ApplyProgress writes a batch in one transaction. It is idempotent, since a replayed
+// workflow task may write the same batch again: updates set absolute values and events
+// are inserted once per sequence number.
+func ApplyProgress(ctx context.Context, db *gorm.DB, p Progress, now time.Time) error {
+	runID := p.RunID
+	return db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if u := p.Run; u != nil {
+			set := map[string]any{"status": u.Status, "updated_at": now}
+			if u.TerminalReason != "" {
+				set["terminal_reason"] = u.TerminalReason
+			}
+			if u.Error != "" {
+				set["error"] = u.Error
+			}
+			if u.StartedAt != nil {
+				set["started_at"] = u.StartedAt.UTC()
+				set["finished_at"] = nil
+			}
+			if u.FinishedAt != nil {
+				set["finished_at"] = u.FinishedAt.UTC()
+			}
+			if err := tx.Model(&Run{}).Where("id = ?", runID).Updates(set).Error; err != nil {
+				return err
+			}
+		}
+		for _, a := range p.Actions {
+			set := map[string]any{"status": a.Status, "updated_at": now}
+			if a.MaxAttempts > 0 {
+				set["max_attempts"] = a.MaxAttempts
+			}
+			if a.Input != nil {
+				set["input"] = marshal(a.Input)
+			}
+			if a.Output != nil {
+				set["output"] = marshal(a.Output)
+			}
+			if a.ProviderResponse != nil {
+				set["provider_response"] = marshal(a.ProviderResponse)
+			}
+			if a.Error != "" {
+				set["error"] = a.Error
+			}
+			if a.RetryClass != "" {
+				set["retry_class"] = a.RetryClass
+			}
+			if a.Diagnostics != nil {
+				set["diagnostics"] = marshal(a.Diagnostics)
+			}
+			if a.StartedAt != nil {
+				set["started_at"] = a.StartedAt.UTC()
+				set["finished_at"] = nil
+				set["error"] = nil
+			}
+			if a.FinishedAt != nil {
+				set["finished_at"] = a.FinishedAt.UTC()
+			}
+			if err := tx.Model(&ActionRun{}).Where("run_id = ? AND action_key = ?", runID, a.ActionKey).Updates(set).Error; err != nil {
+				return err
+			}
+		}
+		for _, e := range p.Events {
+			data := e.Data
+			if data == nil {
+				data = map[string]any{}
+			}
+			row := RunEvent{
+				ID: models.NewID(), RunID: runID, Sequence: e.Sequence, EventType: e.Type, ActionKey: e.ActionKey,
+				Status: e.Status, Message: e.Message, Data: marshal(data), CreatedAt: e.At.UTC(),
+			}
+			if err := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&row).Error; err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// RecordAttempt notes that an action's activity started an attempt; attempts after the
+// first mark the action retrying.
+func RecordAttempt(ctx context.Context, db *gorm.DB, runID uuid.UUID, actionKey string, attempt int, now time.Time) error {
+	status := ActionRunning
+	if attempt > 1 {
+		status = ActionRetrying
+	}
+	return db.WithContext(ctx).Model(&ActionRun{}).
+		Where("run_id = ? AND action_key = ? AND attempt_count < ?", runID, actionKey, attempt).
+		Updates(map[string]any{"attempt_count": attempt, "status": status, "updated_at": now}).Error
+}
+
+func decodeObject(s string) map[string]any {
+	out := map[string]any{}
+	_ = json.Unmarshal([]byte(s), &out) // columns we wrote from maps
+	return out
+}

@@ -1,0 +1,115 @@
+package automation
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/expr-lang/expr"
+)
+
+// templatePattern finds {{ path }} references; a path is dotted names and array indices.
+var templatePattern = regexp.MustCompile(`\{\{\s*([A-Za-z0-9_\-]+(?:\.[A-Za-z0-9_\-]+)*)\s*\}\}`)
+
+// TemplatePaths lists the paths a string references.
+func TemplatePaths(s string) []string {
+	var out []string
+	for _, m := range templatePattern.FindAllStringSubmatch(s, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// Render replaces every {{ path }} in the strings of v (deeply) with values from scope. A
+// string that is one template and nothing else takes the value itself, so numbers and
+// objects keep their type; elsewhere values are spelled as text. A path that resolves to
+// nothing renders as "". Render is pure: the interpreter calls it inside workflow code.
+func Render(v any, scope map[string]any) any {
+	switch x := v.(type) {
+	case string:
+		if m := templatePattern.FindStringSubmatchIndex(x); m != nil && m[0] == 0 && m[1] == len(x) {
+			val, _ := Lookup(scope, x[m[2]:m[3]])
+			return val
+		}
+		return templatePattern.ReplaceAllStringFunc(x, func(t string) string {
+			val, ok := Lookup(scope, templatePattern.FindStringSubmatch(t)[1])
+			if !ok || val == nil {
+				return ""
+			}
+			return fmt.Sprint(val)
+		})
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = Render(e, scope)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = Render(e, scope)
+		}
+		return out
+	}
+	return v
+}
+
+// Lookup resolves a dotted path in nested maps and slices.
+func Lookup(scope map[string]any, path string) (any, bool) {
+	var cur any = scope
+	for _, part := range strings.Split(path, ".") {
+		switch c := cur.(type) {
+		case map[string]any:
+			v, ok := c[part]
+			if !ok {
+				return nil, false
+			}
+			cur = v
+		case []any:
+			i, err := strconv.Atoi(part)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil, false
+			}
+			cur = c[i]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// Limits on condition expressions: they run inside workflow code, so they must be small.
+const (
+	maxConditionLength = 2000
+	maxConditionNodes  = 500
+)
+
+// CompileCondition checks a condition.branch expression (expr-lang syntax over the same
+// namespaces templates use, e.g. `steps.fetch.status_code == 200`).
+func CompileCondition(text string) error {
+	if len(text) > maxConditionLength {
+		return fmt.Errorf("the expression is longer than %d characters", maxConditionLength)
+	}
+	_, err := expr.Compile(text, expr.AllowUndefinedVariables(), expr.AsBool(), expr.MaxNodes(maxConditionNodes))
+	return err
+}
+
+// EvalCondition evaluates a condition expression against the run's scope. Expressions
+// have no loops beyond the data they are given and no access to anything but scope, so
+// evaluation is bounded and deterministic.
+func EvalCondition(text string, scope map[string]any) (bool, error) {
+	if err := CompileCondition(text); err != nil {
+		return false, err
+	}
+	program, err := expr.Compile(text, expr.Env(scope), expr.AllowUndefinedVariables(), expr.AsBool(), expr.MaxNodes(maxConditionNodes))
+	if err != nil {
+		return false, err
+	}
+	out, err := expr.Run(program, scope)
+	if err != nil {
+		return false, err
+	}
+	b, _ := out.(bool)
+	return b, nil
+}

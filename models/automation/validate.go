@@ -1,0 +1,270 @@
+package automation
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"agencyhub/schemas"
+)
+
+// Diagnostic is one problem validation found in a graph.
+type Diagnostic struct {
+	Severity  string `json:"severity"`
+	Code      string `json:"code"`
+	Message   string `json:"message"`
+	ActionKey string `json:"action_key,omitempty"`
+	// Field locates the problem: a config field (config.url), or connections.<index>.
+	Field string `json:"field,omitempty"`
+}
+
+// Diagnostic severities: errors block publishing and test runs; warnings do not.
+const (
+	SeverityError   = "error"
+	SeverityWarning = "warning"
+)
+
+// HasErrors reports whether any diagnostic blocks publishing.
+func HasErrors(ds []Diagnostic) bool {
+	for _, d := range ds {
+		if d.Severity == SeverityError {
+			return true
+		}
+	}
+	return false
+}
+
+// systemVariables are the service's own template variables.
+var systemVariables = map[string]bool{"link": true, "id": true, "run_url": true, "run_id": true}
+
+// relayNamespaces are the template namespaces a messenger relay trigger provides, besides
+// its bot_key.
+var relayNamespaces = []string{"messenger_a_relay", "messenger_a", "bot_session"}
+
+// Validate reports every problem of a graph at once: unknown or planned action types,
+// configs that do not match their schema, bad action keys, dangling, duplicate or
+// mislabelled connections, a graph without a trigger, unreachable actions, cycles,
+// condition expressions that do not compile and template paths that cannot resolve.
+func Validate(g Graph, catalog *schemas.Catalog) []Diagnostic {
+	v := validator{g: g, catalog: catalog, keys: map[string]bool{}, types: map[string]*schemas.ActionType{}}
+	v.actions()
+	v.connections()
+	v.reachability()
+	v.templates()
+	return v.out
+}
+
+type validator struct {
+	g       Graph
+	catalog *schemas.Catalog
+	keys    map[string]bool
+	types   map[string]*schemas.ActionType
+	out     []Diagnostic
+}
+
+func (v *validator) add(code, actionKey, field, format string, args ...any) {
+	v.out = append(v.out, Diagnostic{Severity: SeverityError, Code: code, ActionKey: actionKey, Field: field, Message: fmt.Sprintf(format, args...)})
+}
+
+func (v *validator) actions() {
+	triggers := 0
+	for _, a := range v.g.Actions {
+		switch {
+		case !ActionKeyPattern.MatchString(a.ActionKey):
+			v.add("invalid_action_key", a.ActionKey, "action_key", "action_key %q must be snake_case: a lower-case letter, then letters, digits or _ (at most 64)", a.ActionKey)
+		case v.keys[a.ActionKey]:
+			v.add("duplicate_action_key", a.ActionKey, "action_key", "action_key %q is used by more than one action", a.ActionKey)
+		}
+		v.keys[a.ActionKey] = true
+		t, ok := v.catalog.Action(a.ActionTypeKey)
+		if !ok {
+			v.add("unknown_action_type", a.ActionKey, "action_type_key", "action type %q does not exist", a.ActionTypeKey)
+			continue
+		}
+		if !t.Importable {
+			v.add("planned_action_type", a.ActionKey, "action_type_key", "action type %q is planned and cannot run yet", a.ActionTypeKey)
+			continue
+		}
+		v.types[a.ActionKey] = t
+		if t.Trigger {
+			triggers++
+		}
+		for _, field := range t.ValidateConfig(a.Config) {
+			v.add("invalid_config", a.ActionKey, "config."+field, "config field %s does not match the %s schema", field, a.ActionTypeKey)
+		}
+		if a.ActionTypeKey == TypeCondition {
+			if text, _ := a.Config["text"].(string); text != "" {
+				if err := CompileCondition(text); err != nil {
+					v.add("invalid_expression", a.ActionKey, "config.text", "the condition does not compile: %v", err)
+				}
+			}
+		}
+	}
+	if triggers == 0 {
+		v.add("no_trigger", "", "actions", "the workflow has no trigger action")
+	}
+}
+
+func (v *validator) connections() {
+	seen := map[Connection]bool{}
+	for i, c := range v.g.Connections {
+		field := fmt.Sprintf("connections.%d", i)
+		if !v.keys[c.From] || !v.keys[c.To] {
+			v.add("dangling_connection", c.From, field, "connection %s -> %s names an action that does not exist", c.From, c.To)
+			continue
+		}
+		key := Connection{From: c.From, To: c.To, Branch: c.Branch}
+		if seen[key] {
+			v.add("duplicate_connection", c.From, field, "connection %s -> %s (branch %q) appears twice", c.From, c.To, c.Branch)
+		}
+		seen[key] = true
+		from, _ := v.g.Action(c.From)
+		if from.ActionTypeKey == TypeCondition {
+			if c.Branch != BranchTrue && c.Branch != BranchFalse {
+				v.add("invalid_branch", c.From, field, "connections leaving condition.branch must have branch \"true\" or \"false\", not %q", c.Branch)
+			}
+		} else if c.Branch != "" {
+			v.add("invalid_branch", c.From, field, "only connections leaving condition.branch carry a branch label; %q found", c.Branch)
+		}
+		if t := v.types[c.To]; t != nil && t.Trigger {
+			v.add("trigger_has_inbound", c.To, field, "trigger %s cannot have incoming connections", c.To)
+		}
+	}
+}
+
+// reachability reports actions no trigger leads to, and cycles.
+func (v *validator) reachability() {
+	reached := map[string]bool{}
+	var walk func(string)
+	walk = func(key string) {
+		if reached[key] {
+			return
+		}
+		reached[key] = true
+		for _, c := range v.g.Outgoing(key) {
+			walk(c.To)
+		}
+	}
+	for _, a := range v.g.Actions {
+		if t := v.types[a.ActionKey]; t != nil && t.Trigger {
+			walk(a.ActionKey)
+		}
+	}
+	for _, a := range v.g.Actions {
+		if t := v.types[a.ActionKey]; t != nil && !t.Trigger && !reached[a.ActionKey] {
+			v.add("unreachable_action", a.ActionKey, "", "no trigger leads to action %s", a.ActionKey)
+		}
+	}
+	const (
+		unvisited = iota
+		onPath
+		done
+	)
+	state := map[string]int{}
+	var visit func(string) bool
+	visit = func(key string) bool {
+		state[key] = onPath
+		for _, c := range v.g.Outgoing(key) {
+			if state[c.To] == onPath || (state[c.To] == unvisited && visit(c.To)) {
+				return true
+			}
+		}
+		state[key] = done
+		return false
+	}
+	for _, a := range v.g.Actions {
+		if state[a.ActionKey] == unvisited && visit(a.ActionKey) {
+			v.add("cycle", a.ActionKey, "connections", "the connections form a cycle through %s; workflows must be acyclic", a.ActionKey)
+			return
+		}
+	}
+}
+
+// templates checks that every {{ path }} in a config can resolve: steps of actions that
+// run before it, the service's system variables, or a namespace a trigger provides.
+func (v *validator) templates() {
+	namespaces := TriggerNamespaces(v.g)
+	for _, a := range v.g.Actions {
+		upstream := v.upstream(a.ActionKey)
+		walkStrings(a.Config, "config", func(field, s string) {
+			for _, path := range TemplatePaths(s) {
+				head, rest, _ := strings.Cut(path, ".")
+				second, _, _ := strings.Cut(rest, ".")
+				ok := false
+				switch {
+				case head == "steps":
+					ok = upstream[second]
+				case head == "system":
+					ok = systemVariables[rest]
+				default:
+					ok = namespaces[head]
+				}
+				if !ok {
+					v.add("unresolvable_template", a.ActionKey, field, "template {{ %s }} cannot resolve here", path)
+				}
+			}
+		})
+	}
+}
+
+// upstream lists the actions that always or possibly run before key.
+func (v *validator) upstream(key string) map[string]bool {
+	seen := map[string]bool{}
+	var walk func(string)
+	walk = func(k string) {
+		for _, c := range v.g.Incoming(k) {
+			if !seen[c.From] {
+				seen[c.From] = true
+				walk(c.From)
+			}
+		}
+	}
+	walk(key)
+	return seen
+}
+
+// TriggerNamespaces are the template namespaces the graph's triggers provide: a webhook's
+// endpoint_key, a schedule's schedule_key and "schedule", the relay's namespaces and bot
+// key, and a manual trigger's action key (which carries the manual run input).
+func TriggerNamespaces(g Graph) map[string]bool {
+	out := map[string]bool{}
+	for _, a := range g.Actions {
+		str := func(field string) string { s, _ := a.Config[field].(string); return s }
+		switch a.ActionTypeKey {
+		case TypeWebhook:
+			out[str("endpoint_key")] = true
+		case TypeSchedule:
+			out[str("schedule_key")] = true
+			out["schedule"] = true
+		case TypeRelay:
+			for _, ns := range relayNamespaces {
+				out[ns] = true
+			}
+			if k := str("bot_key"); k != "" {
+				out[k] = true
+			} else {
+				out["bot"] = true
+			}
+		case TypeManual:
+			out[a.ActionKey] = true
+		}
+	}
+	delete(out, "")
+	return out
+}
+
+func walkStrings(v any, field string, fn func(field, s string)) {
+	switch x := v.(type) {
+	case string:
+		fn(field, x)
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			walkStrings(x[k], field+"."+k, fn)
+		}
+	case []any:
+		for i, e := range x {
+			walkStrings(e, fmt.Sprintf("%s.%d", field, i), fn)
+		}
+	}
+}
