@@ -1,0 +1,83 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/google/uuid"
+)
+
+// Dependency type keys of the integrations the actions here use.
+const (
+	DependencyHTTPAuth   = "http.auth"
+	DependencyMessengerA = "messenger_a.bot"
+	DependencyMessengerB = "messenger_b.bot"
+	DependencySMTPServer = "smtp.server"
+)
+
+// dependencyNotFoundCode is the reason code of a missing integration.
+const dependencyNotFoundCode = "dependency_not_found"
+
+// Dependency is a project integration as an action sees it: its type, non-secret metadata
+// and decrypted auth.
+type Dependency struct {
+	ID       uuid.UUID
+	TypeKey  string
+	Metadata map[string]any
+	Auth     map[string]any
+}
+
+// Dependencies finds a project's integration by id; an id of another project or company is
+// not found.
+type Dependencies interface {
+	Dependency(ctx context.Context, companyID, projectID, id uuid.UUID) (*Dependency, error)
+}
+
+// ErrDependencyNotFound is what Dependencies returns for an id it does not know in the
+// project.
+var ErrDependencyNotFound = errors.New("integration not found")
+
+// loadDependency loads the integration whose id is in config field, which must be of type
+// typeKey. It returns nil, nil when the field is empty and not required. Every failure
+// names the field: validation when the id is missing, malformed, unknown in the project or
+// of another type; transient when the lookup itself failed.
+func loadDependency(ctx context.Context, deps Dependencies, req Request, field, typeKey string, required bool) (*Dependency, error) {
+	raw, err := optionalString(req.Config, field)
+	if err != nil {
+		return nil, err
+	}
+	if raw == "" {
+		if !required {
+			return nil, nil
+		}
+		return nil, Fail(ClassValidation, dependencyNotFoundCode,
+			fmt.Sprintf("Config field %s names no %s integration.", field, typeKey),
+			fmt.Sprintf("Choose a %s integration of this project in %s", typeKey, field))
+	}
+	id, err := uuid.Parse(raw)
+	if err != nil {
+		return nil, Fail(ClassValidation, "invalid_dependency_id",
+			fmt.Sprintf("Config field %s is not an integration id.", field),
+			fmt.Sprintf("Choose a %s integration of this project in %s", typeKey, field))
+	}
+	dep, err := deps.Dependency(ctx, req.CompanyID, req.ProjectID, id)
+	switch {
+	case errors.Is(err, ErrDependencyNotFound) || err == nil && dep == nil:
+		return nil, Fail(ClassValidation, dependencyNotFoundCode,
+			fmt.Sprintf("Integration %s in config field %s does not exist in this project.", id, field),
+			fmt.Sprintf("Choose an existing %s integration in %s", typeKey, field))
+	case err != nil:
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, Fail(ClassTransient, "dependency_lookup_failed",
+			fmt.Sprintf("Integration %s in config field %s could not be loaded.", id, field),
+			"The action is retried automatically")
+	case dep.TypeKey != typeKey:
+		return nil, Fail(ClassValidation, "dependency_type_mismatch",
+			fmt.Sprintf("Integration %s in config field %s is a %s integration, not %s.", id, field, dep.TypeKey, typeKey),
+			fmt.Sprintf("Choose a %s integration in %s", typeKey, field))
+	}
+	return dep, nil
+}

@@ -1,0 +1,291 @@
+package activities
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	netmail "net/mail"
+	"net/textproto"
+	"strconv"
+	"strings"
+
+	"github.com/wneessen/go-mail"
+
+	"agencyhub/activities/egress"
+	"agencyhub/activities/mailer"
+)
+
+// smtpProvider names the mail server in failure diagnostics.
+const smtpProvider = "smtp"
+
+// EmailSend is the email.send action: it delivers one plain-text message through the
+// smtp.server integration named by smtp_action_dependency_id.
+//
+// Config: smtp_action_dependency_id; to, cc, bcc (each a string or an array of strings,
+// every string an address or a comma-separated address list); subject; body. At least one
+// recipient is required. The integration's metadata holds host, port (default 465 for tls,
+// else 587), security (starttls, the default, tls or none), from, and optionally auth
+// (plain or login); its auth holds username and password.
+//
+// Output: to, cc, bcc (the addresses as sent) and subject.
+//
+// Failures, by how far the SMTP dialogue got:
+//
+//	config or integration unusable, address unreadable     validation
+//	server host refused by the egress policy                validation
+//	DNS failure, connection refused, greeting or STARTTLS   transient
+//	TLS certificate not trusted                             permanent
+//	AUTH rejected (535 etc.), or required but not given     auth
+//	MAIL FROM / RCPT TO / DATA rejected: 5xx                permanent
+//	                                     4xx or dropped     transient
+//	after the message was handed over: 5xx                  permanent
+//	                                   4xx                  transient
+//	                                   no reply             unknown_outcome
+//	delivered, then the connection failed (RSET, QUIT)      success
+type EmailSend struct {
+	Dependencies Dependencies
+	// Policy is checked against the SMTP server's addresses before connecting.
+	Policy egress.Policy
+}
+
+// Run sends one message.
+func (a EmailSend) Run(ctx context.Context, req Request) (Result, error) {
+	var lists [3][]string
+	for i, field := range []string{"to", "cc", "bcc"} {
+		list, err := addressList(req.Config, field)
+		if err != nil {
+			return Result{}, err
+		}
+		lists[i] = list
+	}
+	to, cc, bcc := lists[0], lists[1], lists[2]
+	if len(to)+len(cc)+len(bcc) == 0 {
+		return Result{}, invalidField("to", "needs at least one recipient (or give cc or bcc)")
+	}
+	subject, err := rawString(req.Config, "subject")
+	if err != nil {
+		return Result{}, err
+	}
+	subject = strings.Join(strings.Fields(subject), " ") // a header is one line
+	body, err := rawString(req.Config, "body")
+	if err != nil {
+		return Result{}, err
+	}
+
+	const field = "smtp_action_dependency_id"
+	dep, err := loadDependency(ctx, a.Dependencies, req, field, DependencySMTPServer, true)
+	if err != nil {
+		return Result{}, err
+	}
+	cfg, err := smtpConfig(dep, field)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := a.Policy.CheckHost(ctx, cfg.Host); err != nil {
+		var refused *egress.RefusedError
+		if errors.As(err, &refused) {
+			return Result{}, fromSMTP(Fail(ClassValidation, "egress_refused",
+				fmt.Sprintf("The mail server %s may not be reached: %s.", cfg.Host, refused.Reason),
+				"Use a public mail server, or ask the operator to allow-list it in APP_EGRESS_ALLOW"), nil)
+		}
+		if ctx.Err() == context.Canceled {
+			return Result{}, ctx.Err()
+		}
+		return Result{}, fromSMTP(Fail(ClassTransient, "dns_failed",
+			fmt.Sprintf("The mail server's name %s could not be resolved: %v.", cfg.Host, err),
+			"The action is retried automatically; check the integration's host if it keeps failing"), nil)
+	}
+
+	err = mailer.NewSender(cfg).Send(ctx, mailer.Mail{To: to, Cc: cc, Bcc: bcc, Subject: subject, TextBody: body})
+	if err != nil {
+		if ctx.Err() == context.Canceled {
+			return Result{}, ctx.Err()
+		}
+		if f := smtpFailure(err, cfg.Host); f != nil {
+			return Result{}, f
+		}
+	}
+	return Result{
+		Output:           map[string]any{"to": to, "cc": cc, "bcc": bcc, "subject": subject},
+		ProviderResponse: map[string]any{},
+	}, nil
+}
+
+// addressList reads a recipients field into single addresses; never nil.
+func addressList(cfg map[string]any, field string) ([]string, error) {
+	items, err := stringList(cfg, field)
+	if err != nil {
+		return nil, err
+	}
+	out := []string{}
+	for _, item := range items {
+		addrs, err := netmail.ParseAddressList(item)
+		if err != nil {
+			return nil, invalidField(field, fmt.Sprintf("has %q, which is not a mail address", item))
+		}
+		for _, a := range addrs {
+			if a.Name == "" {
+				out = append(out, a.Address)
+			} else {
+				out = append(out, a.String())
+			}
+		}
+	}
+	return out, nil
+}
+
+// smtpConfig reads an smtp.server integration into a mailer.Config.
+//
+// security none and starttls both use STARTTLS when the server offers it and go on
+// without it otherwise: mailer.Sender has no switch to demand it or to leave it out.
+func smtpConfig(dep *Dependency, field string) (mailer.Config, error) {
+	invalid := func(problem string) error {
+		return Fail(ClassValidation, "invalid_dependency",
+			fmt.Sprintf("The smtp.server integration in %s %s.", field, problem),
+			"Fix the integration's settings")
+	}
+	var cfg mailer.Config
+	cfg.Host, _ = optionalString(dep.Metadata, "host")
+	if cfg.Host == "" {
+		return cfg, invalid("has no host")
+	}
+	security, _ := optionalString(dep.Metadata, "security")
+	switch strings.ToLower(security) {
+	case "", "starttls", "none":
+		cfg.Port = mailer.DefaultSMTPPort
+	case "tls":
+		cfg.ImplicitTLS = true
+		cfg.Port = mailer.DefaultSMTPSPort
+	default:
+		return cfg, invalid("has security " + security + ", not starttls, tls or none")
+	}
+	if p, _ := optionalString(dep.Metadata, "port"); p != "" {
+		port, err := strconv.Atoi(p)
+		if err != nil || port < 1 || port > 65535 {
+			return cfg, invalid("has port " + p + ", not a number between 1 and 65535")
+		}
+		cfg.Port = port
+	}
+	from, _ := optionalString(dep.Metadata, "from")
+	if _, err := netmail.ParseAddress(from); err != nil {
+		return cfg, invalid("has no valid from address")
+	}
+	name, _ := optionalString(dep.Metadata, "from_name")
+	cfg.From = (&netmail.Address{Name: name, Address: from}).String()
+	cfg.Username, _ = optionalString(dep.Auth, "username")
+	cfg.Password, _ = optionalString(dep.Auth, "password")
+	cfg.Auth = mailer.AuthNone
+	if cfg.Username != "" {
+		cfg.Auth = mailer.AuthPlain
+	}
+	switch auth, _ := optionalString(dep.Metadata, "auth"); strings.ToLower(auth) {
+	case "":
+	case mailer.AuthPlain, mailer.AuthLogin:
+		if cfg.Username == "" {
+			return cfg, invalid("asks for " + auth + " authentication but has no username")
+		}
+		cfg.Auth = strings.ToLower(auth)
+	default:
+		return cfg, invalid("has auth " + auth + ", not plain or login")
+	}
+	return cfg, nil
+}
+
+// smtpFailure classifies an error of mailer.Sender.Send; nil means the message was
+// delivered although something failed afterwards.
+func smtpFailure(err error, host string) *Failure {
+	var se *mail.SendError
+	if errors.As(err, &se) {
+		return sendErrorFailure(se, host)
+	}
+	var (
+		reply     *textproto.Error
+		certErr   *tls.CertificateVerificationError
+		unknownCA x509.UnknownAuthorityError
+		hostErr   x509.HostnameError
+	)
+	msg := err.Error()
+	hasReply := errors.As(err, &reply)
+	switch {
+	case errors.As(err, &certErr), errors.As(err, &unknownCA), errors.As(err, &hostErr):
+		return fromSMTP(Fail(ClassPermanent, "tls_certificate_invalid",
+			fmt.Sprintf("The mail server %s presented a TLS certificate that is not trusted.", host),
+			"Fix the server's certificate, or the integration's host and security"), nil)
+	case strings.Contains(msg, "SMTP AUTH failed") || strings.Contains(msg, "does not support SMTP AUTH"):
+		return fromSMTP(Fail(ClassAuth, "smtp_auth_failed",
+			fmt.Sprintf("The mail server %s did not accept the login: %v.", host, errors.Unwrap(err)),
+			"Check the integration's username, password and security"), replyResponse(reply))
+	case !strings.Contains(msg, "dial failed") && strings.Contains(msg, "failed to close connection"):
+		// go-mail reports a failed QUIT after a successful delivery this way.
+		return nil
+	case hasReply && reply.Code >= 500:
+		return fromSMTP(Fail(ClassPermanent, "smtp_"+strconv.Itoa(reply.Code),
+			fmt.Sprintf("The mail server %s refused the session: %d %s.", host, reply.Code, reply.Msg),
+			"Check the integration's host, port and security"), replyResponse(reply))
+	}
+	return fromSMTP(Fail(ClassTransient, "connection_failed",
+		fmt.Sprintf("Could not deliver to the mail server %s, nothing was sent: %v.", host, errors.Unwrap(err)),
+		"The action is retried automatically"), replyResponse(reply))
+}
+
+// sendErrorFailure classifies a failure inside the mail transaction.
+func sendErrorFailure(se *mail.SendError, host string) *Failure {
+	if se.Msg() != nil && se.Msg().IsDelivered() {
+		return nil
+	}
+	code, enhanced := se.ErrorCode(), se.EnhancedStatusCode()
+	response := map[string]any{"reply": se.Error()}
+	if code != 0 {
+		response["code"] = code
+	}
+	if enhanced != "" {
+		response["enhanced_status"] = enhanced
+	}
+	said := fmt.Sprintf("The mail server %s refused the message: %s.", host, se.Error())
+	switch se.Reason {
+	case mail.ErrGetSender, mail.ErrGetRcpts:
+		return fromSMTP(Fail(ClassValidation, "invalid_address", said, "Check the addresses in to, cc, bcc and the integration's from"), response)
+	case mail.ErrWriteContent, mail.ErrSMTPDataClose:
+		switch {
+		case code >= 500:
+			return fromSMTP(Fail(ClassPermanent, "smtp_"+strconv.Itoa(code), said, "Change the message or its recipients and run again"), response)
+		case code >= 400:
+			return fromSMTP(Fail(ClassTransient, "smtp_"+strconv.Itoa(code), said, "The action is retried automatically"), response)
+		}
+		return fromSMTP(Fail(ClassUnknownOutcome, "no_reply_after_data",
+			fmt.Sprintf("The message was handed to the mail server %s but no reply confirmed it: %s. It may or may not be delivered.", host, se.Error()),
+			"Ask a recipient whether it arrived, then retry the action by hand if it did not"), response)
+	case mail.ErrSMTPMailFrom, mail.ErrSMTPRcptTo, mail.ErrSMTPData, mail.ErrConnCheck, mail.ErrNoUnencoded:
+		switch {
+		case code == 530 || code == 534 || code == 535 || code == 538 || enhanced == "5.7.8" ||
+			se.Reason == mail.ErrSMTPMailFrom && enhanced == "5.7.0":
+			return fromSMTP(Fail(ClassAuth, "smtp_auth_required", said, "Set the integration's username and password"), response)
+		case code >= 500:
+			return fromSMTP(Fail(ClassPermanent, "smtp_"+strconv.Itoa(code), said, "Check the recipients and the integration's from address"), response)
+		case code >= 400:
+			return fromSMTP(Fail(ClassTransient, "smtp_"+strconv.Itoa(code), said, "The action is retried automatically"), response)
+		}
+		return fromSMTP(Fail(ClassTransient, "connection_failed",
+			fmt.Sprintf("The connection to the mail server %s broke before the message was handed over: %s.", host, se.Error()),
+			"The action is retried automatically"), response)
+	}
+	return fromSMTP(Fail(ClassUnknownOutcome, "smtp_failed", said,
+		"Ask a recipient whether it arrived, then retry the action by hand if it did not"), response)
+}
+
+// replyResponse is an SMTP reply as ProviderResponse, or nil without one.
+func replyResponse(reply *textproto.Error) map[string]any {
+	if reply == nil {
+		return nil
+	}
+	return map[string]any{"code": reply.Code, "reply": reply.Msg}
+}
+
+// fromSMTP marks f as caused by the mail server and attaches its reply, if any.
+func fromSMTP(f *Failure, response map[string]any) *Failure {
+	f.Provider = smtpProvider
+	f.ProviderResponse = response
+	return f
+}

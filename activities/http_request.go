@@ -1,0 +1,471 @@
+package activities
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"agencyhub/activities/egress"
+)
+
+// Limits of http.request's timeout_seconds.
+const (
+	httpDefaultTimeout = 30
+	httpMaxTimeout     = 120
+)
+
+// providerBodyLimit is how much of a response body ProviderResponse keeps: enough to see
+// what went wrong, small enough for the run history.
+const providerBodyLimit = 2048
+
+// HTTPRequest is the http.request action: it calls an endpoint the user configured, through
+// the egress client, and returns the answer.
+//
+// Config: method (default GET; GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS); url (http or
+// https); headers_json (an object, or JSON text of one, mapping header names to values);
+// body (text is sent as it is, any other JSON value as JSON with Content-Type
+// application/json unless headers_json sets one); timeout_seconds (default 30, at most
+// 120); response_format (auto parses the body when its Content-Type is JSON, json requires
+// JSON, text never parses); auth_dependency_id (optional http.auth integration whose auth
+// has scheme bearer {token}, basic {username, password} or header {header_name,
+// header_value}).
+//
+// Output: status_code; headers (first value of each, lower-case names); body (text); json
+// (the parsed body, or null). ProviderResponse holds status_code, headers and the body cut
+// to 2 KiB, in results and failures alike.
+//
+// Failures are classified so that nothing that may have taken effect is repeated
+// automatically. Idempotent methods are GET, HEAD, OPTIONS, PUT and DELETE (RFC 9110
+// 9.2.2); POST and PATCH are not.
+//
+//	config or integration unusable                               validation
+//	target refused by the egress policy                          validation
+//	DNS failure, connection refused or timed out, before sending transient
+//	TLS certificate not trusted                                  permanent
+//	no answer after sending (timeout, reset) or answer cut off   transient if idempotent,
+//	                                                             else timeout_unknown
+//	more than 5 redirects                                        permanent
+//	body beyond the egress cap                                   permanent
+//	response_format json but the body is not JSON                permanent
+//	status < 400                                                 success
+//	401, 403                                                     auth
+//	408, 425, 429                                                rate_limited; Retry-After
+//	                                                             is quoted in human_reason
+//	                                                             and next_action
+//	400, 404, 410, 422 and every other 4xx                       permanent
+//	5xx                                                          transient if idempotent,
+//	                                                             else unknown_outcome
+type HTTPRequest struct {
+	Dependencies Dependencies
+	// Client is the egress client (egress.NewClient); nil means one with the zero Policy.
+	Client *http.Client
+}
+
+// httpCall is a validated http.request config.
+type httpCall struct {
+	method         string
+	url            *url.URL
+	header         http.Header
+	body           []byte
+	timeout        time.Duration
+	responseFormat string
+	// secretHeader is a header from the integration that must not follow a redirect to
+	// another host; Authorization is dropped by net/http itself.
+	secretHeader string
+}
+
+// Run executes one http.request.
+func (a HTTPRequest) Run(ctx context.Context, req Request) (Result, error) {
+	call, err := parseHTTPCall(req.Config)
+	if err != nil {
+		return Result{}, err
+	}
+	dep, err := loadDependency(ctx, a.Dependencies, req, "auth_dependency_id", DependencyHTTPAuth, false)
+	if err != nil {
+		return Result{}, err
+	}
+	if dep != nil {
+		if err := call.authorize(dep); err != nil {
+			return Result{}, err
+		}
+	}
+
+	callCtx, cancel := context.WithTimeout(ctx, call.timeout)
+	defer cancel()
+	callCtx, progress := egress.Track(callCtx)
+	httpReq, err := http.NewRequestWithContext(callCtx, call.method, call.url.String(), bytes.NewReader(call.body))
+	if err != nil {
+		return Result{}, invalidField("url", "is not a usable URL")
+	}
+	httpReq.Header = call.header
+
+	resp, err := a.client(call.secretHeader).Do(httpReq)
+	if err != nil {
+		if ctx.Err() == context.Canceled {
+			return Result{}, ctx.Err()
+		}
+		return Result{}, fromEndpoint(call.transportFailure(err, progress.Sent()), nil)
+	}
+	defer resp.Body.Close()
+	body, readErr := io.ReadAll(resp.Body)
+	provider := providerResponse(resp, body)
+	if readErr != nil {
+		if ctx.Err() == context.Canceled {
+			return Result{}, ctx.Err()
+		}
+		return Result{}, fromEndpoint(call.readFailure(readErr, resp.StatusCode), provider)
+	}
+	if f := call.statusFailure(resp, time.Now()); f != nil {
+		return Result{}, fromEndpoint(f, provider)
+	}
+
+	var parsed any
+	if call.responseFormat == "json" || call.responseFormat == "auto" && isJSON(resp.Header.Get("Content-Type")) {
+		if err := json.Unmarshal(body, &parsed); err != nil && call.responseFormat == "json" {
+			return Result{}, fromEndpoint(Fail(ClassPermanent, "response_not_json",
+				fmt.Sprintf("%s answered %d but its body is not JSON, as response_format json requires.", call.url.Host, resp.StatusCode),
+				"Set response_format to auto or text, or fix the endpoint"), provider)
+		}
+	}
+	return Result{
+		Output: map[string]any{
+			"status_code": resp.StatusCode,
+			"headers":     firstValues(resp.Header),
+			"body":        string(body),
+			"json":        parsed,
+		},
+		ProviderResponse: provider,
+	}, nil
+}
+
+// client is a.Client (a zero-policy egress client when unset), adjusted so that a secret
+// header is not sent on to another host.
+func (a HTTPRequest) client(secretHeader string) *http.Client {
+	base := a.Client
+	if base == nil {
+		base = egress.NewClient(egress.Policy{}, 0)
+	}
+	if secretHeader == "" {
+		return base
+	}
+	c := *base
+	next := c.CheckRedirect
+	c.CheckRedirect = func(r *http.Request, via []*http.Request) error {
+		if !strings.EqualFold(r.URL.Host, via[0].URL.Host) {
+			r.Header.Del(secretHeader)
+		}
+		if next != nil {
+			return next(r, via)
+		}
+		return nil
+	}
+	return &c
+}
+
+var httpMethods = map[string]bool{
+	http.MethodGet: true, http.MethodHead: true, http.MethodPost: true, http.MethodPut: true,
+	http.MethodPatch: true, http.MethodDelete: true, http.MethodOptions: true,
+}
+
+func parseHTTPCall(cfg map[string]any) (*httpCall, error) {
+	call := &httpCall{header: http.Header{}}
+	method, err := optionalString(cfg, "method")
+	if err != nil {
+		return nil, err
+	}
+	call.method = strings.ToUpper(method)
+	if call.method == "" {
+		call.method = http.MethodGet
+	}
+	if !httpMethods[call.method] {
+		return nil, invalidField("method", "must be GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS")
+	}
+
+	raw, err := requiredString(cfg, "url")
+	if err != nil {
+		return nil, err
+	}
+	call.url, err = url.Parse(raw)
+	if err != nil || (call.url.Scheme != "http" && call.url.Scheme != "https") || call.url.Hostname() == "" {
+		return nil, invalidField("url", "must be an absolute http or https URL")
+	}
+
+	if err := call.parseHeaders(cfg["headers_json"]); err != nil {
+		return nil, err
+	}
+	switch body := cfg["body"].(type) {
+	case nil:
+	case string:
+		call.body = []byte(body)
+	default:
+		b, err := json.Marshal(body)
+		if err != nil {
+			return nil, invalidField("body", "cannot be sent as JSON")
+		}
+		call.body = b
+		if call.header.Get("Content-Type") == "" {
+			call.header.Set("Content-Type", "application/json")
+		}
+	}
+
+	seconds, err := optionalSeconds(cfg, "timeout_seconds", httpDefaultTimeout, httpMaxTimeout)
+	if err != nil {
+		return nil, err
+	}
+	call.timeout = time.Duration(seconds * float64(time.Second))
+
+	call.responseFormat, err = optionalString(cfg, "response_format")
+	if err != nil {
+		return nil, err
+	}
+	switch call.responseFormat {
+	case "":
+		call.responseFormat = "auto"
+	case "auto", "json", "text":
+	default:
+		return nil, invalidField("response_format", "must be auto, json or text")
+	}
+	return call, nil
+}
+
+// parseHeaders reads headers_json: an object, or JSON text of one, of names to scalar values.
+func (c *httpCall) parseHeaders(v any) error {
+	var headers map[string]any
+	switch v := v.(type) {
+	case nil:
+		return nil
+	case map[string]any:
+		headers = v
+	case string:
+		if strings.TrimSpace(v) == "" {
+			return nil
+		}
+		if err := json.Unmarshal([]byte(v), &headers); err != nil {
+			return invalidField("headers_json", "must be a JSON object of header names to values")
+		}
+	default:
+		return invalidField("headers_json", "must be a JSON object of header names to values")
+	}
+	for name, value := range headers {
+		text, err := optionalString(headers, name)
+		if err != nil || value == nil {
+			return invalidField("headers_json", fmt.Sprintf("value of %q must be text", name))
+		}
+		if !validHeaderName(name) || strings.ContainsAny(text, "\r\n") {
+			return invalidField("headers_json", fmt.Sprintf("header %q is not a valid HTTP header", name))
+		}
+		c.header.Set(name, text)
+	}
+	return nil
+}
+
+func validHeaderName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if r <= ' ' || r >= 0x7f || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// authorize adds the credentials of an http.auth integration.
+func (c *httpCall) authorize(dep *Dependency) error {
+	scheme, _ := optionalString(dep.Auth, "scheme")
+	if scheme == "" {
+		scheme, _ = optionalString(dep.Metadata, "scheme")
+	}
+	field := func(name string) (string, error) {
+		s, _ := optionalString(dep.Auth, name)
+		if s == "" {
+			return "", Fail(ClassValidation, "invalid_dependency",
+				fmt.Sprintf("The http.auth integration in auth_dependency_id has scheme %s but no %s.", scheme, name),
+				"Complete the integration's credentials")
+		}
+		return s, nil
+	}
+	switch strings.ToLower(scheme) {
+	case "bearer":
+		token, err := field("token")
+		if err != nil {
+			return err
+		}
+		c.header.Set("Authorization", "Bearer "+token)
+	case "basic":
+		user, err := field("username")
+		if err != nil {
+			return err
+		}
+		password, _ := optionalString(dep.Auth, "password")
+		r := &http.Request{Header: c.header}
+		r.SetBasicAuth(user, password)
+	case "header":
+		name, err := field("header_name")
+		if err != nil {
+			return err
+		}
+		value, err := field("header_value")
+		if err != nil {
+			return err
+		}
+		if !validHeaderName(name) || strings.ContainsAny(value, "\r\n") {
+			return Fail(ClassValidation, "invalid_dependency",
+				"The http.auth integration in auth_dependency_id names an invalid header.",
+				"Fix the integration's header_name and header_value")
+		}
+		c.header.Set(name, value)
+		c.secretHeader = name
+	default:
+		return Fail(ClassValidation, "invalid_dependency",
+			"The http.auth integration in auth_dependency_id has no scheme bearer, basic or header.",
+			"Set the integration's scheme")
+	}
+	return nil
+}
+
+// idempotent tells whether repeating the call cannot do more than doing it once.
+func (c *httpCall) idempotent() bool {
+	return c.method != http.MethodPost && c.method != http.MethodPatch
+}
+
+// transportFailure classifies a call that got no response; sent tells whether the request
+// was written to a connection.
+func (c *httpCall) transportFailure(err error, sent bool) *Failure {
+	host := c.url.Host
+	var (
+		refused   *egress.RefusedError
+		certErr   *tls.CertificateVerificationError
+		unknownCA x509.UnknownAuthorityError
+		hostErr   x509.HostnameError
+		invalid   x509.CertificateInvalidError
+		dnsErr    *net.DNSError
+	)
+	switch {
+	case errors.As(err, &refused):
+		return Fail(ClassValidation, "egress_refused",
+			fmt.Sprintf("%s may not be called: %s.", host, refused.Reason),
+			"Use a public address, or ask the operator to allow-list it in APP_EGRESS_ALLOW")
+	case errors.Is(err, egress.ErrTooManyRedirects):
+		return Fail(ClassPermanent, "too_many_redirects",
+			fmt.Sprintf("%s redirected more than %d times.", host, egress.MaxRedirects),
+			"Call the final address directly")
+	case errors.As(err, &certErr), errors.As(err, &unknownCA), errors.As(err, &hostErr), errors.As(err, &invalid):
+		return Fail(ClassPermanent, "tls_certificate_invalid",
+			fmt.Sprintf("%s presented a TLS certificate that is not trusted: %s.", host, egress.Reason(err)),
+			"Fix the endpoint's certificate or the URL's host name")
+	case !sent && errors.As(err, &dnsErr):
+		return Fail(ClassTransient, "dns_failed",
+			fmt.Sprintf("Could not call %s: %s.", host, egress.Reason(err)),
+			"The action is retried automatically; check the URL if it keeps failing")
+	case !sent:
+		return Fail(ClassTransient, "connection_failed",
+			fmt.Sprintf("Could not connect to %s, nothing was sent: %s.", host, egress.Reason(err)),
+			"The action is retried automatically")
+	}
+	return c.noAnswer(fmt.Sprintf("The request was sent to %s but no answer arrived: %s.", host, egress.Reason(err)))
+}
+
+// readFailure classifies a response whose body could not be read.
+func (c *httpCall) readFailure(err error, status int) *Failure {
+	var tooLarge *egress.BodyTooLargeError
+	if errors.As(err, &tooLarge) {
+		return Fail(ClassPermanent, "response_too_large",
+			fmt.Sprintf("%s answered %d with a body larger than %d bytes.", c.url.Host, status, tooLarge.Limit),
+			"Ask the endpoint for less data, e.g. with paging or filters")
+	}
+	return c.noAnswer(fmt.Sprintf("%s answered %d but the body was cut off: %s.", c.url.Host, status, egress.Reason(err)))
+}
+
+// noAnswer is the failure of a request that reached the target without a complete answer.
+func (c *httpCall) noAnswer(reason string) *Failure {
+	if c.idempotent() {
+		return Fail(ClassTransient, "no_response", reason, "The action is retried automatically")
+	}
+	return Fail(ClassTimeoutUnknown, "no_response",
+		reason+" The "+c.method+" may or may not have taken effect.",
+		"Check the target system, then retry the action by hand if it did not take effect")
+}
+
+// statusFailure classifies a complete answer; nil means success.
+func (c *httpCall) statusFailure(resp *http.Response, now time.Time) *Failure {
+	status := resp.StatusCode
+	answered := fmt.Sprintf("%s answered %d %s.", c.url.Host, status, http.StatusText(status))
+	switch {
+	case status < 400:
+		return nil
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+		return Fail(ClassAuth, "http_"+strconv.Itoa(status), answered,
+			"Check the credentials in headers_json or the http.auth integration")
+	case status == http.StatusRequestTimeout || status == http.StatusTooEarly || status == http.StatusTooManyRequests:
+		next := "The action is retried automatically"
+		if wait, ok := egress.RetryAfter(resp.Header.Get("Retry-After"), now); ok {
+			answered += fmt.Sprintf(" It asked to wait %s before retrying.", wait)
+			next = fmt.Sprintf("Wait %s; the action is retried automatically", wait)
+		}
+		return Fail(ClassRateLimited, "http_"+strconv.Itoa(status), answered, next)
+	case status < 500:
+		return Fail(ClassPermanent, "http_"+strconv.Itoa(status), answered,
+			"Fix the request (method, URL, headers or body) and run again")
+	case c.idempotent():
+		return Fail(ClassTransient, "http_"+strconv.Itoa(status), answered, "The action is retried automatically")
+	}
+	return Fail(ClassUnknownOutcome, "http_"+strconv.Itoa(status),
+		answered+" The "+c.method+" may or may not have taken effect.",
+		"Check the target system, then retry the action by hand if it did not take effect")
+}
+
+func isJSON(contentType string) bool {
+	mediaType, _, err := mime.ParseMediaType(contentType)
+	return err == nil && (mediaType == "application/json" || strings.HasSuffix(mediaType, "+json"))
+}
+
+// firstValues maps lower-case header names to their first values.
+func firstValues(h http.Header) map[string]any {
+	out := make(map[string]any, len(h))
+	for name, values := range h {
+		if len(values) > 0 {
+			out[strings.ToLower(name)] = values[0]
+		}
+	}
+	return out
+}
+
+// providerResponse is what the endpoint answered, with the body cut to providerBodyLimit.
+func providerResponse(resp *http.Response, body []byte) map[string]any {
+	pr := map[string]any{"status_code": resp.StatusCode, "headers": firstValues(resp.Header)}
+	if len(body) > providerBodyLimit {
+		cut := providerBodyLimit
+		for cut > 0 && !utf8.RuneStart(body[cut]) {
+			cut--
+		}
+		body = body[:cut]
+		pr["body_truncated"] = true
+	}
+	pr["body"] = string(body)
+	return pr
+}
+
+// httpProvider names the endpoint of an http.request in failure diagnostics.
+const httpProvider = "http"
+
+// fromEndpoint marks f as caused by the endpoint and attaches what it answered, if anything.
+func fromEndpoint(f *Failure, provider map[string]any) *Failure {
+	f.Provider = httpProvider
+	f.ProviderResponse = provider
+	return f
+}

@@ -1,0 +1,44 @@
+package activities
+
+import (
+	"net/http"
+
+	"agencyhub/activities/egress"
+)
+
+// Action type keys of the actions in Registry. bot.set_state, condition.branch, delay.wait,
+// stop and the triggers are the engine's own.
+const (
+	ActionHTTPRequest           = "http.request"
+	ActionMessengerASendMessage = "messenger_a.send_message"
+	ActionMessengerBSendMessage = "messenger_b.send_message"
+	ActionEmailSend             = "email.send"
+)
+
+// Deps is what the actions need from the server.
+type Deps struct {
+	Dependencies Dependencies
+	// EgressPolicy is APP_EGRESS_ALLOW parsed. It builds Egress when that is nil, and is
+	// checked against the SMTP server of email.send.
+	EgressPolicy egress.Policy
+	// Egress is the HTTP client of http.request and the bot APIs; nil means
+	// egress.NewClient(EgressPolicy, egress.DefaultMaxBody).
+	Egress *http.Client
+	// MessengerABaseURL and MessengerBBaseURL are the bot API addresses for integrations
+	// that set no api_base_url.
+	MessengerABaseURL, MessengerBBaseURL string
+}
+
+// Registry maps action type keys to their functions.
+func Registry(d Deps) map[string]Func {
+	client := d.Egress
+	if client == nil {
+		client = egress.NewClient(d.EgressPolicy, egress.DefaultMaxBody)
+	}
+	return map[string]Func{
+		ActionHTTPRequest:           HTTPRequest{Dependencies: d.Dependencies, Client: client}.Run,
+		ActionMessengerASendMessage: MessengerASendMessage{Dependencies: d.Dependencies, Client: client, DefaultBaseURL: d.MessengerABaseURL}.Run,
+		ActionMessengerBSendMessage: MessengerBSendMessage{Dependencies: d.Dependencies, Client: client, DefaultBaseURL: d.MessengerBBaseURL}.Run,
+		ActionEmailSend:             EmailSend{Dependencies: d.Dependencies, Policy: d.EgressPolicy}.Run,
+	}
+}
