@@ -9,6 +9,7 @@ import (
 	"agencyhub/api/httpx"
 	"agencyhub/models"
 	"agencyhub/models/auth"
+	"agencyhub/models/automation"
 	"agencyhub/models/company"
 )
 
@@ -17,6 +18,9 @@ const (
 	accessKey      = "api.access"
 	projectKey     = "api.project"
 	legalEntityKey = "api.legal_entity"
+	workflowKey    = "api.workflow"
+	versionKey     = "api.workflow_version"
+	runKey         = "api.run"
 )
 
 func actor(c *gin.Context) *auth.Actor        { return c.MustGet(actorKey).(*auth.Actor) }
@@ -25,6 +29,12 @@ func project(c *gin.Context) *company.Project { return c.MustGet(projectKey).(*c
 func legalEntity(c *gin.Context) *company.LegalEntity {
 	return c.MustGet(legalEntityKey).(*company.LegalEntity)
 }
+
+func workflow(c *gin.Context) *automation.Workflow {
+	return c.MustGet(workflowKey).(*automation.Workflow)
+}
+func version(c *gin.Context) *automation.Version { return c.MustGet(versionKey).(*automation.Version) }
+func run(c *gin.Context) *automation.Run         { return c.MustGet(runKey).(*automation.Run) }
 
 // inResource loads the resource a path parameter names together with the caller's
 // standing in its company, requires perm, and stores both for the handler. A resource of a
@@ -68,4 +78,19 @@ func (s *Server) inProject(perm company.Permission) gin.HandlerFunc {
 // inLegalEntity loads the legal entity of :company_legal_entity_id and the caller's role.
 func (s *Server) inLegalEntity(perm company.Permission) gin.HandlerFunc {
 	return inResource("company_legal_entity_id", legalEntityKey, perm, s.Company.LegalEntityAccess)
+}
+
+// inWorkflow loads the workflow of :workflow_id and the caller's role in its company.
+func (s *Server) inWorkflow(perm company.Permission) gin.HandlerFunc {
+	return inResource("workflow_id", workflowKey, perm, s.Workflows.WorkflowAccess)
+}
+
+// inVersion loads the workflow version of :workflow_version_id.
+func (s *Server) inVersion(perm company.Permission) gin.HandlerFunc {
+	return inResource("workflow_version_id", versionKey, perm, s.Workflows.VersionAccess)
+}
+
+// inRun loads the run of :workflow_run_id.
+func (s *Server) inRun(perm company.Permission) gin.HandlerFunc {
+	return inResource("workflow_run_id", runKey, perm, s.Workflows.RunAccess)
 }

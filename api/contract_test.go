@@ -34,8 +34,7 @@ func TestRoutesMatchTheContract(t *testing.T) {
 	}
 }
 
-// fixture is one user's company, project, legal entity, session and API key: every kind
-// of resource a path of this issue names.
+// fixture is one user's resources: one of every kind a path of the API names.
 type fixture struct {
 	owner user
 	ids   map[string]string
@@ -49,7 +48,7 @@ func (e *env) fixture(name string) fixture {
 		body: map[string]any{"entity_type": "legal_entity", "name": name + " LLC", "inn": "7707083893"}}).expect(e.t, http.StatusCreated)
 	key := e.do(req{method: "POST", path: "/api/v1/auth/api-keys", token: u.token, body: map[string]any{"name": "k"}}).expect(e.t, http.StatusOK)
 	sessions := e.do(req{method: "GET", path: "/api/v1/auth/sessions", token: u.token}).expect(e.t, http.StatusOK).items()
-	return fixture{owner: u, ids: map[string]string{
+	f := fixture{owner: u, ids: map[string]string{
 		"company_id":              companyID,
 		"project_id":              e.projectIn(u, companyID, name+" Site"),
 		"company_legal_entity_id": entity.str("company_legal_entity_id"),
@@ -57,6 +56,9 @@ func (e *env) fixture(name string) fixture {
 		"session_id":              sessions[0]["session_id"].(string),
 		"user_id":                 u.id,
 	}}
+	e.addIntegrationIDs(u, f.ids)
+	e.addWorkflowIDs(u, f.ids)
+	return f
 }
 
 // pathFor fills an operation's path template with ids.

@@ -49,6 +49,8 @@ func newEnv(t testing.TB, db *dbtest.DB, configure ...func(*api.Server)) *env {
 		Health:    []api.HealthCheck{{Name: "database", Check: func(ctx context.Context) error { return models.Ping(ctx, db.DB) }}},
 		PublicURL: "http://api.test", Now: clock,
 	}
+	e.server.Integration = newIntegrationService(t, db, keys.Sealer, clock)
+	e.withEngine(e.server)
 	for _, c := range configure {
 		c(e.server)
 	}

@@ -8,11 +8,14 @@ import (
 	"testing"
 )
 
-// TestMain keeps the request log out of test output unless -v asks for it.
+// TestMain keeps the request log out of test output unless -v asks for it, and stops the
+// embedded Temporal server the tests share.
 func TestMain(m *testing.M) {
 	flag.Parse()
 	if !testing.Verbose() {
 		slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	stopSharedTemporal()
+	os.Exit(code)
 }

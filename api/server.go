@@ -1,6 +1,8 @@
 package api
 
 import (
+	"agencyhub/engine"
+	"agencyhub/models/automation"
 	"context"
 	"fmt"
 	"net/http"
@@ -12,6 +14,7 @@ import (
 	"agencyhub/api/httpx"
 	"agencyhub/models/auth"
 	"agencyhub/models/company"
+	"agencyhub/models/integration"
 	"agencyhub/schemas"
 )
 
@@ -32,15 +35,20 @@ type Server struct {
 	Auth     *auth.Service
 	Company  *company.Service
 	Contract *schemas.Contract
-	Catalog  *schemas.Catalog
-	Health   []HealthCheck
-	Cookies  CookieSettings
+	// Workflows holds workflows, versions and the run projection; Runs starts and steers runs.
+	Workflows *automation.Service
+	Runs      *engine.Runs
+	Catalog   *schemas.Catalog
+	Health    []HealthCheck
+	Cookies   CookieSettings
 	// TrustedProxies are the addresses whose X-Forwarded-For is believed; none by default,
 	// so the client address (used by the login limiter) cannot be spoofed.
 	TrustedProxies []string
 	// PublicURL is the base URL clients reach the API at, used in generated docs.
 	PublicURL string
 	Now       func() time.Time
+	// Integration holds the projects' integrations (action dependencies) and templates.
+	Integration *integration.Service
 }
 
 // Handler builds the router.

@@ -42,7 +42,11 @@ type DevServer struct {
 	address string
 }
 
-const clusterName = "active"
+// The embedded cluster's name and id; the id only has to be a stable UUID.
+const (
+	clusterName       = "active"
+	embeddedClusterID = "5d0c3c1e-4b8a-4a7e-9d52-0a6f2f1c7b21"
+)
 
 // StartDevServer starts the embedded server and returns once it accepts connections.
 func StartDevServer(opts DevServerOptions) (*DevServer, error) {
@@ -80,7 +84,7 @@ func StartDevServer(opts DevServerOptions) (*DevServer, error) {
 		ClusterInformation: map[string]cluster.ClusterInformation{clusterName: {
 			Enabled: true, InitialFailoverVersion: 1,
 			RPCAddress: hostPort(frontend), HTTPAddress: hostPort(httpPort),
-			ClusterID: "agencyhub-embedded",
+			ClusterID: embeddedClusterID,
 		}},
 	}
 	conf.DCRedirectionPolicy.Policy = "noop"
@@ -152,7 +156,8 @@ func sqliteConfig(opts DevServerOptions) (*config.SQL, error) {
 		conf.ConnectAttributes = map[string]string{"mode": "rwc"}
 		conf.DatabaseName = filepath.Join(opts.DataDir, "temporal.db")
 	}
-	if _, err := os.Stat(conf.DatabaseName); opts.DataDir == "" || errors.Is(err, os.ErrNotExist) {
+	// A new file needs the schema; an in-memory database gets it from the SQLite plugin.
+	if _, err := os.Stat(conf.DatabaseName); opts.DataDir != "" && errors.Is(err, os.ErrNotExist) {
 		if err := sqliteschema.SetupSchema(conf); err != nil {
 			return nil, fmt.Errorf("embedded Temporal: set up schema: %w", err)
 		}

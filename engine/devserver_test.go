@@ -13,7 +13,13 @@ import (
 func echo(ctx workflow.Context, s string) (string, error) { return "echo: " + s, nil }
 
 func TestEmbeddedServerRunsAWorkflow(t *testing.T) {
-	srv, err := StartDevServer(DevServerOptions{Namespace: "test", DataDir: t.TempDir()})
+	for name, dir := range map[string]string{"in a data dir": t.TempDir(), "in memory": ""} {
+		t.Run(name, func(t *testing.T) { runEcho(t, dir) })
+	}
+}
+
+func runEcho(t *testing.T, dataDir string) {
+	srv, err := StartDevServer(DevServerOptions{Namespace: "test", DataDir: dataDir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"encoding/json"
+
 	"github.com/google/uuid"
 
 	"time"
@@ -10,7 +12,7 @@ import (
 )
 
 // WorkflowName is the registered name of the interpreter workflow; TaskQueue is where its
-// tasks and its activities are dispatched.
+// tasks and its activities are dispatched by default.
 const (
 	WorkflowName = "automation.run"
 	TaskQueue    = "automation"
@@ -46,6 +48,8 @@ type ActionPolicy struct {
 	InitialInterval    time.Duration
 	BackoffCoefficient float64
 	MaxInterval        time.Duration
+	// Idempotent: running the action twice has the effect of running it once.
+	Idempotent bool
 }
 
 // Resume is the state a retried run starts from: actions that succeeded keep their outputs
@@ -70,4 +74,17 @@ type ActionRequest struct {
 	// PriorAttempts were spent on this action by earlier executions of the run, so the
 	// recorded attempt count stays true across retries.
 	PriorAttempts int
+	// Idempotent actions may run again after an attempt whose outcome is unknown.
+	Idempotent bool
 }
+
+// mustJSON encodes values that are plain maps, slices and strings.
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("engine: marshal: " + err.Error())
+	}
+	return string(b)
+}
+
+func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }

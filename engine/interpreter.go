@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -301,6 +302,7 @@ func (r *interpreter) activity(a automation.Action, config map[string]any, selec
 			ActionKey: a.ActionKey, ActionType: a.ActionTypeKey, Config: config,
 		},
 		PriorAttempts: r.attempts[a.ActionKey],
+		Idempotent:    policy.Idempotent,
 	}
 	r.inflight++
 	r.runStatus()
@@ -322,12 +324,17 @@ func (r *interpreter) activity(a automation.Action, config map[string]any, selec
 }
 
 // runStatus keeps the run waiting while only timers are outstanding, running otherwise.
+// It changes only the status of a pending run update, so the start time written with the
+// first batch is not lost.
 func (r *interpreter) runStatus() {
 	status := automation.RunRunning
 	if r.inflight > 0 && r.inflight == r.timers {
 		status = automation.RunWaiting
 	}
-	r.pending.Run = &automation.RunUpdate{Status: status}
+	if r.pending.Run == nil {
+		r.pending.Run = &automation.RunUpdate{}
+	}
+	r.pending.Run.Status = status
 }
 
 // finish writes the terminal state.
@@ -385,6 +392,12 @@ func (res *Resume) prior(key string) (ResumedAction, bool) {
 	return st, ok
 }
 
+// retryClasses are the specification's retry_class values.
+var retryClasses = []string{
+	activities.ClassValidation, activities.ClassAuth, activities.ClassPermanent, activities.ClassTransient,
+	activities.ClassRateLimited, activities.ClassTimeoutUnknown, activities.ClassCanceled, activities.ClassUnknownOutcome,
+}
+
 // errorOf unwraps an activity or timer error into the action's classified failure.
 func errorOf(err error) error {
 	var appErr *temporal.ApplicationError
@@ -393,7 +406,17 @@ func errorOf(err error) error {
 		if appErr.HasDetails() && appErr.Details(&f) == nil {
 			return &f
 		}
-		return activities.Fail(appErr.Type(), "activity_error", appErr.Message(), "Retry the action")
+		class := appErr.Type()
+		if !slices.Contains(retryClasses, class) {
+			// An error no action classified (the wrapper's own before the action ran, such
+			// as failing to record the attempt): it still needs one of the specification's
+			// classes, and dead-letters if Temporal was allowed to retry it.
+			class = activities.ClassUnknownOutcome
+			if !appErr.NonRetryable() {
+				class = activities.ClassTransient
+			}
+		}
+		return activities.Fail(class, "activity_error", appErr.Message(), "Retry the action")
 	}
 	var timeoutErr *temporal.TimeoutError
 	if errors.As(err, &timeoutErr) {

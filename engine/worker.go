@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"maps"
+	"runtime/debug"
 	"slices"
 	"time"
 
@@ -41,9 +42,9 @@ type WorkerDeps struct {
 }
 
 // NewWorker builds the worker that runs the interpreter, the projection writer and one
-// activity per action type on the engine's task queue.
-func NewWorker(c client.Client, d WorkerDeps) worker.Worker {
-	w := worker.New(c, TaskQueue, worker.Options{})
+// activity per action type on a task queue (TaskQueue in production).
+func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
+	w := worker.New(c, taskQueue, worker.Options{})
 	w.RegisterWorkflowWithOptions(Interpret, workflow.RegisterOptions{Name: WorkflowName})
 	w.RegisterActivityWithOptions(func(ctx context.Context, p automation.Progress) error {
 		return automation.ApplyProgress(ctx, d.DB, p, d.Now())
@@ -59,9 +60,18 @@ func NewWorker(c client.Client, d WorkerDeps) worker.Worker {
 // Temporal application error whose type is the retry class.
 func runAction(d WorkerDeps, fn activities.Func) func(context.Context, ActionRequest) (activities.Result, error) {
 	return func(ctx context.Context, req ActionRequest) (activities.Result, error) {
+		retry := activity.GetInfo(ctx).Attempt > 1
 		attempt := req.PriorAttempts + int(activity.GetInfo(ctx).Attempt)
-		if err := automation.RecordAttempt(ctx, d.DB, req.RunID, req.ActionKey, attempt, d.Now()); err != nil {
+		settled, err := automation.BeginAttempt(ctx, d.DB, req.RunID, req.ActionKey, attempt, d.Now())
+		if err != nil {
 			return activities.Result{}, err // a retryable infrastructure error
+		}
+		if retry && settled < attempt-1 && !req.Idempotent {
+			// The previous attempt timed out or its worker died before answering: it may have
+			// taken effect, so a non-idempotent action is not tried again on its own.
+			return activities.Result{}, applicationError(activities.Fail(activities.ClassUnknownOutcome, "previous_attempt_unanswered",
+				"the previous attempt stopped without an answer (a timeout or a restart); it may have taken effect",
+				"Check the target, then retry the action if it did not take effect"))
 		}
 		ctx, stop := context.WithCancel(ctx)
 		defer stop()
@@ -78,12 +88,34 @@ func runAction(d WorkerDeps, fn activities.Func) func(context.Context, ActionReq
 			}
 		}()
 		req.Attempt = attempt
-		res, err := fn(ctx, req.Request)
+		res, err := callAction(ctx, fn, req.Request)
+		if serr := automation.SettleAttempt(ctx, d.DB, req.RunID, req.ActionKey, attempt); serr != nil {
+			activity.GetLogger(ctx).Warn("could not record a settled attempt", "action_key", req.ActionKey, "err", serr)
+		}
 		if err != nil {
-			f := activities.AsFailure(err)
-			return activities.Result{}, temporal.NewApplicationErrorWithOptions(f.HumanReason, f.RetryClass,
-				temporal.ApplicationErrorOptions{NonRetryable: !f.Retryable, Details: []any{f}})
+			return activities.Result{}, applicationError(activities.AsFailure(err))
 		}
 		return res, nil
 	}
+}
+
+// applicationError carries a classified failure to the interpreter: its type is the retry
+// class, which the retry policy matches, and its details are the failure itself.
+func applicationError(f *activities.Failure) error {
+	return temporal.NewApplicationErrorWithOptions(f.HumanReason, f.RetryClass,
+		temporal.ApplicationErrorOptions{NonRetryable: !f.Retryable, Details: []any{f}})
+}
+
+// callAction runs an action function. A panic becomes an unknown outcome, which is not
+// retried: the action may have taken effect before it crashed, and Temporal would
+// otherwise retry a panicking activity like any retryable error.
+func callAction(ctx context.Context, fn activities.Func, req activities.Request) (res activities.Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			activity.GetLogger(ctx).Error("action panicked", "action_key", req.ActionKey, "panic", p, "stack", string(debug.Stack()))
+			err = activities.Fail(activities.ClassUnknownOutcome, "action_crashed",
+				"the action failed unexpectedly; it may or may not have taken effect", "Check the target, then retry the action")
+		}
+	}()
+	return fn(ctx, req)
 }

@@ -187,6 +187,23 @@ func (s *Sender) Send(ctx context.Context, m Mail) error {
 	return nil
 }
 
+// Check opens a session as Send would (greeting, EHLO, STARTTLS when offered or TLS from
+// the first byte, AUTH when configured) and ends it with QUIT without sending anything: it
+// is how an smtp.server integration is tested. The context bounds connecting.
+func (s *Sender) Check(ctx context.Context) error {
+	client, err := s.client()
+	if err != nil {
+		return fmt.Errorf("check mail server: %w", err)
+	}
+	if err := client.DialWithContext(ctx); err != nil {
+		return fmt.Errorf("check mail server %s: %w", s.addr(), err)
+	}
+	if err := client.Close(); err != nil {
+		return fmt.Errorf("check mail server %s: %w", s.addr(), err)
+	}
+	return nil
+}
+
 func (s *Sender) addr() string { return net.JoinHostPort(s.cfg.Host, strconv.Itoa(s.cfg.Port)) }
 
 func (s *Sender) message(m Mail) (*mail.Msg, error) {

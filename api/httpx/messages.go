@@ -62,6 +62,17 @@ var catalog = map[string]map[string]MessageText{
 		"action_type_not_found":     {"Action type not found", "No action type has this key.", "Use an action_key from GET /api/v1/action-types"},
 		"dependency_type_not_found": {"Dependency type not found", "No dependency type has this key.", "Use a dependency_type_key from GET /api/v1/action-dependency-types"},
 
+		// Integrations and templates.
+		"action_dependency_not_found": {"Integration not found", "No such integration in this project.", "List the project's action dependencies and use one of their ids"},
+		"email_template_not_found":    {"E-mail template not found", "No such e-mail template in this project.", "List the project's e-mail templates and use one of their ids"},
+		"message_template_not_found":  {"Message template not found", "No such message template in this project.", "List the project's message templates and use one of their ids"},
+		"unknown_dependency_type":     {"Unknown dependency type", "dependency_type_key is not a type of the dependency catalog.", "Use a dependency_type_key from GET /api/v1/action-dependency-types"},
+		"invalid_dependency_settings": {"Invalid integration settings", "Some metadata or auth fields do not match the dependency type's schemas.", "Correct the fields named in validate; the type's schemas are served by GET /api/v1/action-dependency-types/{dependency_type_key}"},
+		"invalid_dependency_status":   {"Invalid status", "status must be active or disabled.", "Correct status"},
+		"integration_name_taken":      {"Name taken", "Another integration of this project has this name.", "Choose another name"},
+		"template_name_taken":         {"Name taken", "Another template of this kind in this project has this name.", "Choose another name"},
+		"invalid_template":            {"Invalid template", "Some template fields are empty, too long or not allowed: a subject is one line, a message text at most 4096 characters, parse_mode empty, HTML, MarkdownV2 or Markdown.", "Correct the fields named in validate"},
+
 		// Federated, native and desktop sign-in.
 		"unsupported_provider":          {"Unsupported identity provider", "The identity provider is unknown or not configured on this server.", "Use one of idp_a, idp_b, idp_c that this server has configured"},
 		"redirect_uri_not_allowed":      {"Redirect not allowed", "redirect_uri is not one of the app deep links this server allows.", "Send a deep link registered with the server operator"},
@@ -74,6 +85,20 @@ var catalog = map[string]map[string]MessageText{
 		"invalid_device_credential":     {"Device signed out", "The device credential is unknown, or its session has ended.", "Sign in on this device again"},
 		"invalid_device_code":           {"Unknown device code", "The device code is unknown, or its sign-in has already handed out its tokens.", "Start the desktop sign-in again"},
 		"invalid_user_code":             {"Unknown code", "No pending desktop sign-in shows this code; it may have expired or been decided already.", "Check the code the desktop app shows, or start again there"},
+		// Workflows, versions and runs.
+		"workflow_not_found":         {"Workflow not found", "No such workflow among your companies.", "Check workflow_id"},
+		"workflow_version_not_found": {"Version not found", "No such version of this workflow.", "Check workflow_version_id"},
+		"run_not_found":              {"Run not found", "No such run among your companies.", "Check workflow_run_id"},
+		"draft_invalid":              {"Draft has problems", "The draft cannot run or be published as it is; validate names each problem.", "Call POST /workflows/{workflow_id}/validate and fix each diagnostic"},
+		"publish_conflict":           {"Published concurrently", "Another publish of this workflow happened at the same moment.", "Reload the workflow and publish again"},
+		"workflow_not_published":     {"Not published", "The workflow has no published version to run.", "Publish the workflow first, or start a test run"},
+		"no_manual_trigger":          {"No manual trigger", "The published version has no manual.trigger action.", "Add a manual.trigger action and publish"},
+		"engine_unavailable":         {"Workflow engine unavailable", "The workflow engine did not accept the request.", "Retry later"},
+		"run_finished":               {"Run finished", "The run has already finished.", "Replay the run to start it again"},
+		"run_not_failed":             {"Run did not fail", "Only a failed run can retry an action.", "Wait for the run to finish, or replay it"},
+		"action_not_failed":          {"Action did not fail", "Only a failed action can be retried.", "Pick an action whose status is failed or dead_lettered"},
+		"unknown_action":             {"Unknown action", "The run's graph has no action with this key.", "Check action_key"},
+		"invalid_status":             {"Invalid status", "status must be pending, running, waiting, succeeded, failed or cancelled.", "Correct status"},
 	},
 	"ru": {
 		"internal":                {"Внутренняя ошибка", "Запрос не выполнен из-за ошибки на нашей стороне.", "Повторите позже; если ошибка повторяется, сообщите request_id"},
@@ -124,6 +149,17 @@ var catalog = map[string]map[string]MessageText{
 		"action_type_not_found":     {"Тип действия не найден", "Нет типа действия с таким ключом.", "Используйте action_key из GET /api/v1/action-types"},
 		"dependency_type_not_found": {"Тип интеграции не найден", "Нет типа интеграции с таким ключом.", "Используйте dependency_type_key из GET /api/v1/action-dependency-types"},
 
+		// Integrations and templates.
+		"action_dependency_not_found": {"Интеграция не найдена", "В этом проекте нет такой интеграции.", "Получите список интеграций проекта и используйте их идентификаторы"},
+		"email_template_not_found":    {"Шаблон письма не найден", "В этом проекте нет такого шаблона письма.", "Получите список шаблонов писем проекта и используйте их идентификаторы"},
+		"message_template_not_found":  {"Шаблон сообщения не найден", "В этом проекте нет такого шаблона сообщения.", "Получите список шаблонов сообщений проекта и используйте их идентификаторы"},
+		"unknown_dependency_type":     {"Неизвестный тип интеграции", "dependency_type_key отсутствует в каталоге типов интеграций.", "Используйте dependency_type_key из GET /api/v1/action-dependency-types"},
+		"invalid_dependency_settings": {"Некорректные настройки интеграции", "Некоторые поля metadata или auth не соответствуют схемам типа интеграции.", "Исправьте поля, перечисленные в validate; схемы типа выдаёт GET /api/v1/action-dependency-types/{dependency_type_key}"},
+		"invalid_dependency_status":   {"Некорректный статус", "status должен быть active или disabled.", "Исправьте status"},
+		"integration_name_taken":      {"Имя занято", "Другая интеграция этого проекта уже носит это имя.", "Выберите другое имя"},
+		"template_name_taken":         {"Имя занято", "Другой шаблон этого вида в проекте уже носит это имя.", "Выберите другое имя"},
+		"invalid_template":            {"Некорректный шаблон", "Некоторые поля шаблона пусты, слишком длинные или недопустимы: тема — одна строка, текст сообщения — не длиннее 4096 символов, parse_mode — пустой, HTML, MarkdownV2 или Markdown.", "Исправьте поля, перечисленные в validate"},
+
 		// Federated, native and desktop sign-in.
 		"unsupported_provider":          {"Провайдер входа не поддерживается", "Провайдер входа неизвестен или не настроен на этом сервере.", "Используйте один из настроенных на сервере провайдеров idp_a, idp_b, idp_c"},
 		"redirect_uri_not_allowed":      {"Адрес возврата не разрешён", "redirect_uri не входит в список разрешённых сервером ссылок приложения.", "Передайте ссылку, зарегистрированную у администратора сервера"},
@@ -136,6 +172,20 @@ var catalog = map[string]map[string]MessageText{
 		"invalid_device_credential":     {"Устройство вышло из системы", "Учётные данные устройства неизвестны или их сессия завершена.", "Войдите на этом устройстве заново"},
 		"invalid_device_code":           {"Неизвестный код устройства", "Код устройства неизвестен или по нему уже выданы токены.", "Начните вход в настольном приложении заново"},
 		"invalid_user_code":             {"Неизвестный код", "Нет ожидающего входа в настольное приложение с этим кодом; возможно, он истёк или уже обработан.", "Проверьте код в настольном приложении или начните вход там заново"},
+		// Workflows, versions and runs.
+		"workflow_not_found":         {"Процесс не найден", "В ваших компаниях такого процесса нет.", "Проверьте workflow_id"},
+		"workflow_version_not_found": {"Версия не найдена", "У процесса нет такой версии.", "Проверьте workflow_version_id"},
+		"run_not_found":              {"Запуск не найден", "В ваших компаниях такого запуска нет.", "Проверьте workflow_run_id"},
+		"draft_invalid":              {"В черновике ошибки", "Черновик нельзя запустить или опубликовать в таком виде; validate перечисляет проблемы.", "Вызовите POST /workflows/{workflow_id}/validate и исправьте каждую диагностику"},
+		"publish_conflict":           {"Одновременная публикация", "В тот же момент процесс опубликовали ещё раз.", "Обновите процесс и опубликуйте снова"},
+		"workflow_not_published":     {"Не опубликован", "У процесса нет опубликованной версии для запуска.", "Сначала опубликуйте процесс или запустите тест"},
+		"no_manual_trigger":          {"Нет ручного запуска", "В опубликованной версии нет действия manual.trigger.", "Добавьте действие manual.trigger и опубликуйте"},
+		"engine_unavailable":         {"Движок процессов недоступен", "Движок процессов не принял запрос.", "Повторите позже"},
+		"run_finished":               {"Запуск завершён", "Запуск уже завершился.", "Повторите запуск (replay)"},
+		"run_not_failed":             {"Запуск не завершился ошибкой", "Повторить действие можно только в запуске с ошибкой.", "Дождитесь завершения запуска или повторите его"},
+		"action_not_failed":          {"Действие без ошибки", "Повторить можно только действие с ошибкой.", "Выберите действие со статусом failed или dead_lettered"},
+		"unknown_action":             {"Неизвестное действие", "В графе запуска нет действия с таким ключом.", "Проверьте action_key"},
+		"invalid_status":             {"Некорректный статус", "status должен быть pending, running, waiting, succeeded, failed или cancelled.", "Исправьте status"},
 	},
 }
 

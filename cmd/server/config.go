@@ -1,16 +1,20 @@
 package main
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"time"
 
+	"agencyhub/activities/egress"
 	"agencyhub/models/auth"
 )
 
@@ -32,6 +36,20 @@ type Config struct {
 	SMTPURL         string
 	LogLevel        string
 	ShutdownTimeout time.Duration
+	EgressAllow     string
+
+	MessengerABaseURL string
+	MessengerBBaseURL string
+
+	// Role splits the binary: api serves HTTP, worker runs workflows, all does both.
+	Role              string
+	TemporalAddress   string
+	TemporalNamespace string
+	TemporalPort      int64
+	TemporalUIPort    int64
+	TemporalTLSCert   string
+	TemporalTLSKey    string
+	TemporalTLSCA     string
 
 	// IdentityProviders are the IDP_A_*, IDP_B_*, IDP_C_* settings by provider name.
 	IdentityProviders      map[string]*IdentityProvider
@@ -91,6 +109,17 @@ func ParseConfig(args []string, getenv func(string) string) (Config, error) {
 	str(&c.SMTPURL, "smtp-url", "SMTP_URL", "", "smtp[s]://user:pass@host:port?from=addr; empty keeps mail in the outbox only")
 	str(&c.LogLevel, "log-level", "APP_LOG_LEVEL", "info", "debug|info|warn|error")
 	dur(&c.ShutdownTimeout, "shutdown-timeout", "APP_SHUTDOWN_TIMEOUT", 15*time.Second, "how long in-flight requests may finish at shutdown")
+	str(&c.MessengerABaseURL, "messenger-a-api-base-url", "APP_MESSENGER_A_API_BASE_URL", "", "messenger_a bot API address for integrations that set no api_base_url")
+	str(&c.MessengerBBaseURL, "messenger-b-api-base-url", "APP_MESSENGER_B_API_BASE_URL", "", "messenger_b bot API address for integrations that set no api_base_url")
+	str(&c.EgressAllow, "egress-allow", "APP_EGRESS_ALLOW", "", "comma-separated host names, IP addresses or CIDR networks that integrations may reach although internal")
+	str(&c.Role, "role", "APP_ROLE", "all", "api|worker|all: serve the API, run workflows, or both")
+	str(&c.TemporalAddress, "temporal-address", "TEMPORAL_ADDRESS", "", "host:port of a Temporal cluster; empty starts the embedded server")
+	str(&c.TemporalNamespace, "temporal-namespace", "TEMPORAL_NAMESPACE", "agencyhub", "Temporal namespace of the runs")
+	num(&c.TemporalPort, "temporal-port", "TEMPORAL_PORT", 7233, "embedded server: frontend gRPC port (0 picks a free one)")
+	num(&c.TemporalUIPort, "temporal-ui-port", "TEMPORAL_UI_PORT", 8233, "embedded server: Temporal Web UI port (0 turns the UI off)")
+	str(&c.TemporalTLSCert, "temporal-tls-cert", "TEMPORAL_TLS_CERT", "", "client certificate file for a cluster that requires mTLS")
+	str(&c.TemporalTLSKey, "temporal-tls-key", "TEMPORAL_TLS_KEY", "", "client key file for TEMPORAL_TLS_CERT")
+	str(&c.TemporalTLSCA, "temporal-tls-ca", "TEMPORAL_TLS_CA", "", "CA bundle for the cluster's certificate; setting any TLS file turns TLS on")
 	str(&c.SignInRedirectURL, "signin-redirect-url", "APP_SIGNIN_REDIRECT_URL", "", "where browsers land after an identity-provider sign-in; default the web URL")
 	str(&c.NativeRedirectPrefixes, "native-redirect-prefixes", "APP_NATIVE_REDIRECT_PREFIXES", "", "comma-separated deep links native apps may return to after an identity-provider sign-in")
 	c.IdentityProviders = map[string]*IdentityProvider{}
@@ -138,7 +167,19 @@ func ParseConfig(args []string, getenv func(string) string) (Config, error) {
 	if _, err := c.secureCookies(); err != nil {
 		return c, err
 	}
+	if c.Role != "api" && c.Role != "worker" && c.Role != "all" {
+		return c, fmt.Errorf("APP_ROLE must be api, worker or all, not %q", c.Role)
+	}
+	if c.Role != "all" && c.TemporalAddress == "" {
+		return c, errors.New("APP_ROLE api or worker needs TEMPORAL_ADDRESS: split roles share an external Temporal cluster")
+	}
+	if (c.TemporalTLSCert == "") != (c.TemporalTLSKey == "") {
+		return c, errors.New("TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together")
+	}
 	if _, err := c.logLevel(); err != nil {
+		return c, err
+	}
+	if _, err := c.egressPolicy(); err != nil {
 		return c, err
 	}
 	return c, nil
@@ -174,6 +215,10 @@ func (c Config) logLevel() (slog.Level, error) {
 	}
 	return l, nil
 }
+
+// egressPolicy is what user-configured integrations may connect to: public addresses, and
+// the internal ones APP_EGRESS_ALLOW lists.
+func (c Config) egressPolicy() (egress.Policy, error) { return egress.ParsePolicy(c.EgressAllow) }
 
 func (c Config) trustedProxies() []string { return commaList(c.TrustedProxies) }
 
@@ -221,4 +266,31 @@ func (c Config) identityProviders() map[string]auth.ProviderConfig {
 		}
 	}
 	return out
+}
+
+// temporalTLS builds the client TLS configuration from the TEMPORAL_TLS_* files; nil when
+// none is set.
+func (c Config) temporalTLS() (*tls.Config, error) {
+	if c.TemporalTLSCert == "" && c.TemporalTLSCA == "" {
+		return nil, nil
+	}
+	conf := &tls.Config{MinVersion: tls.VersionTLS12}
+	if c.TemporalTLSCert != "" {
+		cert, err := tls.LoadX509KeyPair(c.TemporalTLSCert, c.TemporalTLSKey)
+		if err != nil {
+			return nil, fmt.Errorf("TEMPORAL_TLS_CERT/KEY: %w", err)
+		}
+		conf.Certificates = []tls.Certificate{cert}
+	}
+	if c.TemporalTLSCA != "" {
+		pem, err := os.ReadFile(c.TemporalTLSCA)
+		if err != nil {
+			return nil, fmt.Errorf("TEMPORAL_TLS_CA: %w", err)
+		}
+		conf.RootCAs = x509.NewCertPool()
+		if !conf.RootCAs.AppendCertsFromPEM(pem) {
+			return nil, errors.New("TEMPORAL_TLS_CA holds no PEM certificate")
+		}
+	}
+	return conf, nil
 }

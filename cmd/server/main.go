@@ -1,5 +1,5 @@
-// Command server is the service's one binary: the HTTP API and, as later parts arrive, the
-// embedded Temporal server and worker. main only wires signals; Main does the work.
+// Command server is the service's one binary: the HTTP API, the embedded Temporal server
+// and the workflow worker (APP_ROLE splits them). main only wires signals; Main does the work.
 package main
 
 import (
@@ -16,15 +16,21 @@ import (
 	"syscall"
 	"time"
 
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
 	"gorm.io/gorm"
 
+	"agencyhub/activities"
 	"agencyhub/activities/mailer"
 	"agencyhub/api"
 	"agencyhub/api/httpx"
+	"agencyhub/engine"
 	"agencyhub/migrations"
 	"agencyhub/models"
 	"agencyhub/models/auth"
+	"agencyhub/models/automation"
 	"agencyhub/models/company"
+	"agencyhub/models/integration"
 	"agencyhub/schemas"
 )
 
@@ -54,6 +60,12 @@ type Main struct {
 	db     *gorm.DB
 	http   *http.Server
 	ln     net.Listener
+	// The workflow engine: the embedded server (when no cluster is configured), the client
+	// and the worker (unless the role is api).
+	devServer       *engine.DevServer
+	temporal        client.Client
+	temporalAddress string
+	worker          worker.Worker
 	// stopWorkers ends background loops; workers waits for them.
 	stopWorkers context.CancelFunc
 	workers     sync.WaitGroup
@@ -116,6 +128,7 @@ func (m *Main) Run(ctx context.Context) error {
 	settings.NativeRedirectPrefixes = m.Config.nativeRedirectPrefixes()
 	secure, _ := m.Config.secureCookies()
 	sameSite, _ := m.Config.sameSite()
+	egressPolicy, _ := m.Config.egressPolicy()
 	httpx.MaxBodyBytes = m.Config.MaxBodyBytes
 
 	server := &api.Server{
@@ -130,6 +143,15 @@ func (m *Main) Run(ctx context.Context) error {
 		TrustedProxies: m.Config.trustedProxies(),
 		PublicURL:      m.Config.PublicURL,
 		Now:            func() time.Time { return time.Now().UTC() },
+		Integration:    integration.NewService(db, keys.Sealer, catalog, egressPolicy),
+	}
+	server.Integration.MessengerABaseURL, server.Integration.MessengerBBaseURL = m.Config.MessengerABaseURL, m.Config.MessengerBBaseURL
+	if err := m.startEngine(ctx, server, db, catalog); err != nil {
+		return err
+	}
+	if m.Config.Role == "worker" {
+		slog.Info("worker running", "database", dialect, "temporal", m.temporalAddress)
+		return nil
 	}
 	handler, err := server.Handler()
 	if err != nil {
@@ -153,6 +175,50 @@ func (m *Main) Run(ctx context.Context) error {
 	}()
 	slog.Info("listening", "addr", m.Addr(), "database", dialect, "public_url", m.Config.PublicURL)
 	return nil
+}
+
+// startEngine connects to Temporal — the embedded server unless TEMPORAL_ADDRESS names a
+// cluster — gives the API its workflow and run services, and starts the worker unless
+// the role is api.
+func (m *Main) startEngine(ctx context.Context, server *api.Server, db *gorm.DB, catalog *schemas.Catalog) error {
+	m.temporalAddress = m.Config.TemporalAddress
+	if m.temporalAddress == "" {
+		dev, err := engine.StartDevServer(engine.DevServerOptions{
+			DataDir: m.Config.DataDir, Namespace: m.Config.TemporalNamespace, Port: int(m.Config.TemporalPort),
+		})
+		if err != nil {
+			return err
+		}
+		m.devServer = dev
+		m.temporalAddress = dev.Address()
+	}
+	tlsConf, err := m.Config.temporalTLS()
+	if err != nil {
+		return err
+	}
+	m.temporal, err = engine.Dial(ctx, engine.ClientOptions{Address: m.temporalAddress, Namespace: m.Config.TemporalNamespace, TLS: tlsConf})
+	if err != nil {
+		return err
+	}
+	server.Workflows = automation.NewService(db, server.Company, catalog)
+	server.Runs = &engine.Runs{
+		DB: db, Client: m.temporal, Workflows: server.Workflows, Catalog: catalog,
+		TaskQueue: engine.TaskQueue, PublicURL: m.Config.PublicURL, Now: server.Now,
+	}
+	server.Health = append(server.Health, api.HealthCheck{Name: "temporal", Check: func(ctx context.Context) error {
+		_, err := m.temporal.CheckHealth(ctx, &client.CheckHealthRequest{})
+		return err
+	}})
+	if m.Config.Role == "api" {
+		return nil
+	}
+	m.worker = engine.NewWorker(m.temporal, engine.TaskQueue, engine.WorkerDeps{
+		DB: db, Now: server.Now, Actions: activities.Registry(activities.Deps{
+			Dependencies: server.Integration, EgressPolicy: server.Integration.Policy, Egress: server.Integration.Client,
+			MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL,
+		}),
+	})
+	return m.worker.Start()
 }
 
 // keys derives the service keys from APP_SECRET_KEY, or from a key generated once into the
@@ -192,6 +258,15 @@ func (m *Main) Close() error {
 		ctx, cancel := context.WithTimeout(context.Background(), m.Config.ShutdownTimeout)
 		defer cancel()
 		err = m.http.Shutdown(ctx)
+	}
+	if m.worker != nil {
+		m.worker.Stop()
+	}
+	if m.temporal != nil {
+		m.temporal.Close()
+	}
+	if m.devServer != nil {
+		m.devServer.Stop()
 	}
 	if m.stopWorkers != nil {
 		m.stopWorkers()

@@ -3,6 +3,7 @@ package automation
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -10,6 +11,7 @@ import (
 	"gorm.io/gorm/clause"
 
 	"agencyhub/models"
+	"agencyhub/models/company"
 )
 
 // Run states (the specification's WebhookRunReceipt.status) and action states
@@ -59,7 +61,7 @@ type Run struct {
 func (Run) TableName() string { return "workflow_runs" }
 
 // InputJSON decodes the run's trigger payload.
-func (r *Run) InputJSON() map[string]any { return decodeObject(r.Input) }
+func (r *Run) InputJSON() map[string]any { return DecodeObject(r.Input) }
 
 // GraphJSON decodes the graph the run executes.
 func (r *Run) GraphJSON() Graph {
@@ -82,6 +84,7 @@ type ActionRun struct {
 	Status           string
 	AttemptCount     int
 	MaxAttempts      int
+	SettledAttempts  int
 	Input            string
 	Output           string
 	ProviderResponse string
@@ -230,20 +233,97 @@ func ApplyProgress(ctx context.Context, db *gorm.DB, p Progress, now time.Time) 
 	})
 }
 
-// RecordAttempt notes that an action's activity started an attempt; attempts after the
-// first mark the action retrying.
-func RecordAttempt(ctx context.Context, db *gorm.DB, runID uuid.UUID, actionKey string, attempt int, now time.Time) error {
+// BeginAttempt notes that an action's activity started an attempt (attempts after the
+// first mark the action retrying) and answers how many attempts had settled before it.
+func BeginAttempt(ctx context.Context, db *gorm.DB, runID uuid.UUID, actionKey string, attempt int, now time.Time) (settled int, err error) {
 	status := ActionRunning
 	if attempt > 1 {
 		status = ActionRetrying
 	}
-	return db.WithContext(ctx).Model(&ActionRun{}).
-		Where("run_id = ? AND action_key = ? AND attempt_count < ?", runID, actionKey, attempt).
-		Updates(map[string]any{"attempt_count": attempt, "status": status, "updated_at": now}).Error
+	err = db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Model(&ActionRun{}).Where("run_id = ? AND action_key = ?", runID, actionKey).
+			Select("settled_attempts").Scan(&settled).Error; err != nil {
+			return err
+		}
+		return tx.Model(&ActionRun{}).Where("run_id = ? AND action_key = ? AND attempt_count < ?", runID, actionKey, attempt).
+			Updates(map[string]any{"attempt_count": attempt, "status": status, "updated_at": now}).Error
+	})
+	return settled, err
 }
 
-func decodeObject(s string) map[string]any {
+// SettleAttempt notes that an attempt ended with an answer, a result or a classified
+// failure, so its outcome is known.
+func SettleAttempt(ctx context.Context, db *gorm.DB, runID uuid.UUID, actionKey string, attempt int) error {
+	return db.WithContext(ctx).Model(&ActionRun{}).Where("run_id = ? AND action_key = ? AND settled_attempts < ?", runID, actionKey, attempt).
+		Update("settled_attempts", attempt).Error
+}
+
+// DecodeObject decodes a JSON object column we wrote; an unreadable one reads as empty.
+func DecodeObject(s string) map[string]any {
 	out := map[string]any{}
 	_ = json.Unmarshal([]byte(s), &out) // columns we wrote from maps
 	return out
+}
+
+// RunAccess returns a run and the caller's standing in its company. Errors: not_found.
+func (s *Service) RunAccess(ctx context.Context, userID, id uuid.UUID) (*Run, *company.Access, error) {
+	return company.LoadOwned(ctx, s.Company, userID, id, "run_not_found", func(r *Run) uuid.UUID { return r.CompanyID })
+}
+
+// Run reads a run. Errors: not_found.
+func (s *Service) Run(ctx context.Context, id uuid.UUID) (*Run, error) {
+	var r Run
+	err := s.DB.WithContext(ctx).Take(&r, "id = ?", id).Error
+	if models.IsNotFound(err) {
+		return nil, models.NotFound("run_not_found")
+	}
+	if err != nil {
+		return nil, models.Internal("read run: %w", err)
+	}
+	return &r, nil
+}
+
+// RunStatuses are the values a run list may filter by.
+var RunStatuses = []string{RunPending, RunRunning, RunWaiting, RunSucceeded, RunFailed, RunCancelled}
+
+// Runs lists a workflow's runs, newest last, optionally of one status.
+// Errors: invalid (status).
+func (s *Service) Runs(ctx context.Context, workflowID uuid.UUID, status string, page models.PageRequest) ([]Run, string, error) {
+	q := s.DB.WithContext(ctx).Where("workflow_id = ?", workflowID)
+	if status != "" {
+		if !slices.Contains(RunStatuses, status) {
+			return nil, "", models.Invalid("invalid_status", "status")
+		}
+		q = q.Where("status = ?", status)
+	}
+	var rows []Run
+	if err := page.Apply(q, "id").Find(&rows).Error; err != nil {
+		return nil, "", models.Internal("list runs: %w", err)
+	}
+	items, next := models.Page(page, rows, func(r Run) uuid.UUID { return r.ID })
+	return items, next, nil
+}
+
+// ActionRuns lists a run's actions in graph order.
+func (s *Service) ActionRuns(ctx context.Context, r *Run) ([]ActionRun, error) {
+	var rows []ActionRun
+	if err := s.DB.WithContext(ctx).Where("run_id = ?", r.ID).Find(&rows).Error; err != nil {
+		return nil, models.Internal("list action runs: %w", err)
+	}
+	order := map[string]int{}
+	for i, a := range r.GraphJSON().Actions {
+		order[a.ActionKey] = i
+	}
+	slices.SortFunc(rows, func(a, b ActionRun) int { return order[a.ActionKey] - order[b.ActionKey] })
+	return rows, nil
+}
+
+// Events lists a run's events after a sequence number, in order, at most limit.
+func (s *Service) Events(ctx context.Context, runID uuid.UUID, after, limit int) ([]RunEvent, error) {
+	var rows []RunEvent
+	err := s.DB.WithContext(ctx).Where("run_id = ? AND sequence > ?", runID, after).Order("sequence").Limit(limit).Find(&rows).Error
+	if err != nil {
+		return nil, models.Internal("list run events: %w", err)
+	}
+	return rows, nil
 }

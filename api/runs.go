@@ -1,0 +1,338 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"agencyhub/api/httpx"
+	"agencyhub/models"
+	"agencyhub/models/automation"
+)
+
+type runView struct {
+	WorkflowRunID     uuid.UUID      `json:"workflow_run_id"`
+	WorkflowID        uuid.UUID      `json:"workflow_id"`
+	WorkflowVersionID *uuid.UUID     `json:"workflow_version_id"`
+	ProjectID         uuid.UUID      `json:"project_id"`
+	Status            string         `json:"status"`
+	Terminal          bool           `json:"terminal"`
+	TerminalReason    string         `json:"terminal_reason"`
+	Error             string         `json:"error"`
+	TriggerType       string         `json:"trigger_type"`
+	TriggerActionKey  string         `json:"trigger_action_key"`
+	IsTest            bool           `json:"is_test"`
+	InputJSON         map[string]any `json:"input_json"`
+	ReplayOfRunID     *uuid.UUID     `json:"replay_of_run_id"`
+	StartedAt         *time.Time     `json:"started_at"`
+	FinishedAt        *time.Time     `json:"finished_at"`
+	CreatedAt         time.Time      `json:"created_at"`
+	UpdatedAt         time.Time      `json:"updated_at"`
+}
+
+func viewRun(r *automation.Run) runView {
+	return runView{
+		WorkflowRunID: r.ID, WorkflowID: r.WorkflowID, WorkflowVersionID: r.WorkflowVersionID, ProjectID: r.ProjectID,
+		Status: r.Status, Terminal: r.Terminal(), TerminalReason: r.TerminalReason, Error: r.Error,
+		TriggerType: r.TriggerType, TriggerActionKey: r.TriggerActionKey, IsTest: r.IsTest, InputJSON: r.InputJSON(),
+		ReplayOfRunID: r.ReplayOfRunID, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+	}
+}
+
+type runInputRequest struct {
+	Input map[string]any `json:"input"`
+}
+
+// runManual serves POST /api/v1/workflows/{workflow_id}/runs/manual.
+func (s *Server) runManual(c *gin.Context) {
+	var req runInputRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	r, err := s.Runs.StartManual(c, workflow(c), actor(c).UserID, req.Input)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	c.JSON(http.StatusAccepted, viewRun(r))
+}
+
+// workflowTestRunCreate serves POST /api/v1/workflows/{workflow_id}/test-runs: the draft
+// runs with its test input (or the input given), marked as a test.
+func (s *Server) workflowTestRunCreate(c *gin.Context) {
+	var req runInputRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	r, err := s.Runs.StartTest(c, workflow(c), actor(c).UserID, req.Input)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	c.JSON(http.StatusAccepted, viewRun(r))
+}
+
+// runList serves GET /api/v1/workflows/{workflow_id}/runs.
+func (s *Server) runList(c *gin.Context) {
+	page, err := httpx.Page(c)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	rows, next, err := s.Workflows.Runs(c, workflow(c).ID, c.Query("status"), page)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	renderList(c, rows, next, func(r automation.Run) runView { return viewRun(&r) })
+}
+
+// runGet serves GET /api/v1/runs/{workflow_run_id}.
+func (s *Server) runGet(c *gin.Context) { c.JSON(http.StatusOK, viewRun(run(c))) }
+
+type actionRunView struct {
+	ActionRunID          uuid.UUID      `json:"action_run_id"`
+	ActionKey            string         `json:"action_key"`
+	ActionTypeKey        string         `json:"action_type_key"`
+	Status               string         `json:"status"`
+	AttemptCount         int            `json:"attempt_count"`
+	MaxAttempts          int            `json:"max_attempts"`
+	RetryClass           string         `json:"retry_class,omitempty"`
+	InputJSON            map[string]any `json:"input_json"`
+	OutputJSON           map[string]any `json:"output_json"`
+	ProviderResponseJSON map[string]any `json:"provider_response_json"`
+	Error                *string        `json:"error"`
+	Diagnostics          map[string]any `json:"diagnostics"`
+	StartedAt            *time.Time     `json:"started_at"`
+	FinishedAt           *time.Time     `json:"finished_at"`
+}
+
+func viewActionRun(a automation.ActionRun) actionRunView {
+	return actionRunView{
+		ActionRunID: a.ID, ActionKey: a.ActionKey, ActionTypeKey: a.ActionTypeKey, Status: a.Status,
+		AttemptCount: a.AttemptCount, MaxAttempts: a.MaxAttempts, RetryClass: a.RetryClass,
+		InputJSON: automation.DecodeObject(a.Input), OutputJSON: automation.DecodeObject(a.Output),
+		ProviderResponseJSON: automation.DecodeObject(a.ProviderResponse), Error: a.Error,
+		Diagnostics: automation.DecodeObject(a.Diagnostics), StartedAt: a.StartedAt, FinishedAt: a.FinishedAt,
+	}
+}
+
+// runActions serves GET /api/v1/runs/{workflow_run_id}/actions: every action of the run, in
+// graph order (one page: a run's actions are bounded by its graph).
+func (s *Server) runActions(c *gin.Context) {
+	rows, err := s.Workflows.ActionRuns(c, run(c))
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	renderList(c, rows, "", viewActionRun)
+}
+
+type graphActionView struct {
+	automation.Action
+	Status       string `json:"status"`
+	AttemptCount int    `json:"attempt_count"`
+	MaxAttempts  int    `json:"max_attempts"`
+}
+
+type runGraphView struct {
+	WorkflowRunID uuid.UUID               `json:"workflow_run_id"`
+	Status        string                  `json:"status"`
+	Actions       []graphActionView       `json:"actions"`
+	Connections   []automation.Connection `json:"connections"`
+}
+
+// runGraph serves GET /api/v1/runs/{workflow_run_id}/graph: the graph the run executes,
+// each action with its state.
+func (s *Server) runGraph(c *gin.Context) {
+	r := run(c)
+	rows, err := s.Workflows.ActionRuns(c, r)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	byKey := map[string]automation.ActionRun{}
+	for _, row := range rows {
+		byKey[row.ActionKey] = row
+	}
+	g := r.GraphJSON()
+	view := runGraphView{WorkflowRunID: r.ID, Status: r.Status, Connections: nonNil(g.Connections), Actions: make([]graphActionView, len(g.Actions))}
+	for i, a := range g.Actions {
+		st := byKey[a.ActionKey]
+		view.Actions[i] = graphActionView{Action: a, Status: st.Status, AttemptCount: st.AttemptCount, MaxAttempts: st.MaxAttempts}
+	}
+	c.JSON(http.StatusOK, view)
+}
+
+type runEventView struct {
+	EventID   uuid.UUID      `json:"event_id"`
+	Sequence  int            `json:"sequence"`
+	EventType string         `json:"event_type"`
+	ActionKey string         `json:"action_key"`
+	Status    string         `json:"status"`
+	Message   string         `json:"message"`
+	DataJSON  map[string]any `json:"data_json"`
+	CreatedAt time.Time      `json:"created_at"`
+}
+
+func viewEvent(e automation.RunEvent) runEventView {
+	return runEventView{
+		EventID: e.ID, Sequence: e.Sequence, EventType: e.EventType, ActionKey: e.ActionKey, Status: e.Status,
+		Message: e.Message, DataJSON: automation.DecodeObject(e.Data), CreatedAt: e.CreatedAt,
+	}
+}
+
+// afterSequence reads where an event listing resumes: the cursor of the previous page (the
+// last sequence seen), or for streams the Last-Event-ID header.
+func afterSequence(value, field string) (int, error) {
+	if value == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(value)
+	if err != nil || n < 0 {
+		return 0, models.Invalid("invalid_cursor", field)
+	}
+	return n, nil
+}
+
+// runEvents serves GET /api/v1/runs/{workflow_run_id}/events: the run's events in order.
+// The cursor is the sequence number of the last event seen.
+func (s *Server) runEvents(c *gin.Context) {
+	page, err := httpx.Page(c)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	after, err := afterSequence(c.Query("cursor"), "cursor")
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	rows, err := s.Workflows.Events(c, run(c).ID, after, page.Limit+1)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	next := ""
+	if len(rows) > page.Limit {
+		rows = rows[:page.Limit]
+		next = strconv.Itoa(rows[len(rows)-1].Sequence)
+	}
+	renderList(c, rows, next, viewEvent)
+}
+
+// Stream pacing: how often the projection is read for new events, and how often an idle
+// stream sends a comment so proxies keep it open.
+const (
+	streamPoll      = 250 * time.Millisecond
+	streamKeepAlive = 15 * time.Second
+)
+
+// runEventsStream serves GET /api/v1/runs/{workflow_run_id}/events/stream as Server-Sent
+// Events: each event's id is its sequence number, so a client reconnecting with
+// Last-Event-ID (or ?cursor=) resumes after it. The stream ends with an `end` event once
+// the run is finished and every event was sent.
+func (s *Server) runEventsStream(c *gin.Context) {
+	resume := c.GetHeader("Last-Event-ID")
+	if resume == "" {
+		resume = c.Query("cursor")
+	}
+	after, err := afterSequence(resume, "cursor")
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	runID := run(c).ID
+	h := c.Writer.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	c.Status(http.StatusOK)
+	c.Writer.Flush()
+	poll := time.NewTicker(streamPoll)
+	defer poll.Stop()
+	lastWrite := time.Now()
+	for {
+		r, err := s.Workflows.Run(c, runID)
+		if err != nil {
+			return
+		}
+		events, err := s.Workflows.Events(c, runID, after, 500)
+		if err != nil {
+			return
+		}
+		for _, e := range events {
+			data, _ := json.Marshal(viewEvent(e))
+			fmt.Fprintf(c.Writer, "id: %d\nevent: %s\ndata: %s\n\n", e.Sequence, e.EventType, data)
+			after = e.Sequence
+		}
+		if len(events) > 0 {
+			c.Writer.Flush()
+			lastWrite = time.Now()
+			continue
+		}
+		if r.Terminal() {
+			fmt.Fprintf(c.Writer, "event: end\ndata: {\"status\":%q}\n\n", r.Status)
+			c.Writer.Flush()
+			return
+		}
+		if time.Since(lastWrite) >= streamKeepAlive {
+			fmt.Fprint(c.Writer, ": keep-alive\n\n")
+			c.Writer.Flush()
+			lastWrite = time.Now()
+		}
+		select {
+		case <-c.Request.Context().Done():
+			return
+		case <-poll.C:
+		}
+	}
+}
+
+// runCancel serves POST /api/v1/runs/{workflow_run_id}/cancel. Cancellation is
+// asynchronous: the answer is the run as it stands; it turns cancelled within moments.
+func (s *Server) runCancel(c *gin.Context) {
+	r := run(c)
+	if err := s.Runs.Cancel(c, r); err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	c.JSON(http.StatusAccepted, viewRun(r))
+}
+
+// runReplay serves POST /api/v1/runs/{workflow_run_id}/replay: a new run of the same
+// version and input, linked to the original by replay_of_run_id.
+func (s *Server) runReplay(c *gin.Context) {
+	r, err := s.Runs.Replay(c, run(c), actor(c).UserID)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	c.JSON(http.StatusAccepted, viewRun(r))
+}
+
+type retryActionRequest struct {
+	ActionKey string `json:"action_key"`
+}
+
+// runRetryAction serves POST /api/v1/runs/{workflow_run_id}/retry-action.
+func (s *Server) runRetryAction(c *gin.Context) {
+	var req retryActionRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	r, err := s.Runs.RetryAction(c, run(c), req.ActionKey)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	c.JSON(http.StatusAccepted, viewRun(r))
+}

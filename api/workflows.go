@@ -1,0 +1,223 @@
+package api
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"agencyhub/api/httpx"
+	"agencyhub/models/automation"
+)
+
+type draftView struct {
+	Actions           []automation.Action     `json:"actions"`
+	Connections       []automation.Connection `json:"connections"`
+	TestInputJSON     map[string]any          `json:"test_input_json"`
+	ChangeDescription string                  `json:"change_description"`
+	UpdatedAt         time.Time               `json:"updated_at"`
+}
+
+type workflowView struct {
+	WorkflowID       uuid.UUID               `json:"workflow_id"`
+	CompanyID        uuid.UUID               `json:"company_id"`
+	ProjectID        uuid.UUID               `json:"project_id"`
+	Name             string                  `json:"name"`
+	Description      string                  `json:"description"`
+	Status           string                  `json:"status"`
+	CurrentVersionID *uuid.UUID              `json:"current_version_id"`
+	Draft            draftView               `json:"draft"`
+	Diagnostics      []automation.Diagnostic `json:"diagnostics"`
+	CreatedAt        time.Time               `json:"created_at"`
+	UpdatedAt        time.Time               `json:"updated_at"`
+}
+
+// Workflow states: a workflow is published once it has a current version.
+const (
+	workflowDraft     = "draft"
+	workflowPublished = "published"
+)
+
+func (s *Server) viewWorkflow(w *automation.Workflow) workflowView {
+	d := w.Draft()
+	status := workflowDraft
+	if w.CurrentVersionID != nil {
+		status = workflowPublished
+	}
+	return workflowView{
+		WorkflowID: w.ID, CompanyID: w.CompanyID, ProjectID: w.ProjectID, Name: w.Name, Description: w.Description,
+		Status: status, CurrentVersionID: w.CurrentVersionID,
+		Draft: draftView{Actions: d.Graph.Actions, Connections: d.Graph.Connections, TestInputJSON: d.TestInput,
+			ChangeDescription: d.ChangeDescription, UpdatedAt: w.DraftUpdatedAt},
+		Diagnostics: nonNil(s.Workflows.ValidateDraft(w)),
+		CreatedAt:   w.CreatedAt, UpdatedAt: w.UpdatedAt,
+	}
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// workflowList serves GET /api/v1/projects/{project_id}/workflows.
+func (s *Server) workflowList(c *gin.Context) {
+	page, err := httpx.Page(c)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	rows, next, err := s.Workflows.List(c, project(c).ID, page)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	renderList(c, rows, next, func(w automation.Workflow) workflowView { return s.viewWorkflow(&w) })
+}
+
+type workflowCreateRequest struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// workflowCreate serves POST /api/v1/projects/{project_id}/workflows.
+func (s *Server) workflowCreate(c *gin.Context) {
+	var req workflowCreateRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	w, err := s.Workflows.Create(c, project(c), actor(c).UserID, req.Name, req.Description)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	c.JSON(http.StatusCreated, s.viewWorkflow(w))
+}
+
+// workflowGet serves GET /api/v1/workflows/{workflow_id}.
+func (s *Server) workflowGet(c *gin.Context) {
+	c.JSON(http.StatusOK, s.viewWorkflow(workflow(c)))
+}
+
+type draftRequest struct {
+	Actions           []automation.Action     `json:"actions"`
+	Connections       []automation.Connection `json:"connections"`
+	TestInputJSON     map[string]any          `json:"test_input_json"`
+	ChangeDescription string                  `json:"change_description"`
+}
+
+// workflowPutDraft serves PUT /api/v1/workflows/{workflow_id}/draft: the draft is saved
+// even when invalid, and the answer carries its diagnostics.
+func (s *Server) workflowPutDraft(c *gin.Context) {
+	var req draftRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	w, _, err := s.Workflows.PutDraft(c, workflow(c), automation.Draft{
+		Graph:     automation.Graph{Actions: req.Actions, Connections: req.Connections},
+		TestInput: req.TestInputJSON, ChangeDescription: req.ChangeDescription,
+	})
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, s.viewWorkflow(w))
+}
+
+type validationView struct {
+	Valid       bool                    `json:"valid"`
+	Diagnostics []automation.Diagnostic `json:"diagnostics"`
+}
+
+// workflowValidate serves POST /api/v1/workflows/{workflow_id}/validate.
+func (s *Server) workflowValidate(c *gin.Context) {
+	ds := s.Workflows.ValidateDraft(workflow(c))
+	c.JSON(http.StatusOK, validationView{Valid: !automation.HasErrors(ds), Diagnostics: nonNil(ds)})
+}
+
+type versionView struct {
+	WorkflowVersionID uuid.UUID               `json:"workflow_version_id"`
+	WorkflowID        uuid.UUID               `json:"workflow_id"`
+	VersionNumber     int                     `json:"version_number"`
+	Description       string                  `json:"description"`
+	Actions           []automation.Action     `json:"actions"`
+	Connections       []automation.Connection `json:"connections"`
+	TestInputJSON     map[string]any          `json:"test_input_json"`
+	IsCurrent         bool                    `json:"is_current"`
+	CreatedBy         uuid.UUID               `json:"created_by"`
+	CreatedAt         time.Time               `json:"created_at"`
+}
+
+func viewVersion(v *automation.Version, current *uuid.UUID) versionView {
+	g := v.Graph()
+	return versionView{
+		WorkflowVersionID: v.ID, WorkflowID: v.WorkflowID, VersionNumber: v.VersionNumber, Description: v.Description,
+		Actions: g.Actions, Connections: g.Connections, TestInputJSON: automation.DecodeObject(v.TestInput),
+		IsCurrent: current != nil && *current == v.ID, CreatedBy: v.CreatedBy, CreatedAt: v.CreatedAt,
+	}
+}
+
+type publishRequest struct {
+	Description *string `json:"description"`
+}
+
+// workflowPublish serves POST /api/v1/workflows/{workflow_id}/publish.
+func (s *Server) workflowPublish(c *gin.Context) {
+	var req publishRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	v, err := s.Workflows.Publish(c, workflow(c), actor(c).UserID, req.Description)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	c.JSON(http.StatusCreated, viewVersion(v, &v.ID))
+}
+
+// workflowVersions serves GET /api/v1/workflows/{workflow_id}/versions.
+func (s *Server) workflowVersions(c *gin.Context) {
+	page, err := httpx.Page(c)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	w := workflow(c)
+	rows, next, err := s.Workflows.Versions(c, w.ID, page)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	renderList(c, rows, next, func(v automation.Version) versionView { return viewVersion(&v, w.CurrentVersionID) })
+}
+
+// workflowVersionGet serves GET /api/v1/workflow-versions/{workflow_version_id}.
+func (s *Server) workflowVersionGet(c *gin.Context) {
+	v := version(c)
+	w, _, err := s.Workflows.WorkflowAccess(c, actor(c).UserID, v.WorkflowID)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, viewVersion(v, w.CurrentVersionID))
+}
+
+// workflowVersionRestore serves POST /api/v1/workflows/{workflow_id}/versions/{workflow_version_id}/restore.
+func (s *Server) workflowVersionRestore(c *gin.Context) {
+	id, err := httpx.PathID(c, "workflow_version_id")
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	w, err := s.Workflows.Restore(c, workflow(c), id)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, s.viewWorkflow(w))
+}

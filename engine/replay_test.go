@@ -1,0 +1,262 @@
+package engine
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/api/temporalproto"
+	"go.temporal.io/sdk/client"
+	sdklog "go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+	"gorm.io/gorm"
+
+	"agencyhub/activities"
+	"agencyhub/models/automation"
+	"agencyhub/models/dbtest"
+)
+
+// The files in testdata are Temporal histories of representative runs, recorded against the
+// embedded server. Replaying them with the current interpreter is the guard that a change
+// does not break runs already in flight: a change that makes different decisions for the
+// same history must go behind workflow.GetVersion. Record them again only for a deliberate
+// break, with
+//
+//	ENGINE_RECORD_HISTORIES=1 go test ./engine -run TestRecordHistories
+const recordHistoriesEnv = "ENGINE_RECORD_HISTORIES"
+
+func recordedHistories(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no recorded histories in testdata (%v)", err)
+	}
+	return files
+}
+
+func quietLogger() sdklog.Logger { return sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler)) }
+
+func TestRecordedHistoriesReplay(t *testing.T) {
+	for _, file := range recordedHistories(t) {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".json"), func(t *testing.T) {
+			replayer := worker.NewWorkflowReplayer()
+			replayer.RegisterWorkflowWithOptions(Interpret, workflow.RegisterOptions{Name: WorkflowName})
+			if err := replayer.ReplayWorkflowHistoryFromJSONFile(quietLogger(), file); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// reorderedInterpreter makes the same decisions as Interpret, after a timer Interpret never
+// started: the kind of change the replay test is there to catch.
+func reorderedInterpreter(ctx workflow.Context, in RunInput) error {
+	if err := workflow.Sleep(ctx, time.Second); err != nil {
+		return err
+	}
+	return Interpret(ctx, in)
+}
+
+func TestReplayCatchesANonDeterministicChange(t *testing.T) {
+	for _, file := range recordedHistories(t) {
+		replayer := worker.NewWorkflowReplayer()
+		replayer.RegisterWorkflowWithOptions(reorderedInterpreter, workflow.RegisterOptions{Name: WorkflowName})
+		// TMPRL1100 is the SDK's code for a history the workflow code no longer matches.
+		if err := replayer.ReplayWorkflowHistoryFromJSONFile(quietLogger(), file); err == nil || !strings.Contains(err.Error(), "TMPRL1100") {
+			t.Errorf("%s replayed with a changed interpreter: %v", file, err)
+		}
+	}
+}
+
+// historyRecorder runs scenarios on the embedded server with a real worker, whose progress
+// activity is the in-memory log and whose actions are fakes, and saves their histories.
+type historyRecorder struct {
+	t     *testing.T
+	ctx   context.Context
+	c     client.Client
+	db    *gorm.DB
+	log   *progressLog
+	fakes *fakeActions
+}
+
+func TestRecordHistories(t *testing.T) {
+	if os.Getenv(recordHistoriesEnv) == "" {
+		t.Skipf("set %s=1 to record the histories in testdata", recordHistoriesEnv)
+	}
+	// A data directory rather than memory: StartDevServer's in-memory mode sets up a schema
+	// the SQLite plugin has already created, and fails.
+	srv, err := StartDevServer(DevServerOptions{Namespace: "record", DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c, err := Dial(ctx, ClientOptions{Address: srv.Address(), Namespace: "record"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	r := &historyRecorder{t: t, ctx: ctx, c: c, db: dbtest.SQLite(t).DB, log: newProgressLog(), fakes: newFakeActions()}
+	w := worker.New(c, TaskQueue, worker.Options{})
+	registerEngine(w, r.db, r.log, r.fakes)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+
+	r.branchingSuccess()
+	failed := r.failureWithRetries()
+	r.resumedRetry(failed)
+	r.cancelledDuringDelay()
+}
+
+// quickRetries keeps a recording short: the server really waits between attempts.
+func quickRetries(in RunInput) {
+	for key, p := range in.Policies {
+		p.InitialInterval, p.MaxInterval = 100*time.Millisecond, 200*time.Millisecond
+		in.Policies[key] = p
+	}
+}
+
+// branchingSuccess: a second trigger, an activity whose output a condition and a template
+// read, a fan-out into a delay and an activity, a join, and a stop on the untaken branch.
+func (r *historyRecorder) branchingSuccess() {
+	r.fakes.on("fetch", succeeding(map[string]any{"status_code": 200}))
+	g := graph([]automation.Action{
+		manualTrigger("start"),
+		action("hook", automation.TypeWebhook, map[string]any{"endpoint_key": "orders"}),
+		httpRequest("fetch", map[string]any{"url": "https://api.example.com/{{ start.id }}"}),
+		condition("ok", "steps.fetch.status_code == 200"),
+		delay("wait", 1),
+		messengerSend("notify", map[string]any{"text": "status {{ steps.fetch.status_code }}"}),
+		emailSend("join", nil),
+		action("halt", automation.TypeStop, nil),
+	}, edge("start", "fetch"), edge("hook", "fetch"), edge("fetch", "ok"),
+		branch("ok", "wait", automation.BranchTrue), branch("ok", "notify", automation.BranchTrue),
+		branch("ok", "halt", automation.BranchFalse), edge("wait", "join"), edge("notify", "join"))
+	in := newRun(r.t, r.db, g, "start", map[string]any{"id": "inv_1"})
+	p := r.record("branching_success", in, nil)
+	r.want(p, automation.RunSucceeded, map[string]string{"hook": automation.ActionSkipped, "join": automation.ActionSucceeded, "halt": automation.ActionSkipped})
+}
+
+func failureGraphWithSideBranch() automation.Graph {
+	return graph([]automation.Action{
+		manualTrigger("start"),
+		httpRequest("flaky", nil),
+		httpRequest("charge", nil),
+		emailSend("receipt", map[string]any{"text": "{{ steps.charge.id }}"}),
+		messengerSend("side", nil),
+	}, edge("start", "flaky"), edge("flaky", "charge"), edge("charge", "receipt"), edge("start", "side"))
+}
+
+// failureWithRetries: a transient failure that a retry mends, then one that exhausts its
+// attempts, beside a branch that succeeds.
+func (r *historyRecorder) failureWithRetries() RunInput {
+	transient := activities.Fail(activities.ClassTransient, "http_503", "the provider is unavailable", "Retry later")
+	r.fakes.on("flaky", failing(transient, 1, map[string]any{"ok": true}))
+	r.fakes.on("charge", failing(transient, 0, nil))
+	in := newRun(r.t, r.db, failureGraphWithSideBranch(), "start", nil)
+	quickRetries(in)
+	p := r.record("failure_with_retries", in, nil)
+	r.want(p, automation.RunFailed, map[string]string{
+		"flaky": automation.ActionSucceeded, "charge": automation.ActionDeadLettered,
+		"receipt": automation.ActionSkipped, "side": automation.ActionSucceeded,
+	})
+	return in
+}
+
+// resumedRetry: the failed run again, retrying the dead-lettered action, as
+// Runs.RetryAction builds it from the projection.
+func (r *historyRecorder) resumedRetry(failed RunInput) {
+	r.fakes.on("charge", succeeding(map[string]any{"id": "ch_1"}))
+	p := r.projection(failed)
+	resume := &Resume{RetryKey: "charge", Actions: map[string]ResumedAction{}, NextSequence: p.Events[len(p.Events)-1].Sequence + 1}
+	for _, a := range failed.Graph.Actions {
+		row := p.Actions[a.ActionKey]
+		resume.Actions[a.ActionKey] = ResumedAction{Status: row.Status, Output: row.Output, Attempts: attemptCount(r.t, r.db, failed, a.ActionKey)}
+	}
+	in := failed
+	in.Resume = resume
+	p = r.record("resumed_retry", in, nil)
+	r.want(p, automation.RunSucceeded, map[string]string{"charge": automation.ActionSucceeded, "receipt": automation.ActionSucceeded})
+}
+
+// cancelledDuringDelay: a cancellation while the run waits on a timer.
+func (r *historyRecorder) cancelledDuringDelay() {
+	g := graph([]automation.Action{
+		manualTrigger("start"),
+		delay("pause", 3600),
+		emailSend("after", nil),
+	}, edge("start", "pause"), edge("pause", "after"))
+	in := newRun(r.t, r.db, g, "start", nil)
+	p := r.record("cancelled_during_delay", in, func(run client.WorkflowRun) {
+		if err := r.log.waitForEvent(r.ctx, "action.waiting", "pause"); err != nil {
+			r.t.Fatal(err)
+		}
+		if err := r.c.CancelWorkflow(r.ctx, run.GetID(), run.GetRunID()); err != nil {
+			r.t.Fatal(err)
+		}
+	})
+	r.want(p, automation.RunCancelled, map[string]string{"pause": automation.ActionFailed, "after": automation.ActionSkipped})
+}
+
+// record executes a run to its end, writes its history to testdata/<name>.json and returns
+// the run's projection.
+func (r *historyRecorder) record(name string, in RunInput, during func(client.WorkflowRun)) projection {
+	r.t.Helper()
+	run, err := r.c.ExecuteWorkflow(r.ctx, client.StartWorkflowOptions{ID: in.RunID.String(), TaskQueue: TaskQueue}, WorkflowName, in)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if during != nil {
+		during(run)
+	}
+	if err := run.Get(r.ctx, nil); err != nil && !temporal.IsCanceledError(err) {
+		r.t.Fatalf("%s: %v", name, err)
+	}
+	hist := &historypb.History{}
+	events := r.c.GetWorkflowHistory(r.ctx, run.GetID(), run.GetRunID(), false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for events.HasNext() {
+		e, err := events.Next()
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		hist.Events = append(hist.Events, e)
+	}
+	b, err := temporalproto.CustomJSONMarshalOptions{Indent: "  "}.Marshal(hist)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("testdata", name+".json"), append(b, '\n'), 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+	return r.projection(in)
+}
+
+// projection folds the batches of one run; a resumed run's batches continue the earlier
+// execution's, as they do in the database.
+func (r *historyRecorder) projection(in RunInput) projection {
+	var batches []automation.Progress
+	for _, b := range r.log.snapshot() {
+		if b.RunID == in.RunID {
+			batches = append(batches, b)
+		}
+	}
+	return fold(batches)
+}
+
+// want checks that the recorded run is the one the scenario describes.
+func (r *historyRecorder) want(p projection, status string, actions map[string]string) {
+	r.t.Helper()
+	wantRun(r.t, p, status)
+	wantStatuses(r.t, p, actions)
+}

@@ -1,0 +1,334 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+	"gorm.io/gorm"
+
+	"agencyhub/models"
+	"agencyhub/models/automation"
+	"agencyhub/schemas"
+)
+
+// Trigger types of runs.
+const (
+	TriggerManual = "manual"
+	TriggerTest   = "test"
+	TriggerReplay = "replay"
+)
+
+// Default execution policy of activity actions; http.request's config may override it.
+const (
+	defaultActionTimeout = time.Minute
+	defaultMaxAttempts   = 3
+	defaultInitial       = time.Second
+	defaultBackoff       = 2.0
+	defaultMaxInterval   = time.Minute
+	// timeoutMargin lets an action's own timeout fire, and be classified, before
+	// Temporal's start-to-close timeout does.
+	timeoutMargin = 15 * time.Second
+)
+
+// Runs starts and steers runs: it writes the run's projection rows, then hands the run to
+// Temporal with the run id as the Temporal workflow id.
+type Runs struct {
+	DB        *gorm.DB
+	Client    client.Client
+	Workflows *automation.Service
+	Catalog   *schemas.Catalog
+	// TaskQueue is where runs are dispatched; the worker polls the same one.
+	TaskQueue string
+	// PublicURL is the base of links to runs (system.run_url).
+	PublicURL string
+	Now       func() time.Time
+}
+
+// Start describes a run to start.
+type Start struct {
+	Workflow    *automation.Workflow
+	Version     *automation.Version // nil for test runs of the draft
+	Graph       automation.Graph
+	TriggerType string
+	TriggerKey  string
+	Payload     map[string]any
+	ReplayOf    *uuid.UUID
+	StartedBy   *uuid.UUID
+}
+
+// StartManual runs the current version from its manual trigger with the given input.
+// Errors: invalid (not published, no manual trigger), unavailable.
+func (s *Runs) StartManual(ctx context.Context, w *automation.Workflow, userID uuid.UUID, input map[string]any) (*automation.Run, error) {
+	v, err := s.Workflows.CurrentVersion(ctx, w)
+	if err != nil {
+		return nil, err
+	}
+	g := v.Graph()
+	trigger, ok := firstOfType(g, automation.TypeManual)
+	if !ok {
+		return nil, models.Invalid("no_manual_trigger", "workflow_id")
+	}
+	return s.start(ctx, Start{Workflow: w, Version: v, Graph: g, TriggerType: TriggerManual, TriggerKey: trigger, Payload: input, StartedBy: &userID})
+}
+
+// StartTest runs the draft, marked as a test, from its manual trigger (or else its first
+// trigger) with the draft's test input, or the given input.
+// Errors: invalid (the draft's problems), unavailable.
+func (s *Runs) StartTest(ctx context.Context, w *automation.Workflow, userID uuid.UUID, input map[string]any) (*automation.Run, error) {
+	d := w.Draft()
+	if err := automation.RequireValid(automation.Validate(d.Graph, s.Catalog)); err != nil {
+		return nil, err
+	}
+	trigger, ok := firstOfType(d.Graph, automation.TypeManual)
+	if !ok {
+		trigger = s.firstTrigger(d.Graph)
+	}
+	if input == nil {
+		input = d.TestInput
+	}
+	return s.start(ctx, Start{Workflow: w, Graph: d.Graph, TriggerType: TriggerTest, TriggerKey: trigger, Payload: input, StartedBy: &userID})
+}
+
+// Replay starts a new run of the same version (or draft graph) and input, linked to the
+// original. Errors: unavailable.
+func (s *Runs) Replay(ctx context.Context, r *automation.Run, userID uuid.UUID) (*automation.Run, error) {
+	w, err := s.workflow(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	start := Start{Workflow: w, Graph: r.GraphJSON(), TriggerType: TriggerReplay, TriggerKey: r.TriggerActionKey,
+		Payload: r.InputJSON(), ReplayOf: &r.ID, StartedBy: &userID}
+	if r.WorkflowVersionID != nil {
+		if start.Version, err = s.Workflows.Version(ctx, w, *r.WorkflowVersionID); err != nil {
+			return nil, err
+		}
+	}
+	return s.start(ctx, start)
+}
+
+func (s *Runs) workflow(ctx context.Context, r *automation.Run) (*automation.Workflow, error) {
+	var w automation.Workflow
+	if err := s.DB.WithContext(ctx).Take(&w, "id = ?", r.WorkflowID).Error; err != nil {
+		return nil, models.Internal("read workflow of run %s: %w", r.ID, err)
+	}
+	return &w, nil
+}
+
+func firstOfType(g automation.Graph, typ string) (string, bool) {
+	for _, a := range g.Actions {
+		if a.ActionTypeKey == typ {
+			return a.ActionKey, true
+		}
+	}
+	return "", false
+}
+
+func (s *Runs) firstTrigger(g automation.Graph) string {
+	for _, a := range g.Actions {
+		if t, ok := s.Catalog.Action(a.ActionTypeKey); ok && t.Trigger {
+			return a.ActionKey
+		}
+	}
+	return ""
+}
+
+// start writes the run and its pending actions, then starts the interpreter. A run the
+// engine refuses is kept, marked failed with the reason, and reported unavailable.
+func (s *Runs) start(ctx context.Context, st Start) (*automation.Run, error) {
+	now := s.Now().UTC()
+	if st.Payload == nil {
+		st.Payload = map[string]any{}
+	}
+	run := &automation.Run{
+		ID: models.NewID(), CompanyID: st.Workflow.CompanyID, ProjectID: st.Workflow.ProjectID, WorkflowID: st.Workflow.ID,
+		Status: automation.RunPending, TriggerType: st.TriggerType, TriggerActionKey: st.TriggerKey,
+		IsTest: st.Version == nil, Input: mustJSON(st.Payload), Graph: mustJSON(st.Graph),
+		ReplayOfRunID: st.ReplayOf, StartedBy: st.StartedBy, CreatedAt: now, UpdatedAt: now,
+	}
+	if st.Version != nil {
+		run.WorkflowVersionID = &st.Version.ID
+	}
+	policies := s.policies(st.Graph)
+	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(run).Error; err != nil {
+			return err
+		}
+		for _, a := range st.Graph.Actions {
+			row := automation.ActionRun{
+				ID: models.NewID(), RunID: run.ID, ActionKey: a.ActionKey, ActionTypeKey: a.ActionTypeKey,
+				Status: automation.ActionPending, MaxAttempts: max(policies[a.ActionKey].MaxAttempts, 1),
+				Input: "{}", Output: "{}", ProviderResponse: "{}", Diagnostics: "{}", UpdatedAt: now,
+			}
+			if err := tx.Create(&row).Error; err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, models.Internal("create run: %w", err)
+	}
+	in := RunInput{
+		RunID: run.ID, CompanyID: run.CompanyID, ProjectID: run.ProjectID, WorkflowID: run.WorkflowID,
+		Graph: st.Graph, TriggerKey: st.TriggerKey, Payload: st.Payload,
+		Namespaces: s.namespaces(run, st), Policies: policies,
+	}
+	return run, s.execute(ctx, run, in)
+}
+
+// execute hands the run to Temporal; the run id is the workflow id, so Temporal's view and
+// ours line up, and a retry of a finished run is a new execution under the same id.
+func (s *Runs) execute(ctx context.Context, run *automation.Run, in RunInput) error {
+	_, err := s.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                    run.ID.String(),
+		TaskQueue:             s.TaskQueue,
+		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
+	}, WorkflowName, in)
+	if err == nil {
+		return nil
+	}
+	reason := "the workflow engine did not accept the run: " + err.Error()
+	now := s.Now().UTC()
+	if uerr := s.DB.WithContext(ctx).Model(&automation.Run{}).Where("id = ?", run.ID).Updates(map[string]any{
+		"status": automation.RunFailed, "terminal_reason": reason, "error": reason, "finished_at": now, "updated_at": now,
+	}).Error; uerr != nil {
+		return models.Internal("record refused run %s: %w (engine: %v)", run.ID, uerr, err)
+	}
+	return &models.Error{Kind: models.KindUnavailable, Key: "engine_unavailable", Err: err}
+}
+
+// namespaces are the template namespaces besides steps: the trigger's payload under the
+// trigger's namespace, and the service's system variables.
+func (s *Runs) namespaces(run *automation.Run, st Start) map[string]any {
+	url := fmt.Sprintf("%s/api/v1/runs/%s", s.PublicURL, run.ID)
+	ns := map[string]any{
+		"system": map[string]any{"id": run.ID.String(), "run_id": run.ID.String(), "run_url": url, "link": url},
+	}
+	if trigger, ok := st.Graph.Action(st.TriggerKey); ok {
+		for name := range automation.TriggerNamespaces(automation.Graph{Actions: []automation.Action{trigger}}) {
+			ns[name] = st.Payload
+		}
+	}
+	return ns
+}
+
+// policies computes each activity action's timeouts and retry policy from the catalog and
+// its config, outside workflow code.
+func (s *Runs) policies(g automation.Graph) map[string]ActionPolicy {
+	out := map[string]ActionPolicy{}
+	for _, a := range g.Actions {
+		p := ActionPolicy{Timeout: defaultActionTimeout + timeoutMargin, MaxAttempts: defaultMaxAttempts,
+			InitialInterval: defaultInitial, BackoffCoefficient: defaultBackoff, MaxInterval: defaultMaxInterval}
+		if t, ok := s.Catalog.Action(a.ActionTypeKey); ok {
+			config := t.ApplyDefaults(a.Config)
+			p.Idempotent = t.Idempotent
+			if method, ok := config["method"].(string); ok && a.ActionTypeKey == "http.request" {
+				p.Idempotent = idempotentMethods[method]
+			}
+			if secs := toInt(config["timeout_seconds"]); secs > 0 {
+				p.Timeout = time.Duration(secs)*time.Second + timeoutMargin
+			}
+			if rp, ok := config["retry_policy"].(map[string]any); ok {
+				p.MaxAttempts = intOr(rp["max_attempts"], p.MaxAttempts)
+				p.InitialInterval = secondsOr(rp["initial_interval_seconds"], p.InitialInterval)
+				p.MaxInterval = secondsOr(rp["max_interval_seconds"], p.MaxInterval)
+				if b, ok := rp["backoff_coefficient"].(float64); ok && b >= 1 {
+					p.BackoffCoefficient = b
+				}
+			}
+		}
+		out[a.ActionKey] = p
+	}
+	return out
+}
+
+// idempotentMethods are the HTTP methods whose repetition has the effect of one request.
+var idempotentMethods = map[string]bool{"GET": true, "HEAD": true, "PUT": true, "DELETE": true, "OPTIONS": true}
+
+func intOr(v any, def int) int {
+	if n := toInt(v); n > 0 {
+		return n
+	}
+	return def
+}
+
+func secondsOr(v any, def time.Duration) time.Duration {
+	if n := toInt(v); n > 0 {
+		return time.Duration(n) * time.Second
+	}
+	return def
+}
+
+// Cancel asks Temporal to cancel a run; the interpreter stops its running activity or
+// timer and records the run cancelled. Errors: conflict (already finished), unavailable.
+func (s *Runs) Cancel(ctx context.Context, r *automation.Run) error {
+	if r.Terminal() {
+		return models.Conflict("run_finished", "workflow_run_id")
+	}
+	if err := s.Client.CancelWorkflow(ctx, r.ID.String(), ""); err != nil {
+		return &models.Error{Kind: models.KindUnavailable, Key: "engine_unavailable", Err: err}
+	}
+	return nil
+}
+
+// RetryAction re-executes one failed action of a failed run and continues the graph from
+// it. The run keeps its id: a new Temporal execution of the same workflow id starts from
+// the recorded state, where actions that succeeded keep their outputs and are not run
+// again. Errors: conflict (the run is not failed, or the action did not fail),
+// invalid (unknown action), unavailable.
+func (s *Runs) RetryAction(ctx context.Context, r *automation.Run, actionKey string) (*automation.Run, error) {
+	if r.Status != automation.RunFailed {
+		return nil, models.Conflict("run_not_failed", "workflow_run_id")
+	}
+	rows, err := s.Workflows.ActionRuns(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	resume := &Resume{RetryKey: actionKey, Actions: map[string]ResumedAction{}}
+	found := false
+	for _, row := range rows {
+		output := map[string]any{}
+		_ = jsonUnmarshal(row.Output, &output)
+		resume.Actions[row.ActionKey] = ResumedAction{Status: row.Status, Output: output, Attempts: row.AttemptCount}
+		if row.ActionKey == actionKey {
+			found = true
+			if row.Status != automation.ActionFailed && row.Status != automation.ActionDeadLettered {
+				return nil, models.Conflict("action_not_failed", "action_key")
+			}
+		}
+	}
+	if !found {
+		return nil, models.Invalid("unknown_action", "action_key")
+	}
+	var lastSeq int
+	if err := s.DB.WithContext(ctx).Model(&automation.RunEvent{}).Where("run_id = ?", r.ID).
+		Select("COALESCE(MAX(sequence), 0)").Scan(&lastSeq).Error; err != nil {
+		return nil, models.Internal("read last event: %w", err)
+	}
+	resume.NextSequence = lastSeq + 1
+	w, err := s.workflow(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	g := r.GraphJSON()
+	st := Start{Workflow: w, Graph: g, TriggerKey: r.TriggerActionKey, Payload: r.InputJSON()}
+	in := RunInput{
+		RunID: r.ID, CompanyID: r.CompanyID, ProjectID: r.ProjectID, WorkflowID: r.WorkflowID,
+		Graph: g, TriggerKey: r.TriggerActionKey, Payload: st.Payload,
+		Namespaces: s.namespaces(r, st), Policies: s.policies(g), Resume: resume,
+	}
+	now := s.Now().UTC()
+	if err := s.DB.WithContext(ctx).Model(&automation.Run{}).Where("id = ?", r.ID).Updates(map[string]any{
+		"status": automation.RunPending, "terminal_reason": "", "error": "", "finished_at": nil, "updated_at": now,
+	}).Error; err != nil {
+		return nil, models.Internal("reopen run: %w", err)
+	}
+	if err := s.execute(ctx, r, in); err != nil {
+		return nil, err
+	}
+	return s.Workflows.Run(ctx, r.ID)
+}

@@ -1,0 +1,287 @@
+package automation
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+
+	"agencyhub/models"
+	"agencyhub/models/company"
+	"agencyhub/schemas"
+)
+
+// Workflow is an automation of a project: one editable draft graph, and the published
+// version runs start from.
+type Workflow struct {
+	ID                     uuid.UUID `gorm:"primaryKey"`
+	CompanyID              uuid.UUID
+	ProjectID              uuid.UUID
+	Name                   string
+	Description            string
+	DraftActions           string
+	DraftConnections       string
+	DraftTestInput         string
+	DraftChangeDescription string
+	DraftUpdatedAt         time.Time
+	CurrentVersionID       *uuid.UUID
+	CreatedBy              uuid.UUID
+	CreatedAt              time.Time
+	UpdatedAt              time.Time
+}
+
+// Draft is the editable state of a workflow.
+type Draft struct {
+	Graph             Graph
+	TestInput         map[string]any
+	ChangeDescription string
+}
+
+// Draft decodes the workflow's draft.
+func (w *Workflow) Draft() Draft {
+	d := Draft{TestInput: DecodeObject(w.DraftTestInput), ChangeDescription: w.DraftChangeDescription}
+	_ = json.Unmarshal([]byte(w.DraftActions), &d.Graph.Actions) // columns we wrote from a Graph
+	_ = json.Unmarshal([]byte(w.DraftConnections), &d.Graph.Connections)
+	return d
+}
+
+// Version is an immutable published graph.
+type Version struct {
+	ID            uuid.UUID `gorm:"primaryKey"`
+	CompanyID     uuid.UUID
+	WorkflowID    uuid.UUID
+	VersionNumber int
+	Description   string
+	Actions       string
+	Connections   string
+	TestInput     string
+	CreatedBy     uuid.UUID
+	CreatedAt     time.Time
+}
+
+func (Version) TableName() string { return "workflow_versions" }
+
+// Graph decodes the version's graph.
+func (v *Version) Graph() Graph {
+	var g Graph
+	_ = json.Unmarshal([]byte(v.Actions), &g.Actions) // columns we wrote from a Graph
+	_ = json.Unmarshal([]byte(v.Connections), &g.Connections)
+	return g
+}
+
+// Service implements workflows, drafts and versions.
+type Service struct {
+	DB      *gorm.DB
+	Company *company.Service
+	Catalog *schemas.Catalog
+	Now     func() time.Time
+}
+
+// NewService returns a service on the real clock.
+func NewService(db *gorm.DB, companies *company.Service, catalog *schemas.Catalog) *Service {
+	return &Service{DB: db, Company: companies, Catalog: catalog, Now: func() time.Time { return time.Now().UTC() }}
+}
+
+func (s *Service) now() time.Time { return s.Now().UTC().Truncate(time.Microsecond) }
+
+func checkName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	if n := utf8.RuneCountInString(name); n < 1 || n > 200 {
+		return "", models.Invalid("invalid_name", "name")
+	}
+	return name, nil
+}
+
+// Create adds a workflow with an empty draft to a project. Errors: invalid (name).
+func (s *Service) Create(ctx context.Context, p *company.Project, userID uuid.UUID, name, description string) (*Workflow, error) {
+	name, err := checkName(name)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	w := &Workflow{
+		ID: models.NewID(), CompanyID: p.CompanyID, ProjectID: p.ID, Name: name, Description: strings.TrimSpace(description),
+		DraftActions: "[]", DraftConnections: "[]", DraftTestInput: "{}", DraftUpdatedAt: now,
+		CreatedBy: userID, CreatedAt: now, UpdatedAt: now,
+	}
+	if err := s.DB.WithContext(ctx).Create(w).Error; err != nil {
+		return nil, models.Internal("create workflow: %w", err)
+	}
+	return w, nil
+}
+
+// WorkflowAccess returns a workflow and the caller's standing in its company.
+// Errors: not_found.
+func (s *Service) WorkflowAccess(ctx context.Context, userID, id uuid.UUID) (*Workflow, *company.Access, error) {
+	return company.LoadOwned(ctx, s.Company, userID, id, "workflow_not_found", func(w *Workflow) uuid.UUID { return w.CompanyID })
+}
+
+// List returns a project's workflows.
+func (s *Service) List(ctx context.Context, projectID uuid.UUID, page models.PageRequest) ([]Workflow, string, error) {
+	var rows []Workflow
+	if err := page.Apply(s.DB.WithContext(ctx).Where("project_id = ?", projectID), "id").Find(&rows).Error; err != nil {
+		return nil, "", models.Internal("list workflows: %w", err)
+	}
+	items, next := models.Page(page, rows, func(w Workflow) uuid.UUID { return w.ID })
+	return items, next, nil
+}
+
+// PutDraft replaces the draft and answers what validation finds in it; an invalid draft is
+// still saved, since editors save work in progress. Nil Graph slices count as empty.
+func (s *Service) PutDraft(ctx context.Context, w *Workflow, d Draft) (*Workflow, []Diagnostic, error) {
+	if d.Graph.Actions == nil {
+		d.Graph.Actions = []Action{}
+	}
+	if d.Graph.Connections == nil {
+		d.Graph.Connections = []Connection{}
+	}
+	if d.TestInput == nil {
+		d.TestInput = map[string]any{}
+	}
+	out := *w
+	out.DraftActions, out.DraftConnections = marshal(d.Graph.Actions), marshal(d.Graph.Connections)
+	out.DraftTestInput, out.DraftChangeDescription = marshal(d.TestInput), d.ChangeDescription
+	out.DraftUpdatedAt = s.now()
+	out.UpdatedAt = out.DraftUpdatedAt
+	err := s.DB.WithContext(ctx).Model(&Workflow{ID: w.ID}).Where("company_id = ?", w.CompanyID).Updates(map[string]any{
+		"draft_actions": out.DraftActions, "draft_connections": out.DraftConnections, "draft_test_input": out.DraftTestInput,
+		"draft_change_description": out.DraftChangeDescription, "draft_updated_at": out.DraftUpdatedAt, "updated_at": out.UpdatedAt,
+	}).Error
+	if err != nil {
+		return nil, nil, models.Internal("save draft: %w", err)
+	}
+	return &out, Validate(d.Graph, s.Catalog), nil
+}
+
+// ValidateDraft reports every problem of the draft.
+func (s *Service) ValidateDraft(w *Workflow) []Diagnostic {
+	return Validate(w.Draft().Graph, s.Catalog)
+}
+
+// RequireValid turns error diagnostics into invalid input naming where each problem is
+// (actions.<key>.<field>, connections.<n>, actions).
+func RequireValid(ds []Diagnostic) error {
+	var fields []string
+	seen := map[string]bool{}
+	for _, d := range ds {
+		if d.Severity != SeverityError {
+			continue
+		}
+		f := d.Field
+		if d.ActionKey != "" && !strings.HasPrefix(f, "connections") {
+			f = strings.TrimSuffix("actions."+d.ActionKey+"."+f, ".")
+		}
+		if !seen[f] {
+			seen[f] = true
+			fields = append(fields, f)
+		}
+	}
+	if len(fields) > 0 {
+		return models.Invalid("draft_invalid", fields...)
+	}
+	return nil
+}
+
+// Publish freezes the draft as the next version and makes it current. The version's
+// description is the one given, or else the draft's change description, which is then
+// cleared. Errors: invalid (the draft's problems), conflict (a concurrent publish).
+func (s *Service) Publish(ctx context.Context, w *Workflow, userID uuid.UUID, description *string) (*Version, error) {
+	d := w.Draft()
+	if err := RequireValid(Validate(d.Graph, s.Catalog)); err != nil {
+		return nil, err
+	}
+	now := s.now()
+	v := &Version{
+		ID: models.NewID(), CompanyID: w.CompanyID, WorkflowID: w.ID, Description: d.ChangeDescription,
+		Actions: w.DraftActions, Connections: w.DraftConnections, TestInput: w.DraftTestInput, CreatedBy: userID, CreatedAt: now,
+	}
+	if description != nil {
+		v.Description = strings.TrimSpace(*description)
+	}
+	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var last int
+		if err := tx.Model(&Version{}).Where("workflow_id = ?", w.ID).Select("COALESCE(MAX(version_number), 0)").Scan(&last).Error; err != nil {
+			return err
+		}
+		v.VersionNumber = last + 1
+		if err := tx.Create(v).Error; err != nil {
+			return err
+		}
+		return tx.Model(&Workflow{ID: w.ID}).Updates(map[string]any{
+			"current_version_id": v.ID, "draft_change_description": "", "updated_at": now,
+		}).Error
+	})
+	if models.IsUniqueViolation(err) {
+		return nil, models.Conflict("publish_conflict", "workflow_id")
+	}
+	if err != nil {
+		return nil, models.Internal("publish: %w", err)
+	}
+	return v, nil
+}
+
+// Versions lists a workflow's versions, oldest first.
+func (s *Service) Versions(ctx context.Context, workflowID uuid.UUID, page models.PageRequest) ([]Version, string, error) {
+	var rows []Version
+	if err := page.Apply(s.DB.WithContext(ctx).Where("workflow_id = ?", workflowID), "id").Find(&rows).Error; err != nil {
+		return nil, "", models.Internal("list versions: %w", err)
+	}
+	items, next := models.Page(page, rows, func(v Version) uuid.UUID { return v.ID })
+	return items, next, nil
+}
+
+// VersionAccess returns a version and the caller's standing in its company.
+// Errors: not_found.
+func (s *Service) VersionAccess(ctx context.Context, userID, id uuid.UUID) (*Version, *company.Access, error) {
+	return company.LoadOwned(ctx, s.Company, userID, id, "workflow_version_not_found", func(v *Version) uuid.UUID { return v.CompanyID })
+}
+
+// Version returns one version of a workflow. Errors: not_found.
+func (s *Service) Version(ctx context.Context, w *Workflow, id uuid.UUID) (*Version, error) {
+	var v Version
+	err := s.DB.WithContext(ctx).Take(&v, "id = ? AND workflow_id = ?", id, w.ID).Error
+	if models.IsNotFound(err) {
+		return nil, models.NotFound("workflow_version_not_found")
+	}
+	if err != nil {
+		return nil, models.Internal("read version: %w", err)
+	}
+	return &v, nil
+}
+
+// Restore loads a version into the draft and makes it current. Runs keep the versions
+// they started on. Errors: not_found.
+func (s *Service) Restore(ctx context.Context, w *Workflow, versionID uuid.UUID) (*Workflow, error) {
+	v, err := s.Version(ctx, w, versionID)
+	if err != nil {
+		return nil, err
+	}
+	out := *w
+	now := s.now()
+	out.DraftActions, out.DraftConnections, out.DraftTestInput = v.Actions, v.Connections, v.TestInput
+	out.DraftChangeDescription = fmt.Sprintf("Restored version %d", v.VersionNumber)
+	out.CurrentVersionID = &v.ID
+	out.DraftUpdatedAt, out.UpdatedAt = now, now
+	err = s.DB.WithContext(ctx).Model(&Workflow{ID: w.ID}).Updates(map[string]any{
+		"draft_actions": out.DraftActions, "draft_connections": out.DraftConnections, "draft_test_input": out.DraftTestInput,
+		"draft_change_description": out.DraftChangeDescription, "current_version_id": v.ID,
+		"draft_updated_at": now, "updated_at": now,
+	}).Error
+	if err != nil {
+		return nil, models.Internal("restore version: %w", err)
+	}
+	return &out, nil
+}
+
+// CurrentVersion returns the version runs start from. Errors: invalid (never published).
+func (s *Service) CurrentVersion(ctx context.Context, w *Workflow) (*Version, error) {
+	if w.CurrentVersionID == nil {
+		return nil, models.Invalid("workflow_not_published", "workflow_id")
+	}
+	return s.Version(ctx, w, *w.CurrentVersionID)
+}

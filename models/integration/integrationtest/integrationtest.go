@@ -1,0 +1,223 @@
+// Package integrationtest gives tests local servers that speak the providers' protocols, so
+// connection tests run the real clients over real sockets: a messenger_a Bot API, a
+// messenger_b bot API and an SMTP server (go-smtp). It is a test helper, so it sits beside
+// the package whose tests use it.
+package integrationtest
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+)
+
+// BotAPI is a local bot API server that knows one bot: its token and name.
+type BotAPI struct {
+	URL      string
+	Token    string
+	Username string
+
+	mu    sync.Mutex
+	calls int
+}
+
+// Calls is how many requests the server has received.
+func (b *BotAPI) Calls() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.calls
+}
+
+func (b *BotAPI) count() {
+	b.mu.Lock()
+	b.calls++
+	b.mu.Unlock()
+}
+
+func writeJSON(w http.ResponseWriter, status int, body any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(body)
+}
+
+// StartMessengerA serves messenger_a's getMe at {URL}/bot{token}/getMe: the bot's user for
+// the known token, 401 Unauthorized in the API's error frame for any other.
+func StartMessengerA(t testing.TB, token, username string) *BotAPI {
+	t.Helper()
+	b := &BotAPI{Token: token, Username: username}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b.count()
+		if r.URL.Path != "/bot"+b.Token+"/getMe" {
+			writeJSON(w, http.StatusUnauthorized, map[string]any{"ok": false, "error_code": 401, "description": "Unauthorized"})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "result": map[string]any{
+			"id": 4242, "is_bot": true, "first_name": "Agency bot", "username": b.Username,
+		}})
+	}))
+	t.Cleanup(srv.Close)
+	b.URL = srv.URL
+	return b
+}
+
+// StartMessengerB serves messenger_b's GET /v1/me: the bot's profile for the known bearer
+// token, 401 with the API's error object for any other.
+func StartMessengerB(t testing.TB, token, name string) *BotAPI {
+	t.Helper()
+	b := &BotAPI{Token: token, Username: name}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b.count()
+		if r.Header.Get("Authorization") != "Bearer "+b.Token {
+			writeJSON(w, http.StatusUnauthorized, map[string]any{"error": map[string]any{"code": "unauthorized", "message": "invalid token"}})
+			return
+		}
+		if r.URL.Path != "/v1/me" {
+			writeJSON(w, http.StatusNotFound, map[string]any{"error": map[string]any{"code": "not_found", "message": "no such method"}})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"id": "bot-1", "name": b.Username})
+	}))
+	t.Cleanup(srv.Close)
+	b.URL = srv.URL
+	return b
+}
+
+// SMTPServer is a real SMTP server on 127.0.0.1 that demands AUTH PLAIN or LOGIN with one
+// user's credentials and records the sessions it saw.
+type SMTPServer struct {
+	Host string
+	Port int
+
+	user, pass string
+
+	mu       sync.Mutex
+	sessions []SMTPSession
+}
+
+// SMTPSession is what one client did: whom it signed in as, and whether it began a message
+// (MAIL FROM), which the server refuses.
+type SMTPSession struct {
+	AuthUser string
+	MailFrom bool
+}
+
+// Sessions returns the sessions so far.
+func (s *SMTPServer) Sessions() []SMTPSession {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]SMTPSession(nil), s.sessions...)
+}
+
+// StartSMTP listens on 127.0.0.1:0 and stops when the test ends.
+func StartSMTP(t testing.TB, user, pass string) *SMTPServer {
+	t.Helper()
+	s := &SMTPServer{user: user, pass: pass}
+	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.sessions = append(s.sessions, SMTPSession{})
+		return &smtpSession{server: s, index: len(s.sessions) - 1}, nil
+	}))
+	srv.Domain = "localhost"
+	srv.AllowInsecureAuth = true
+	srv.ReadTimeout = 10 * time.Second
+	srv.WriteTimeout = 10 * time.Second
+	srv.ErrorLog = log.New(io.Discard, "", 0)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listen: %v", err)
+	}
+	addr := l.Addr().(*net.TCPAddr)
+	s.Host, s.Port = addr.IP.String(), addr.Port
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = srv.Serve(l)
+	}()
+	t.Cleanup(func() {
+		_ = srv.Close()
+		_ = l.Close() // Close misses the listener when Serve has not registered it yet
+		<-done
+	})
+	return s
+}
+
+type smtpSession struct {
+	server *SMTPServer
+	index  int
+}
+
+func (ss *smtpSession) update(f func(*SMTPSession)) {
+	ss.server.mu.Lock()
+	defer ss.server.mu.Unlock()
+	f(&ss.server.sessions[ss.index])
+}
+
+func (ss *smtpSession) AuthMechanisms() []string { return []string{sasl.Plain, "LOGIN"} }
+
+func (ss *smtpSession) Auth(mech string) (sasl.Server, error) {
+	check := func(username, password string) error {
+		if username != ss.server.user || password != ss.server.pass {
+			return smtp.ErrAuthFailed
+		}
+		ss.update(func(s *SMTPSession) { s.AuthUser = username })
+		return nil
+	}
+	switch mech {
+	case sasl.Plain:
+		return sasl.NewPlainServer(func(_, username, password string) error { return check(username, password) }), nil
+	case "LOGIN":
+		return &loginServer{check: check}, nil
+	}
+	return nil, smtp.ErrAuthUnknownMechanism
+}
+
+func (ss *smtpSession) Mail(string, *smtp.MailOptions) error {
+	ss.update(func(s *SMTPSession) { s.MailFrom = true })
+	return smtp.ErrAuthRequired
+}
+
+func (ss *smtpSession) Rcpt(string, *smtp.RcptOptions) error { return smtp.ErrAuthRequired }
+
+func (ss *smtpSession) Data(io.Reader) error { return smtp.ErrAuthRequired }
+
+func (ss *smtpSession) Reset() {}
+
+func (ss *smtpSession) Logout() error { return nil }
+
+// loginServer is the server side of AUTH LOGIN, which go-sasl does not provide.
+type loginServer struct {
+	check    func(username, password string) error
+	step     int
+	username string
+}
+
+func (l *loginServer) Next(response []byte) ([]byte, bool, error) {
+	switch l.step {
+	case 0:
+		l.step++
+		if response != nil { // an initial response is the user name
+			l.username = string(response)
+			l.step++
+			return []byte("Password:"), false, nil
+		}
+		return []byte("Username:"), false, nil
+	case 1:
+		l.username = string(response)
+		l.step++
+		return []byte("Password:"), false, nil
+	case 2:
+		l.step++
+		return nil, true, l.check(l.username, string(response))
+	}
+	return nil, false, errors.New("unexpected LOGIN step")
+}
