@@ -8,6 +8,7 @@ import (
 	"fmt"
 	netmail "net/mail"
 	"net/textproto"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -29,7 +30,8 @@ const smtpProvider = "smtp"
 // else 587), security (starttls, the default, tls or none), from, and optionally auth
 // (plain or login); its auth holds username and password.
 //
-// Output: to, cc, bcc (the addresses as sent) and subject.
+// Output: message_id (the Message-ID header) and recipients (every address the server
+// accepted); the provider response repeats the addresses and subject as sent.
 //
 // Failures, by how far the SMTP dialogue got:
 //
@@ -98,7 +100,9 @@ func (a EmailSend) Run(ctx context.Context, req Request) (Result, error) {
 			"The action is retried automatically; check the integration's host if it keeps failing"), nil)
 	}
 
-	err = mailer.NewSender(cfg).Send(ctx, mailer.Mail{To: to, Cc: cc, Bcc: bcc, Subject: subject, TextBody: body})
+	sender := mailer.NewSender(cfg)
+	messageID := sender.NewMessageID()
+	err = sender.Send(ctx, mailer.Mail{To: to, Cc: cc, Bcc: bcc, Subject: subject, TextBody: body, MessageID: messageID})
 	if err != nil {
 		if ctx.Err() == context.Canceled {
 			return Result{}, ctx.Err()
@@ -108,8 +112,8 @@ func (a EmailSend) Run(ctx context.Context, req Request) (Result, error) {
 		}
 	}
 	return Result{
-		Output:           map[string]any{"to": to, "cc": cc, "bcc": bcc, "subject": subject},
-		ProviderResponse: map[string]any{},
+		Output:           map[string]any{"message_id": messageID, "recipients": slices.Concat(to, cc, bcc)},
+		ProviderResponse: map[string]any{"to": to, "cc": cc, "bcc": bcc, "subject": subject},
 	}, nil
 }
 

@@ -12,7 +12,7 @@ import (
 //
 // Config: action_dependency_id; chat_id (numeric id or @channel name); text; parse_mode
 // (optional, passed to the API as it is). Output: message_id (number), chat_id (as the API
-// reports it). Failures are classified as messengerFailure describes.
+// reports it, as text). Failures are classified as messengerFailure describes.
 type MessengerASendMessage struct {
 	Dependencies Dependencies
 	// Client is the egress client (egress.NewClient); nil means one with the zero Policy.

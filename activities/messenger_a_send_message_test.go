@@ -113,7 +113,7 @@ func TestMessengerASendMessageSendsThroughTheBotAPI(t *testing.T) {
 	if len(sent) != 1 || fmt.Sprint(sent[0]) != fmt.Sprint(want) {
 		t.Fatalf("the API got %v, want %v", sent, want)
 	}
-	if res.Output["message_id"] != int64(101) || res.Output["chat_id"] != float64(-1001234567890) {
+	if res.Output["message_id"] != int64(101) || res.Output["chat_id"] != "-1001234567890" {
 		t.Errorf("output = %v, want message_id 101 and the chat id", res.Output)
 	}
 	if body, _ := res.ProviderResponse["body"].(map[string]any); body["ok"] != true {

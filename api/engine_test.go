@@ -61,7 +61,8 @@ func (e *env) withEngine(s *api.Server) {
 	s.Workflows = automation.NewService(e.db.DB, s.Company, s.Catalog)
 	s.Workflows.Now = clock
 	queue := "test-" + models.NewID().String()
-	s.Runs = &engine.Runs{DB: e.db.DB, Client: c, Workflows: s.Workflows, Catalog: s.Catalog, TaskQueue: queue, PublicURL: s.PublicURL, Now: clock}
+	s.Runs = &engine.Runs{DB: e.db.DB, Client: c, Workflows: s.Workflows, Catalog: s.Catalog, Templates: s.Integration,
+		TaskQueue: queue, PublicURL: s.PublicURL, Now: clock}
 	w := engine.NewWorker(c, queue, engine.WorkerDeps{DB: e.db.DB, Now: time.Now, Actions: activities.Registry(activities.Deps{
 		Dependencies: s.Integration, EgressPolicy: testEgress,
 	})})

@@ -205,7 +205,7 @@ func afterSequence(value, field string) (int, error) {
 // runEvents serves GET /api/v1/runs/{workflow_run_id}/events: the run's events in order.
 // The cursor is the sequence number of the last event seen.
 func (s *Server) runEvents(c *gin.Context) {
-	page, err := httpx.Page(c)
+	limit, err := httpx.Limit(c)
 	if err != nil {
 		httpx.WriteError(c, err)
 		return
@@ -215,14 +215,14 @@ func (s *Server) runEvents(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	rows, err := s.Workflows.Events(c, run(c).ID, after, page.Limit+1)
+	rows, err := s.Workflows.Events(c, run(c).ID, after, limit+1)
 	if err != nil {
 		httpx.WriteError(c, err)
 		return
 	}
 	next := ""
-	if len(rows) > page.Limit {
-		rows = rows[:page.Limit]
+	if len(rows) > limit {
+		rows = rows[:limit]
 		next = strconv.Itoa(rows[len(rows)-1].Sequence)
 	}
 	renderList(c, rows, next, viewEvent)

@@ -11,6 +11,9 @@ import (
 	"strconv"
 	"time"
 
+	uiserver "github.com/temporalio/ui-server/v2/server"
+	uiconfig "github.com/temporalio/ui-server/v2/server/config"
+	uiserveroptions "github.com/temporalio/ui-server/v2/server/server_options"
 	"go.temporal.io/server/common/cluster"
 	"go.temporal.io/server/common/config"
 	"go.temporal.io/server/common/dynamicconfig"
@@ -33,13 +36,17 @@ type DevServerOptions struct {
 	Port int
 	// LogLevel of the server's own log (debug, info, warn, error).
 	LogLevel string
+	// UIPort serves the Temporal Web UI on IP; 0 serves none.
+	UIPort int
 }
 
 // DevServer is a single-process Temporal cluster: frontend, history, matching and worker
 // services on loopback ports, persisted in one SQLite file with one history shard.
 type DevServer struct {
 	server  temporal.Server
+	ui      *uiserver.Server
 	address string
+	uiURL   string
 }
 
 // The embedded cluster's name and id; the id only has to be a stable UUID.
@@ -132,15 +139,50 @@ func StartDevServer(opts DevServerOptions) (*DevServer, error) {
 	if err := server.Start(); err != nil {
 		return nil, fmt.Errorf("embedded Temporal: start: %w", err)
 	}
-	slog.Info("embedded Temporal started", "address", hostPort(frontend), "namespace", opts.Namespace, "data", sqlConf.DatabaseName)
-	return &DevServer{server: server, address: hostPort(frontend)}, nil
+	d := &DevServer{server: server, address: hostPort(frontend)}
+	if opts.UIPort != 0 {
+		d.startUI(opts, hostPort(opts.UIPort))
+	}
+	slog.Info("embedded Temporal started", "address", d.address, "namespace", opts.Namespace, "data", sqlConf.DatabaseName, "ui", d.uiURL)
+	return d, nil
+}
+
+// startUI serves the Temporal Web UI, as Temporal's own CLI embeds it, so operators can
+// read any run's history (its workflow id is our workflow_run_id). The UI server exits the
+// process when it cannot listen, so a busy port is checked first and only logged.
+func (d *DevServer) startUI(opts DevServerOptions, addr string) {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		slog.Warn("Temporal Web UI not started: its port is taken", "addr", addr, "err", err)
+		return
+	}
+	l.Close()
+	d.ui = uiserver.NewServer(uiserveroptions.WithConfigProvider(&uiconfig.Config{
+		Host: opts.IP, Port: opts.UIPort, TemporalGRPCAddress: d.address, EnableUI: true,
+		DefaultNamespace: opts.Namespace, HideLogs: true, DisableNewsFetch: true,
+		CORS: uiconfig.CORS{CookieInsecure: true},
+	}))
+	go func() {
+		if err := d.ui.Start(); err != nil {
+			slog.Error("Temporal Web UI stopped", "err", err)
+		}
+	}()
+	d.uiURL = "http://" + addr
 }
 
 // Address is the frontend's host:port for clients.
 func (d *DevServer) Address() string { return d.address }
 
-// Stop shuts the server down.
-func (d *DevServer) Stop() { d.server.Stop() }
+// UIURL is where the Temporal Web UI answers; empty when it is off.
+func (d *DevServer) UIURL() string { return d.uiURL }
+
+// Stop shuts the UI and the server down.
+func (d *DevServer) Stop() {
+	if d.ui != nil {
+		d.ui.Stop()
+	}
+	d.server.Stop()
+}
 
 // sqliteConfig points the SQLite persistence at temporal.db in the data dir (creating its
 // schema on first start) or at a private in-memory database, and registers the namespace.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
@@ -283,11 +284,15 @@ func (r *interpreter) activity(a automation.Action, config map[string]any, selec
 	policy := r.in.Policies[a.ActionKey]
 	now := workflow.Now(r.ctx)
 	r.status[a.ActionKey] = automation.ActionRunning
-	r.action(automation.ActionUpdate{ActionKey: a.ActionKey, Status: automation.ActionRunning, Input: config, StartedAt: &now, MaxAttempts: policy.MaxAttempts})
+	// Attempts of earlier executions (retry-action) count too, so max_attempts grows with them.
+	r.action(automation.ActionUpdate{ActionKey: a.ActionKey, Status: automation.ActionRunning, Input: config, StartedAt: &now,
+		MaxAttempts: r.attempts[a.ActionKey] + policy.MaxAttempts})
 	r.event("action.started", a.ActionKey, automation.ActionRunning, "", nil)
 	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: policy.Timeout,
-		HeartbeatTimeout:    heartbeatTimeout,
+		// A run never waits forever for a worker that does not execute this action type.
+		ScheduleToStartTimeout: scheduleToStartTimeout,
+		HeartbeatTimeout:       heartbeatTimeout,
 		RetryPolicy: &temporal.RetryPolicy{
 			InitialInterval:        policy.InitialInterval,
 			BackoffCoefficient:     policy.BackoffCoefficient,
@@ -419,6 +424,9 @@ func errorOf(err error) error {
 		return activities.Fail(class, "activity_error", appErr.Message(), "Retry the action")
 	}
 	var timeoutErr *temporal.TimeoutError
+	if errors.As(err, &timeoutErr) && timeoutErr.TimeoutType() == enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START {
+		return activities.Fail(activities.ClassPermanent, "no_worker", "no worker picked the action up: no running worker executes this action type", "Check that a worker is running, then retry the action")
+	}
 	if errors.As(err, &timeoutErr) {
 		return activities.Fail(activities.ClassTimeoutUnknown, "timeout", "the action did not finish in time; it may or may not have taken effect", "Check the target, then retry the action")
 	}

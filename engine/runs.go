@@ -12,6 +12,7 @@ import (
 
 	"agencyhub/models"
 	"agencyhub/models/automation"
+	"agencyhub/models/integration"
 	"agencyhub/schemas"
 )
 
@@ -41,6 +42,8 @@ type Runs struct {
 	Client    client.Client
 	Workflows *automation.Service
 	Catalog   *schemas.Catalog
+	// Templates resolves the project templates send actions name.
+	Templates *integration.Service
 	// TaskQueue is where runs are dispatched; the worker polls the same one.
 	TaskQueue string
 	// PublicURL is the base of links to runs (system.run_url).
@@ -68,7 +71,7 @@ func (s *Runs) StartManual(ctx context.Context, w *automation.Workflow, userID u
 		return nil, err
 	}
 	g := v.Graph()
-	trigger, ok := firstOfType(g, automation.TypeManual)
+	trigger, ok := automation.FirstOfType(g, automation.TypeManual)
 	if !ok {
 		return nil, models.Invalid("no_manual_trigger", "workflow_id")
 	}
@@ -83,7 +86,7 @@ func (s *Runs) StartTest(ctx context.Context, w *automation.Workflow, userID uui
 	if err := automation.RequireValid(automation.Validate(d.Graph, s.Catalog)); err != nil {
 		return nil, err
 	}
-	trigger, ok := firstOfType(d.Graph, automation.TypeManual)
+	trigger, ok := automation.FirstOfType(d.Graph, automation.TypeManual)
 	if !ok {
 		trigger = s.firstTrigger(d.Graph)
 	}
@@ -118,15 +121,6 @@ func (s *Runs) workflow(ctx context.Context, r *automation.Run) (*automation.Wor
 	return &w, nil
 }
 
-func firstOfType(g automation.Graph, typ string) (string, bool) {
-	for _, a := range g.Actions {
-		if a.ActionTypeKey == typ {
-			return a.ActionKey, true
-		}
-	}
-	return "", false
-}
-
 func (s *Runs) firstTrigger(g automation.Graph) string {
 	for _, a := range g.Actions {
 		if t, ok := s.Catalog.Action(a.ActionTypeKey); ok && t.Trigger {
@@ -143,6 +137,11 @@ func (s *Runs) start(ctx context.Context, st Start) (*automation.Run, error) {
 	if st.Payload == nil {
 		st.Payload = map[string]any{}
 	}
+	graph, err := s.withTemplates(ctx, st.Workflow.CompanyID, st.Workflow.ProjectID, st.Graph)
+	if err != nil {
+		return nil, err
+	}
+	st.Graph = graph
 	run := &automation.Run{
 		ID: models.NewID(), CompanyID: st.Workflow.CompanyID, ProjectID: st.Workflow.ProjectID, WorkflowID: st.Workflow.ID,
 		Status: automation.RunPending, TriggerType: st.TriggerType, TriggerActionKey: st.TriggerKey,
@@ -153,7 +152,7 @@ func (s *Runs) start(ctx context.Context, st Start) (*automation.Run, error) {
 		run.WorkflowVersionID = &st.Version.ID
 	}
 	policies := s.policies(st.Graph)
-	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err = s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Create(run).Error; err != nil {
 			return err
 		}
@@ -217,10 +216,13 @@ func (s *Runs) namespaces(run *automation.Run, st Start) map[string]any {
 }
 
 // policies computes each activity action's timeouts and retry policy from the catalog and
-// its config, outside workflow code.
+// its config, outside workflow code. Actions without an activity have none.
 func (s *Runs) policies(g automation.Graph) map[string]ActionPolicy {
 	out := map[string]ActionPolicy{}
 	for _, a := range g.Actions {
+		if t, ok := s.Catalog.Action(a.ActionTypeKey); !ok || t.Trigger || interpreted[a.ActionTypeKey] {
+			continue // no activity, no attempts to plan
+		}
 		p := ActionPolicy{Timeout: defaultActionTimeout + timeoutMargin, MaxAttempts: defaultMaxAttempts,
 			InitialInterval: defaultInitial, BackoffCoefficient: defaultBackoff, MaxInterval: defaultMaxInterval}
 		if t, ok := s.Catalog.Action(a.ActionTypeKey); ok {
@@ -245,6 +247,9 @@ func (s *Runs) policies(g automation.Graph) map[string]ActionPolicy {
 	}
 	return out
 }
+
+// interpreted are the action types the interpreter evaluates itself, without an activity.
+var interpreted = map[string]bool{automation.TypeCondition: true, automation.TypeStop: true, automation.TypeDelay: true}
 
 // idempotentMethods are the HTTP methods whose repetition has the effect of one request.
 var idempotentMethods = map[string]bool{"GET": true, "HEAD": true, "PUT": true, "DELETE": true, "OPTIONS": true}

@@ -23,6 +23,8 @@ import (
 const (
 	heartbeatInterval = 5 * time.Second
 	heartbeatTimeout  = 20 * time.Second
+	// scheduleToStartTimeout bounds how long an action waits for a worker to pick it up.
+	scheduleToStartTimeout = 5 * time.Minute
 )
 
 // nonRetryableClasses are the failure classes Temporal must not retry: the input or the
@@ -62,16 +64,22 @@ func runAction(d WorkerDeps, fn activities.Func) func(context.Context, ActionReq
 	return func(ctx context.Context, req ActionRequest) (activities.Result, error) {
 		retry := activity.GetInfo(ctx).Attempt > 1
 		attempt := req.PriorAttempts + int(activity.GetInfo(ctx).Attempt)
-		settled, err := automation.BeginAttempt(ctx, d.DB, req.RunID, req.ActionKey, attempt, d.Now())
-		if err != nil {
-			return activities.Result{}, err // a retryable infrastructure error
+		if retry && !req.Idempotent {
+			settled, err := automation.SettledAttempts(ctx, d.DB, req.RunID, req.ActionKey)
+			if err != nil {
+				return activities.Result{}, err // a retryable infrastructure error
+			}
+			if settled < attempt-1 {
+				// The previous attempt timed out or its worker died before answering: it may
+				// have taken effect, so a non-idempotent action is not tried again on its own,
+				// and this refusal is no attempt.
+				return activities.Result{}, applicationError(activities.Fail(activities.ClassUnknownOutcome, "previous_attempt_unanswered",
+					"the previous attempt stopped without an answer (a timeout or a restart); it may have taken effect",
+					"Check the target, then retry the action if it did not take effect"))
+			}
 		}
-		if retry && settled < attempt-1 && !req.Idempotent {
-			// The previous attempt timed out or its worker died before answering: it may have
-			// taken effect, so a non-idempotent action is not tried again on its own.
-			return activities.Result{}, applicationError(activities.Fail(activities.ClassUnknownOutcome, "previous_attempt_unanswered",
-				"the previous attempt stopped without an answer (a timeout or a restart); it may have taken effect",
-				"Check the target, then retry the action if it did not take effect"))
+		if err := automation.BeginAttempt(ctx, d.DB, req.RunID, req.ActionKey, attempt, d.Now()); err != nil {
+			return activities.Result{}, err // a retryable infrastructure error
 		}
 		ctx, stop := context.WithCancel(ctx)
 		defer stop()

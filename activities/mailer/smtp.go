@@ -157,6 +157,8 @@ func defaultAuth(username string) string {
 type Mail struct {
 	To, Cc, Bcc       []string
 	Subject, TextBody string
+	// MessageID is the Message-ID header (without angle brackets); empty makes one.
+	MessageID string
 }
 
 // Sender delivers mail over SMTP, one connection per message. It is safe for concurrent use.
@@ -204,6 +206,9 @@ func (s *Sender) Check(ctx context.Context) error {
 	return nil
 }
 
+// NewMessageID makes a unique Message-ID in the sender's domain.
+func (s *Sender) NewMessageID() string { return models.RandomToken(16) + "@" + s.fromDomain() }
+
 func (s *Sender) addr() string { return net.JoinHostPort(s.cfg.Host, strconv.Itoa(s.cfg.Port)) }
 
 func (s *Sender) message(m Mail) (*mail.Msg, error) {
@@ -225,7 +230,10 @@ func (s *Sender) message(m Mail) (*mail.Msg, error) {
 	}
 	msg.Subject(m.Subject)
 	msg.SetDate()
-	msg.SetMessageIDWithValue(models.RandomToken(16) + "@" + s.fromDomain())
+	if m.MessageID == "" {
+		m.MessageID = s.NewMessageID()
+	}
+	msg.SetMessageIDWithValue(m.MessageID)
 	msg.SetBodyString(mail.TypeTextPlain, m.TextBody)
 	return msg, nil
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -39,7 +40,8 @@ type MessageA struct {
 // SentA is a message the API accepted.
 type SentA struct {
 	MessageID int64
-	ChatID    any // as the API reports it, usually a number
+	// ChatID is the chat as the API reports it (a number or an @name), spelled as text.
+	ChatID string
 	// Response is the API's whole answer.
 	Response map[string]any
 }
@@ -50,7 +52,7 @@ func (c *ClientA) SendMessage(ctx context.Context, m MessageA) (SentA, error) {
 	var result struct {
 		MessageID int64 `json:"message_id"`
 		Chat      struct {
-			ID any `json:"id"`
+			ID json.RawMessage `json:"id"`
 		} `json:"chat"`
 	}
 	raw, err := c.call(ctx, http.MethodPost, "sendMessage", nil, m, &result)
@@ -61,7 +63,7 @@ func (c *ClientA) SendMessage(ctx context.Context, m MessageA) (SentA, error) {
 		return SentA{}, &Error{Provider: ProviderA, Method: "sendMessage", Sent: true, StatusCode: http.StatusOK,
 			Description: "the answer has no message_id", Response: raw}
 	}
-	return SentA{MessageID: result.MessageID, ChatID: result.Chat.ID, Response: raw}, nil
+	return SentA{MessageID: result.MessageID, ChatID: strings.Trim(string(result.Chat.ID), `"`), Response: raw}, nil
 }
 
 // GetMe returns the bot's own user object; it is how an integration's token is tested.

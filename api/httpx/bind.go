@@ -87,15 +87,28 @@ func PathID(c *gin.Context, name string) (uuid.UUID, error) {
 
 // Page reads the `limit` and `cursor` query parameters shared by every list.
 func Page(c *gin.Context) (models.PageRequest, error) {
+	limit, err := Limit(c)
+	if err != nil {
+		return models.PageRequest{}, err
+	}
+	return models.ParsePage(limit, c.Query("cursor"))
+}
+
+// Limit reads the `limit` query parameter alone, for lists whose cursor is not an id
+// cursor (a run's events resume after a sequence number).
+func Limit(c *gin.Context) (int, error) {
 	limit := models.DefaultPageLimit
 	if s := c.Query("limit"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil {
-			return models.PageRequest{}, models.Invalid("invalid_limit", "limit")
+			return 0, models.Invalid("invalid_limit", "limit")
 		}
 		limit = n
 	}
-	return models.ParsePage(limit, c.Query("cursor"))
+	if _, err := models.ParsePage(limit, ""); err != nil {
+		return 0, err
+	}
+	return limit, nil
 }
 
 // Optional is a JSON field that tells absent (Set false), null (Set, Null) and a value apart.

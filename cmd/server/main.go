@@ -185,6 +185,7 @@ func (m *Main) startEngine(ctx context.Context, server *api.Server, db *gorm.DB,
 	if m.temporalAddress == "" {
 		dev, err := engine.StartDevServer(engine.DevServerOptions{
 			DataDir: m.Config.DataDir, Namespace: m.Config.TemporalNamespace, Port: int(m.Config.TemporalPort),
+			UIPort: int(m.Config.TemporalUIPort),
 		})
 		if err != nil {
 			return err
@@ -203,7 +204,7 @@ func (m *Main) startEngine(ctx context.Context, server *api.Server, db *gorm.DB,
 	server.Workflows = automation.NewService(db, server.Company, catalog)
 	server.Runs = &engine.Runs{
 		DB: db, Client: m.temporal, Workflows: server.Workflows, Catalog: catalog,
-		TaskQueue: engine.TaskQueue, PublicURL: m.Config.PublicURL, Now: server.Now,
+		Templates: server.Integration, TaskQueue: engine.TaskQueue, PublicURL: m.Config.PublicURL, Now: server.Now,
 	}
 	server.Health = append(server.Health, api.HealthCheck{Name: "temporal", Check: func(ctx context.Context) error {
 		_, err := m.temporal.CheckHealth(ctx, &client.CheckHealthRequest{})

@@ -47,11 +47,12 @@ func call(t *testing.T, m *Main, method, path, token string, body any) (*http.Re
 // signs a user in, restarts on the same data dir and uses the same token.
 func TestServerRestartKeepsDataAndKeys(t *testing.T) {
 	dir := t.TempDir()
-	env := map[string]string{"APP_DATA_DIR": dir}
+	env := map[string]string{"APP_DATA_DIR": dir, "TEMPORAL_PORT": "0", "TEMPORAL_UI_PORT": "0"}
 
 	m := start(t, env)
 	resp, health := call(t, m, "GET", "/healthz", "", nil)
-	if resp.StatusCode != http.StatusOK || health["status"] != "ok" {
+	checks, _ := health["checks"].(map[string]any)
+	if resp.StatusCode != http.StatusOK || health["status"] != "ok" || checks["temporal"] == nil {
 		t.Fatalf("healthz: %d %v", resp.StatusCode, health)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "secret.key")); err != nil {

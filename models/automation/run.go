@@ -205,9 +205,13 @@ func ApplyProgress(ctx context.Context, db *gorm.DB, p Progress, now time.Time) 
 				set["diagnostics"] = marshal(a.Diagnostics)
 			}
 			if a.StartedAt != nil {
+				// A new start (also of an action retried by retry-action) clears the
+				// outcome of the previous one.
 				set["started_at"] = a.StartedAt.UTC()
 				set["finished_at"] = nil
 				set["error"] = nil
+				set["retry_class"] = ""
+				set["diagnostics"] = "{}"
 			}
 			if a.FinishedAt != nil {
 				set["finished_at"] = a.FinishedAt.UTC()
@@ -233,22 +237,23 @@ func ApplyProgress(ctx context.Context, db *gorm.DB, p Progress, now time.Time) 
 	})
 }
 
-// BeginAttempt notes that an action's activity started an attempt (attempts after the
-// first mark the action retrying) and answers how many attempts had settled before it.
-func BeginAttempt(ctx context.Context, db *gorm.DB, runID uuid.UUID, actionKey string, attempt int, now time.Time) (settled int, err error) {
+// SettledAttempts is how many attempts of an action ended with an answer.
+func SettledAttempts(ctx context.Context, db *gorm.DB, runID uuid.UUID, actionKey string) (int, error) {
+	var settled int
+	err := db.WithContext(ctx).Model(&ActionRun{}).Where("run_id = ? AND action_key = ?", runID, actionKey).
+		Select("settled_attempts").Scan(&settled).Error
+	return settled, err
+}
+
+// BeginAttempt notes that an action's activity started an attempt; attempts after the
+// first mark the action retrying.
+func BeginAttempt(ctx context.Context, db *gorm.DB, runID uuid.UUID, actionKey string, attempt int, now time.Time) error {
 	status := ActionRunning
 	if attempt > 1 {
 		status = ActionRetrying
 	}
-	err = db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Model(&ActionRun{}).Where("run_id = ? AND action_key = ?", runID, actionKey).
-			Select("settled_attempts").Scan(&settled).Error; err != nil {
-			return err
-		}
-		return tx.Model(&ActionRun{}).Where("run_id = ? AND action_key = ? AND attempt_count < ?", runID, actionKey, attempt).
-			Updates(map[string]any{"attempt_count": attempt, "status": status, "updated_at": now}).Error
-	})
-	return settled, err
+	return db.WithContext(ctx).Model(&ActionRun{}).Where("run_id = ? AND action_key = ? AND attempt_count < ?", runID, actionKey, attempt).
+		Updates(map[string]any{"attempt_count": attempt, "status": status, "updated_at": now}).Error
 }
 
 // SettleAttempt notes that an attempt ended with an answer, a result or a classified

@@ -75,6 +75,7 @@ func (v *validator) actions() {
 			v.add("invalid_action_key", a.ActionKey, "action_key", "action_key %q must be snake_case: a lower-case letter, then letters, digits or _ (at most 64)", a.ActionKey)
 		case v.keys[a.ActionKey]:
 			v.add("duplicate_action_key", a.ActionKey, "action_key", "action_key %q is used by more than one action", a.ActionKey)
+			continue
 		}
 		v.keys[a.ActionKey] = true
 		t, ok := v.catalog.Action(a.ActionTypeKey)
@@ -103,6 +104,13 @@ func (v *validator) actions() {
 	}
 	if triggers == 0 {
 		v.add("no_trigger", "", "actions", "the workflow has no trigger action")
+	}
+	if _, relay := FirstOfType(v.g, TypeRelay); !relay {
+		for _, a := range v.g.Actions {
+			if a.ActionTypeKey == TypeBotState {
+				v.add("bot_state_without_relay", a.ActionKey, "action_type_key", "bot.set_state keeps the state of the chat whose bot update started the run; add a messenger_a.relay.trigger")
+			}
+		}
 	}
 }
 
@@ -162,20 +170,29 @@ func (v *validator) reachability() {
 		done
 	)
 	state := map[string]int{}
-	var visit func(string) bool
-	visit = func(key string) bool {
+	// visit answers an action on a cycle reachable from key, or "".
+	var visit func(string) string
+	visit = func(key string) string {
 		state[key] = onPath
 		for _, c := range v.g.Outgoing(key) {
-			if state[c.To] == onPath || (state[c.To] == unvisited && visit(c.To)) {
-				return true
+			if state[c.To] == onPath {
+				return c.To
+			}
+			if state[c.To] == unvisited {
+				if on := visit(c.To); on != "" {
+					return on
+				}
 			}
 		}
 		state[key] = done
-		return false
+		return ""
 	}
 	for _, a := range v.g.Actions {
-		if state[a.ActionKey] == unvisited && visit(a.ActionKey) {
-			v.add("cycle", a.ActionKey, "connections", "the connections form a cycle through %s; workflows must be acyclic", a.ActionKey)
+		if state[a.ActionKey] != unvisited {
+			continue
+		}
+		if on := visit(a.ActionKey); on != "" {
+			v.add("cycle", on, "connections", "the connections form a cycle through %s; workflows must be acyclic", on)
 			return
 		}
 	}
@@ -267,4 +284,14 @@ func walkStrings(v any, field string, fn func(field, s string)) {
 			walkStrings(e, fmt.Sprintf("%s.%d", field, i), fn)
 		}
 	}
+}
+
+// FirstOfType is the key of the graph's first action of a type.
+func FirstOfType(g Graph, typ string) (string, bool) {
+	for _, a := range g.Actions {
+		if a.ActionTypeKey == typ {
+			return a.ActionKey, true
+		}
+	}
+	return "", false
 }

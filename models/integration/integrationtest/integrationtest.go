@@ -1,7 +1,7 @@
 // Package integrationtest gives tests local servers that speak the providers' protocols, so
-// connection tests run the real clients over real sockets: a messenger_a Bot API, a
-// messenger_b bot API and an SMTP server (go-smtp). It is a test helper, so it sits beside
-// the package whose tests use it.
+// connection tests and workflow runs use the real clients over real sockets: a messenger_a
+// Bot API, a messenger_b bot API and an SMTP server (go-smtp). It is a test helper, so it
+// sits beside the package whose tests use it.
 package integrationtest
 
 import (
@@ -12,6 +12,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -28,6 +30,7 @@ type BotAPI struct {
 
 	mu    sync.Mutex
 	calls int
+	sent  []map[string]any
 }
 
 // Calls is how many requests the server has received.
@@ -35,6 +38,21 @@ func (b *BotAPI) Calls() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.calls
+}
+
+// Sent returns the bodies of the messages the server accepted, in order.
+func (b *BotAPI) Sent() []map[string]any {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]map[string]any(nil), b.sent...)
+}
+
+// accept records a sent message and answers its message id, counting from 101.
+func (b *BotAPI) accept(message map[string]any) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.sent = append(b.sent, message)
+	return 100 + len(b.sent)
 }
 
 func (b *BotAPI) count() {
@@ -49,20 +67,44 @@ func writeJSON(w http.ResponseWriter, status int, body any) {
 	_ = json.NewEncoder(w).Encode(body)
 }
 
-// StartMessengerA serves messenger_a's getMe at {URL}/bot{token}/getMe: the bot's user for
-// the known token, 401 Unauthorized in the API's error frame for any other.
+// StartMessengerA serves messenger_a's Bot API at {URL}/bot{token}/{method}: getMe answers
+// the bot's user, sendMessage (POST, a JSON body) records the message and answers it with a
+// message id; any other token is 401 Unauthorized and any other method 404, in the API's
+// error frame.
 func StartMessengerA(t testing.TB, token, username string) *BotAPI {
 	t.Helper()
 	b := &BotAPI{Token: token, Username: username}
+	fail := func(w http.ResponseWriter, code int, description string) {
+		writeJSON(w, code, map[string]any{"ok": false, "error_code": code, "description": description})
+	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b.count()
-		if r.URL.Path != "/bot"+b.Token+"/getMe" {
-			writeJSON(w, http.StatusUnauthorized, map[string]any{"ok": false, "error_code": 401, "description": "Unauthorized"})
-			return
+		switch r.URL.Path {
+		case "/bot" + b.Token + "/getMe":
+			writeJSON(w, http.StatusOK, map[string]any{"ok": true, "result": map[string]any{
+				"id": 4242, "is_bot": true, "first_name": "Agency bot", "username": b.Username,
+			}})
+		case "/bot" + b.Token + "/sendMessage":
+			var message map[string]any
+			if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&message) != nil {
+				fail(w, http.StatusBadRequest, "Bad Request: the body is not a JSON object")
+				return
+			}
+			chat, _ := message["chat_id"].(string)
+			var chatID any = chat
+			if n, err := strconv.ParseInt(chat, 10, 64); err == nil {
+				chatID = n
+			}
+			writeJSON(w, http.StatusOK, map[string]any{"ok": true, "result": map[string]any{
+				"message_id": b.accept(message), "chat": map[string]any{"id": chatID}, "text": message["text"],
+			}})
+		default:
+			if !strings.HasPrefix(r.URL.Path, "/bot"+b.Token+"/") {
+				fail(w, http.StatusUnauthorized, "Unauthorized")
+				return
+			}
+			fail(w, http.StatusNotFound, "Not Found")
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "result": map[string]any{
-			"id": 4242, "is_bot": true, "first_name": "Agency bot", "username": b.Username,
-		}})
 	}))
 	t.Cleanup(srv.Close)
 	b.URL = srv.URL
@@ -92,7 +134,7 @@ func StartMessengerB(t testing.TB, token, name string) *BotAPI {
 }
 
 // SMTPServer is a real SMTP server on 127.0.0.1 that demands AUTH PLAIN or LOGIN with one
-// user's credentials and records the sessions it saw.
+// user's credentials, records the sessions it saw and accepts mail from signed-in clients.
 type SMTPServer struct {
 	Host string
 	Port int
@@ -101,13 +143,21 @@ type SMTPServer struct {
 
 	mu       sync.Mutex
 	sessions []SMTPSession
+	messages []SMTPMessage
 }
 
 // SMTPSession is what one client did: whom it signed in as, and whether it began a message
-// (MAIL FROM), which the server refuses.
+// (MAIL FROM), which the server refuses unless the client signed in.
 type SMTPSession struct {
 	AuthUser string
 	MailFrom bool
+}
+
+// SMTPMessage is one accepted message: its envelope and its raw content.
+type SMTPMessage struct {
+	From string
+	To   []string
+	Data []byte
 }
 
 // Sessions returns the sessions so far.
@@ -115,6 +165,13 @@ func (s *SMTPServer) Sessions() []SMTPSession {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]SMTPSession(nil), s.sessions...)
+}
+
+// Messages returns the messages accepted so far.
+func (s *SMTPServer) Messages() []SMTPMessage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]SMTPMessage(nil), s.messages...)
 }
 
 // StartSMTP listens on 127.0.0.1:0 and stops when the test ends.
@@ -154,6 +211,8 @@ func StartSMTP(t testing.TB, user, pass string) *SMTPServer {
 type smtpSession struct {
 	server *SMTPServer
 	index  int
+	from   string
+	to     []string
 }
 
 func (ss *smtpSession) update(f func(*SMTPSession)) {
@@ -181,16 +240,45 @@ func (ss *smtpSession) Auth(mech string) (sasl.Server, error) {
 	return nil, smtp.ErrAuthUnknownMechanism
 }
 
-func (ss *smtpSession) Mail(string, *smtp.MailOptions) error {
-	ss.update(func(s *SMTPSession) { s.MailFrom = true })
-	return smtp.ErrAuthRequired
+// signedIn reports whether the client passed AUTH.
+func (ss *smtpSession) signedIn() bool {
+	ss.server.mu.Lock()
+	defer ss.server.mu.Unlock()
+	return ss.server.sessions[ss.index].AuthUser != ""
 }
 
-func (ss *smtpSession) Rcpt(string, *smtp.RcptOptions) error { return smtp.ErrAuthRequired }
+func (ss *smtpSession) Mail(from string, _ *smtp.MailOptions) error {
+	ss.update(func(s *SMTPSession) { s.MailFrom = true })
+	if !ss.signedIn() {
+		return smtp.ErrAuthRequired
+	}
+	ss.from = from
+	return nil
+}
 
-func (ss *smtpSession) Data(io.Reader) error { return smtp.ErrAuthRequired }
+func (ss *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	if !ss.signedIn() {
+		return smtp.ErrAuthRequired
+	}
+	ss.to = append(ss.to, to)
+	return nil
+}
 
-func (ss *smtpSession) Reset() {}
+func (ss *smtpSession) Data(r io.Reader) error {
+	if !ss.signedIn() {
+		return smtp.ErrAuthRequired
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	ss.server.mu.Lock()
+	defer ss.server.mu.Unlock()
+	ss.server.messages = append(ss.server.messages, SMTPMessage{From: ss.from, To: append([]string(nil), ss.to...), Data: data})
+	return nil
+}
+
+func (ss *smtpSession) Reset() { ss.from, ss.to = "", nil }
 
 func (ss *smtpSession) Logout() error { return nil }
 

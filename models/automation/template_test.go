@@ -1,0 +1,59 @@
+package automation
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestRender(t *testing.T) {
+	scope := map[string]any{
+		"steps":  map[string]any{"fetch": map[string]any{"status_code": float64(200), "json": map[string]any{"items": []any{map[string]any{"name": "Ada"}}}}},
+		"system": map[string]any{"run_id": "r-1"},
+	}
+	cases := []struct {
+		name string
+		in   any
+		want any
+	}{
+		{"a whole-string template keeps the value's type", "{{ steps.fetch.status_code }}", float64(200)},
+		{"templates inside text are spelled out", "code {{steps.fetch.status_code}} in {{ system.run_id }}", "code 200 in r-1"},
+		{"array indices resolve", "{{ steps.fetch.json.items.0.name }}", "Ada"},
+		{"a missing path renders empty inside text", "x{{ steps.nope.field }}y", "xy"},
+		{"a missing whole-string path renders nil", "{{ steps.nope }}", nil},
+		{"maps and slices are rendered deeply", map[string]any{"a": []any{"{{ system.run_id }}"}}, map[string]any{"a": []any{"r-1"}}},
+		{"text without templates is unchanged", "plain {braces}", "plain {braces}"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Render(tc.in, scope); !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("Render(%v) = %#v, want %#v", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestEvalCondition(t *testing.T) {
+	scope := map[string]any{"steps": map[string]any{"fetch": map[string]any{"status_code": 200, "json": map[string]any{"vip": true, "tags": []any{"a", "b"}}}}}
+	cases := []struct {
+		text string
+		want bool
+	}{
+		{"steps.fetch.status_code == 200", true},
+		{"steps.fetch.status_code >= 400", false},
+		{"steps.fetch.json.vip && len(steps.fetch.json.tags) == 2", true},
+		{`"b" in steps.fetch.json.tags`, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.text, func(t *testing.T) {
+			got, err := EvalCondition(tc.text, scope)
+			if err != nil || got != tc.want {
+				t.Fatalf("EvalCondition = %v, %v; want %v", got, err, tc.want)
+			}
+		})
+	}
+	for _, bad := range []string{"steps.fetch.status_code +", `"not a bool"`, string(make([]byte, 2001))} {
+		if _, err := EvalCondition(bad, scope); err == nil {
+			t.Errorf("EvalCondition(%.20q) accepted", bad)
+		}
+	}
+}

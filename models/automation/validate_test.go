@@ -1,0 +1,123 @@
+package automation
+
+import (
+	"slices"
+	"testing"
+
+	"agencyhub/schemas"
+)
+
+func catalog(t *testing.T) *schemas.Catalog {
+	t.Helper()
+	c, err := schemas.LoadCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func act(key, typ string, config map[string]any) Action {
+	if config == nil {
+		config = map[string]any{}
+	}
+	return Action{ActionKey: key, ActionTypeKey: typ, Config: config}
+}
+
+func edge(from, to, branch string) Connection { return Connection{From: from, To: to, Branch: branch} }
+
+// codes lists the diagnostics as code@action_key:field.
+func codes(ds []Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, d.Code+"@"+d.ActionKey+":"+d.Field)
+	}
+	return out
+}
+
+func TestValidate(t *testing.T) {
+	c := catalog(t)
+	fetch := act("fetch", "http.request", map[string]any{"url": "https://example.com/{{ start.id }}"})
+	valid := Graph{
+		Actions: []Action{
+			act("start", TypeManual, nil), fetch,
+			act("check", TypeCondition, map[string]any{"text": "steps.fetch.status_code == 200"}),
+			act("ok", TypeStop, nil), act("wait", TypeDelay, map[string]any{"seconds": 5}),
+		},
+		Connections: []Connection{edge("start", "fetch", ""), edge("fetch", "check", ""), edge("check", "ok", "true"), edge("check", "wait", "false")},
+	}
+	t.Run("a sound graph has no diagnostics", func(t *testing.T) {
+		if ds := Validate(valid, c); len(ds) != 0 {
+			t.Fatalf("diagnostics: %v", codes(ds))
+		}
+	})
+	cases := []struct {
+		name string
+		g    Graph
+		want []string
+	}{
+		{"an unknown action type is named",
+			Graph{Actions: []Action{act("start", TypeManual, nil), act("x", "teleport", nil)}, Connections: []Connection{edge("start", "x", "")}},
+			[]string{"unknown_action_type@x:action_type_key"}},
+		{"a planned action type cannot run",
+			Graph{Actions: []Action{act("start", TypeManual, nil), act("x", "ai.agent", nil)}, Connections: []Connection{edge("start", "x", "")}},
+			[]string{"planned_action_type@x:action_type_key"}},
+		{"a config that does not match its schema names the field",
+			Graph{Actions: []Action{act("start", TypeManual, nil), act("wait", TypeDelay, map[string]any{"seconds": "soon"})}, Connections: []Connection{edge("start", "wait", "")}},
+			[]string{"invalid_config@wait:config.seconds"}},
+		{"a graph without a trigger says so",
+			Graph{Actions: []Action{act("ok", TypeStop, nil)}},
+			[]string{"no_trigger@:actions", "unreachable_action@ok:"}},
+		{"a dangling connection is named by its index",
+			Graph{Actions: []Action{act("start", TypeManual, nil)}, Connections: []Connection{edge("start", "ghost", "")}},
+			[]string{"dangling_connection@start:connections.0"}},
+		{"a duplicate connection is named",
+			Graph{Actions: []Action{act("start", TypeManual, nil), act("ok", TypeStop, nil)}, Connections: []Connection{edge("start", "ok", ""), edge("start", "ok", "")}},
+			[]string{"duplicate_connection@start:connections.1"}},
+		{"a branch label off a condition is refused, and a condition edge needs one",
+			Graph{Actions: []Action{act("start", TypeManual, nil), act("check", TypeCondition, map[string]any{"text": "true"}), act("ok", TypeStop, nil)},
+				Connections: []Connection{edge("start", "check", "maybe"), edge("check", "ok", "")}},
+			[]string{"invalid_branch@start:connections.0", "invalid_branch@check:connections.1"}},
+		{"a duplicated action key is named",
+			Graph{Actions: []Action{act("start", TypeManual, nil), act("start", TypeStop, nil)}},
+			[]string{"duplicate_action_key@start:action_key"}},
+		{"an action key that is not snake_case is named",
+			Graph{Actions: []Action{act("Start", TypeManual, nil)}},
+			[]string{"invalid_action_key@Start:action_key"}},
+		{"an action no trigger reaches is named",
+			Graph{Actions: []Action{act("start", TypeManual, nil), act("lost", TypeStop, nil)}},
+			[]string{"unreachable_action@lost:"}},
+		{"a cycle is refused",
+			Graph{Actions: []Action{act("start", TypeManual, nil), act("a", TypeDelay, map[string]any{"seconds": 1}), act("b", TypeDelay, map[string]any{"seconds": 1})},
+				Connections: []Connection{edge("start", "a", ""), edge("a", "b", ""), edge("b", "a", "")}},
+			[]string{"cycle@a:connections"}},
+		{"a trigger cannot have incoming connections",
+			Graph{Actions: []Action{act("start", TypeManual, nil), act("again", TypeManual, nil)}, Connections: []Connection{edge("start", "again", "")}},
+			[]string{"trigger_has_inbound@again:connections.0"}},
+		{"a condition that does not compile is named",
+			Graph{Actions: []Action{act("start", TypeManual, nil), act("check", TypeCondition, map[string]any{"text": "steps.fetch.status_code =="})}, Connections: []Connection{edge("start", "check", "")}},
+			[]string{"invalid_expression@check:config.text"}},
+		{"a template reading a later step or an unknown namespace cannot resolve",
+			Graph{Actions: []Action{act("start", TypeManual, nil),
+				act("fetch", "http.request", map[string]any{"url": "https://x.test/{{ steps.later.body }}/{{ input.id }}/{{ system.run_url }}"}),
+				act("later", TypeStop, nil)},
+				Connections: []Connection{edge("start", "fetch", ""), edge("fetch", "later", "")}},
+			[]string{"unresolvable_template@fetch:config.url", "unresolvable_template@fetch:config.url"}},
+		{"bot.set_state needs a relay trigger",
+			Graph{Actions: []Action{act("start", TypeManual, nil), act("remember", TypeBotState, map[string]any{"state_key": "waiting"})}, Connections: []Connection{edge("start", "remember", "")}},
+			[]string{"bot_state_without_relay@remember:action_type_key"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := codes(Validate(tc.g, c))
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("diagnostics\n got %v\nwant %v", got, tc.want)
+			}
+		})
+	}
+	t.Run("every diagnostic of a broken graph is reported at once", func(t *testing.T) {
+		g := Graph{Actions: []Action{act("x", "teleport", nil), act("Bad", TypeStop, nil)}, Connections: []Connection{edge("x", "nowhere", "")}}
+		if n := len(Validate(g, c)); n < 4 {
+			t.Fatalf("only %d diagnostics: %v", n, codes(Validate(g, c)))
+		}
+	})
+}
