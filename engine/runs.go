@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/google/uuid"
@@ -18,9 +19,12 @@ import (
 
 // Trigger types of runs.
 const (
-	TriggerManual = "manual"
-	TriggerTest   = "test"
-	TriggerReplay = "replay"
+	TriggerManual   = "manual"
+	TriggerTest     = "test"
+	TriggerReplay   = "replay"
+	TriggerWebhook  = "webhook"
+	TriggerSchedule = "schedule"
+	TriggerRelay    = "relay"
 )
 
 // Default execution policy of activity actions; http.request's config may override it.
@@ -59,8 +63,12 @@ type Start struct {
 	TriggerType string
 	TriggerKey  string
 	Payload     map[string]any
-	ReplayOf    *uuid.UUID
-	StartedBy   *uuid.UUID
+	// Namespaces are template namespaces the trigger provides beyond its payload under its
+	// own namespace (a schedule's planned time, a relay's chat and bot session); they
+	// override the defaults.
+	Namespaces map[string]any
+	ReplayOf   *uuid.UUID
+	StartedBy  *uuid.UUID
 }
 
 // StartManual runs the current version from its manual trigger with the given input.
@@ -104,7 +112,7 @@ func (s *Runs) Replay(ctx context.Context, r *automation.Run, userID uuid.UUID) 
 		return nil, err
 	}
 	start := Start{Workflow: w, Graph: r.GraphJSON(), TriggerType: TriggerReplay, TriggerKey: r.TriggerActionKey,
-		Payload: r.InputJSON(), ReplayOf: &r.ID, StartedBy: &userID}
+		Payload: r.InputJSON(), Namespaces: r.NamespacesJSON(), ReplayOf: &r.ID, StartedBy: &userID}
 	if r.WorkflowVersionID != nil {
 		if start.Version, err = s.Workflows.Version(ctx, w, *r.WorkflowVersionID); err != nil {
 			return nil, err
@@ -145,7 +153,7 @@ func (s *Runs) start(ctx context.Context, st Start) (*automation.Run, error) {
 	run := &automation.Run{
 		ID: models.NewID(), CompanyID: st.Workflow.CompanyID, ProjectID: st.Workflow.ProjectID, WorkflowID: st.Workflow.ID,
 		Status: automation.RunPending, TriggerType: st.TriggerType, TriggerActionKey: st.TriggerKey,
-		IsTest: st.Version == nil, Input: mustJSON(st.Payload), Graph: mustJSON(st.Graph),
+		IsTest: st.Version == nil, Input: mustJSON(st.Payload), Namespaces: mustJSON(nonNilMap(st.Namespaces)), Graph: mustJSON(st.Graph),
 		ReplayOfRunID: st.ReplayOf, StartedBy: st.StartedBy, CreatedAt: now, UpdatedAt: now,
 	}
 	if st.Version != nil {
@@ -212,6 +220,7 @@ func (s *Runs) namespaces(run *automation.Run, st Start) map[string]any {
 			ns[name] = st.Payload
 		}
 	}
+	maps.Copy(ns, st.Namespaces)
 	return ns
 }
 
@@ -253,6 +262,13 @@ var interpreted = map[string]bool{automation.TypeCondition: true, automation.Typ
 
 // idempotentMethods are the HTTP methods whose repetition has the effect of one request.
 var idempotentMethods = map[string]bool{"GET": true, "HEAD": true, "PUT": true, "DELETE": true, "OPTIONS": true}
+
+func nonNilMap(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
 
 func intOr(v any, def int) int {
 	if n := toInt(v); n > 0 {
@@ -320,7 +336,7 @@ func (s *Runs) RetryAction(ctx context.Context, r *automation.Run, actionKey str
 		return nil, err
 	}
 	g := r.GraphJSON()
-	st := Start{Workflow: w, Graph: g, TriggerKey: r.TriggerActionKey, Payload: r.InputJSON()}
+	st := Start{Workflow: w, Graph: g, TriggerKey: r.TriggerActionKey, Payload: r.InputJSON(), Namespaces: r.NamespacesJSON()}
 	in := RunInput{
 		RunID: r.ID, CompanyID: r.CompanyID, ProjectID: r.ProjectID, WorkflowID: r.WorkflowID,
 		Graph: g, TriggerKey: r.TriggerActionKey, Payload: st.Payload,

@@ -47,21 +47,26 @@ type Run struct {
 	TriggerActionKey  string
 	IsTest            bool
 	Input             string
-	Graph             string
-	ReplayOfRunID     *uuid.UUID
-	TerminalReason    string
-	Error             string
-	StartedBy         *uuid.UUID
-	StartedAt         *time.Time
-	FinishedAt        *time.Time
-	CreatedAt         time.Time
-	UpdatedAt         time.Time
+	// Namespaces are the trigger's template namespaces beyond its payload.
+	Namespaces     string
+	Graph          string
+	ReplayOfRunID  *uuid.UUID
+	TerminalReason string
+	Error          string
+	StartedBy      *uuid.UUID
+	StartedAt      *time.Time
+	FinishedAt     *time.Time
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
 }
 
 func (Run) TableName() string { return "workflow_runs" }
 
 // InputJSON decodes the run's trigger payload.
 func (r *Run) InputJSON() map[string]any { return DecodeObject(r.Input) }
+
+// NamespacesJSON decodes the trigger's extra template namespaces.
+func (r *Run) NamespacesJSON() map[string]any { return DecodeObject(r.Namespaces) }
 
 // GraphJSON decodes the graph the run executes.
 func (r *Run) GraphJSON() Graph {
