@@ -195,7 +195,9 @@ func sqliteConfig(opts DevServerOptions) (*config.SQL, error) {
 		if err := os.MkdirAll(opts.DataDir, 0o700); err != nil {
 			return nil, err
 		}
-		conf.ConnectAttributes = map[string]string{"mode": "rwc"}
+		// WAL with synchronous=NORMAL, like the app database: a crash of the process loses
+		// nothing, and commits skip the fsync that otherwise halves run throughput.
+		conf.ConnectAttributes = map[string]string{"mode": "rwc", "journal_mode": "wal", "synchronous": "1"}
 		conf.DatabaseName = filepath.Join(opts.DataDir, "temporal.db")
 	}
 	// A new file needs the schema; an in-memory database gets it from the SQLite plugin.

@@ -92,8 +92,10 @@ func Apply(ctx context.Context, db *gorm.DB, dialect models.Dialect) error {
 		}
 		for _, m := range all[current:] {
 			err := conn.Transaction(func(tx *gorm.DB) error {
-				if err := tx.Exec(m.SQL).Error; err != nil {
-					return err
+				if hasStatements(m.SQL) {
+					if err := tx.Exec(m.SQL).Error; err != nil {
+						return err
+					}
 				}
 				return tx.Exec("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
 					m.Version, m.Name, time.Now().UTC()).Error
@@ -104,4 +106,17 @@ func Apply(ctx context.Context, db *gorm.DB, dialect models.Dialect) error {
 		}
 		return nil
 	})
+}
+
+// hasStatements reports whether a migration holds SQL beyond comments: a version may be
+// recorded without work (a change that needs nothing of this dialect), and drivers
+// mishandle a script that is only comments.
+func hasStatements(sql string) bool {
+	for _, line := range strings.Split(sql, "\n") {
+		line = strings.TrimSpace(line)
+		if line != "" && !strings.HasPrefix(line, "--") {
+			return true
+		}
+	}
+	return false
 }

@@ -56,3 +56,15 @@ func TestApply(t *testing.T) {
 		})
 	})
 }
+
+func TestACommentOnlyMigrationIsRecordedWithoutWork(t *testing.T) {
+	for sql, want := range map[string]bool{
+		"-- only a note\n\n   -- and another\n": false,
+		"":                                      false,
+		"-- note\nALTER TABLE x ADD COLUMN y INT;": true,
+	} {
+		if got := migrations.HasStatements(sql); got != want {
+			t.Errorf("HasStatements(%q) = %v, want %v", sql, got, want)
+		}
+	}
+}

@@ -1,0 +1,4 @@
+package migrations
+
+// HasStatements exposes hasStatements to the external tests.
+var HasStatements = hasStatements
