@@ -58,6 +58,9 @@ func (e *env) fixture(name string) fixture {
 	}}
 	e.addIntegrationIDs(u, f.ids)
 	e.addWorkflowIDs(u, f.ids)
+	e.addWebhookIDs(u, f.ids)
+	e.addRelayIDs(u, f.ids)
+	f.ids["public_slug"] = schemas.PatchContractSlug // an integration document, public
 	return f
 }
 
@@ -194,7 +197,8 @@ func pathParamsOf(op *schemas.Operation) []string {
 	var out []string
 	for _, part := range strings.Split(op.Path, "/") {
 		if strings.HasPrefix(part, "{") {
-			out = append(out, strings.Trim(part, "{}"))
+			name, _, _ := strings.Cut(part[1:], "}") // {public_slug}.md names public_slug
+			out = append(out, name)
 		}
 	}
 	return out

@@ -63,9 +63,11 @@ func (e *env) withEngine(s *api.Server) {
 	queue := "test-" + models.NewID().String()
 	s.Runs = &engine.Runs{DB: e.db.DB, Client: c, Workflows: s.Workflows, Catalog: s.Catalog, Templates: s.Integration,
 		TaskQueue: queue, PublicURL: s.PublicURL, Now: clock}
+	withWebhooks(s)
+	withRelay(s)
 	w := engine.NewWorker(c, queue, engine.WorkerDeps{DB: e.db.DB, Now: time.Now, Actions: activities.Registry(activities.Deps{
 		Dependencies: s.Integration, EgressPolicy: testEgress,
-	})})
+	}), BotSessions: s.Relay.Store})
 	if err := w.Start(); err != nil {
 		e.t.Fatal(err)
 	}

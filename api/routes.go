@@ -19,6 +19,11 @@ func (s *Server) routes(r *gin.Engine) {
 	v1.GET("/docs/endpoints", s.docsEndpoints)
 	v1.GET("/docs/testing/collection", s.docsTestingCollection)
 	v1.GET("/docs/testing/collection.json", s.docsTestingCollectionDownload)
+	// Patch importer and integration docs.
+	v1.GET("/docs/ai-tools.json", s.docsAITools)
+	v1.GET("/docs/integrations/search", s.docsIntegrationSearch)
+	v1.GET("/docs/integrations/:public_slug.md", s.docsIntegrationMarkdown) // .md is part of the parameter; see httpx.TemplatePath
+	v1.GET("/providers/catalog", s.providerCatalog)
 
 	// Auth: public sign-in steps.
 	v1.POST("/auth/register", s.authRegister)
@@ -118,4 +123,29 @@ func (s *Server) routes(r *gin.Engine) {
 	me.GET("/projects/:project_id/message-templates/:message_template_id", s.inMessageTemplate(read), s.messageTemplateGet)
 	me.PATCH("/projects/:project_id/message-templates/:message_template_id", s.inMessageTemplate(work), s.messageTemplatePatch)
 	me.DELETE("/projects/:project_id/message-templates/:message_template_id", s.inMessageTemplate(work), s.messageTemplateDelete)
+
+	// Messenger relay.
+	me.POST("/projects/:project_id/action-dependencies/:action_dependency_id/messenger_a-relay-polling", s.inActionDependency(manage), s.relayPolling)
+	me.POST("/projects/:project_id/action-dependencies/:action_dependency_id/messenger_a-relay-webhook-secret/rotate", s.inActionDependency(manage), s.relayWebhookSecretRotate)
+	me.POST("/messenger_a/relay/:relay_key", s.inRelay(work), s.relayDeliverAPI)
+	me.POST("/messenger_a/bot-api/:relay_key/:method", s.inRelay(work), s.botAPIProxy)
+	r.POST("/messenger_a/relay/:relay_key", s.relayDeliverPublic)
+
+	// Webhooks.
+	me.GET("/workflows/:workflow_id/webhook-endpoints", s.inWorkflow(read), s.webhookEndpointList)
+	me.POST("/workflows/:workflow_id/webhook-endpoints", s.inWorkflow(manage), s.webhookEndpointCreate)
+	me.GET("/webhook-endpoints/:webhook_endpoint_id", s.inWebhookEndpoint(read), s.webhookEndpointGet)
+	me.PATCH("/webhook-endpoints/:webhook_endpoint_id", s.inWebhookEndpoint(manage), s.webhookEndpointPatch)
+	me.GET("/webhook-endpoints/:webhook_endpoint_id/snippets", s.inWebhookEndpoint(read), s.webhookSnippets)
+	me.POST("/webhook-endpoints/:webhook_endpoint_id/rotate-secret", s.inWebhookEndpoint(manage), s.webhookEndpointRotateSecret)
+	me.GET("/webhook-endpoints/:webhook_endpoint_id/events", s.inWebhookEndpoint(read), s.webhookEventList)
+	me.GET("/webhook-events/:webhook_event_id", s.inWebhookEvent(read), s.webhookEventGet)
+	me.POST("/webhook-events/:webhook_event_id/replay", s.inWebhookEvent(work), s.webhookEventReplay)
+	r.POST("/hooks/:hook_key/:endpoint_key", s.hookIngest)
+	r.GET("/hooks/:hook_key/:endpoint_key/runs/:workflow_run_id/receipt", s.hookReceipt)
+
+	// Patch importer and integration docs.
+	me.POST("/workflows/:workflow_id/ai-import", s.inWorkflow(work), s.workflowAIImport)
+	me.GET("/workflows/:workflow_id/ai-context", s.inWorkflow(read), s.workflowAIContext)
+	me.GET("/projects/:project_id/integration-docs/search", s.inProject(read), s.projectIntegrationDocsSearch)
 }

@@ -15,6 +15,7 @@ import (
 	"agencyhub/models/auth"
 	"agencyhub/models/company"
 	"agencyhub/models/integration"
+	"agencyhub/models/webhook"
 	"agencyhub/schemas"
 )
 
@@ -49,6 +50,10 @@ type Server struct {
 	Now       func() time.Time
 	// Integration holds the projects' integrations (action dependencies) and templates.
 	Integration *integration.Service
+	// Relay is the messenger relay: relays of bot integrations, their updates and runs.
+	Relay *engine.Relay
+	// Webhooks holds webhook endpoints, the requests they received and their receipts.
+	Webhooks *webhook.Service
 }
 
 // Handler builds the router.

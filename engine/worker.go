@@ -41,6 +41,12 @@ type WorkerDeps struct {
 	// Actions are the activity action types, by action type key.
 	Actions map[string]activities.Func
 	Now     func() time.Time
+	// Runs starts the runs of schedules (the tick workflow and schedule.fire); nil leaves
+	// schedules to other workers of the task queue.
+	Runs *Runs
+	// BotSessions keeps the bot dialog state bot.set_state writes; nil leaves bot.set_state
+	// to other workers of the task queue.
+	BotSessions activities.BotSessions
 }
 
 // NewWorker builds the worker that runs the interpreter, the projection writer and one
@@ -53,6 +59,13 @@ func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
 	}, activity.RegisterOptions{Name: progressActivity})
 	for _, key := range slices.Sorted(maps.Keys(d.Actions)) {
 		w.RegisterActivityWithOptions(runAction(d, d.Actions[key]), activity.RegisterOptions{Name: key})
+	}
+	if d.BotSessions != nil {
+		w.RegisterActivityWithOptions(runAction(d, activities.BotSetState{Sessions: d.BotSessions}.Run),
+			activity.RegisterOptions{Name: activities.ActionBotSetState})
+	}
+	if d.Runs != nil {
+		registerSchedules(w, d.Runs)
 	}
 	return w
 }

@@ -215,7 +215,7 @@ func TestConfigValidation(t *testing.T) {
 		{"a relay dependency id that is not a UUID", "messenger_a.relay.trigger", map[string]any{"action_dependency_id": "bot-1"}, []string{"action_dependency_id"}},
 		{"a schedule without interval or cron", "schedule.trigger", map[string]any{"schedule_key": "daily"}, []string{"cron", "interval_seconds"}},
 		{"a schedule with both interval and cron", "schedule.trigger", map[string]any{"schedule_key": "daily", "interval_seconds": 3600, "cron": "0 9 * * *"}, []string{"interval_seconds"}},
-		{"an interval under a minute", "schedule.trigger", map[string]any{"schedule_key": "daily", "interval_seconds": 59}, []string{"interval_seconds"}},
+		{"an interval under five seconds", "schedule.trigger", map[string]any{"schedule_key": "daily", "interval_seconds": 4}, []string{"interval_seconds"}},
 		{"an interval over a year", "schedule.trigger", map[string]any{"schedule_key": "daily", "interval_seconds": 31536001}, []string{"interval_seconds"}},
 		{"a cron with four fields", "schedule.trigger", map[string]any{"schedule_key": "daily", "cron": "0 9 * *"}, []string{"cron"}},
 		{"an unknown time zone", "schedule.trigger", map[string]any{"schedule_key": "daily", "cron": "@daily", "timezone": "Mars/Olympus_Mons"}, []string{"timezone"}},

@@ -222,13 +222,29 @@ func (c *Contract) Match(method, path string) *Operation {
 		if len(tmpl) != len(parts) {
 			continue
 		}
-		if slices.EqualFunc(tmpl, parts, func(t, p string) bool {
-			return (strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") && p != "") || t == p
-		}) {
+		if slices.EqualFunc(tmpl, parts, segmentMatches) {
 			return op
 		}
 	}
 	return nil
+}
+
+// templateParam reads a path template segment: "{name}" or "{name}<suffix>" (as in
+// "{public_slug}.md") is a parameter; anything else is literal.
+func templateParam(segment string) (name, suffix string, ok bool) {
+	inner, suffix, closed := strings.Cut(segment, "}")
+	if !closed || !strings.HasPrefix(inner, "{") {
+		return "", "", false
+	}
+	return inner[1:], suffix, true
+}
+
+// segmentMatches reports whether a concrete path segment fits a template segment.
+func segmentMatches(tmpl, part string) bool {
+	if _, suffix, ok := templateParam(tmpl); ok {
+		return len(part) > len(suffix) && strings.HasSuffix(part, suffix)
+	}
+	return tmpl == part
 }
 
 // HasRequestBody reports whether the operation takes a JSON body.

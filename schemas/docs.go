@@ -122,8 +122,8 @@ func shellVar(param string) string { return "$" + strings.ToUpper(param) }
 func pathParams(path string) []string {
 	var out []string
 	for _, part := range strings.Split(path, "/") {
-		if strings.HasPrefix(part, "{") && strings.HasSuffix(part, "}") {
-			out = append(out, part[1:len(part)-1])
+		if name, _, ok := templateParam(part); ok {
+			out = append(out, name)
 		}
 	}
 	return out
@@ -202,9 +202,8 @@ func (c *Contract) PostmanCollection(baseURL string) map[string]any {
 		segments := strings.Split(strings.TrimPrefix(op.Path, "/"), "/")
 		var vars []any
 		for i, s := range segments {
-			if strings.HasPrefix(s, "{") {
-				name := s[1 : len(s)-1]
-				segments[i] = ":" + name
+			if name, suffix, ok := templateParam(s); ok {
+				segments[i] = ":" + name + suffix
 				vars = append(vars, map[string]any{"key": name, "value": ""})
 			}
 		}

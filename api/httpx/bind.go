@@ -32,12 +32,19 @@ func WithOperation(contract *schemas.Contract) gin.HandlerFunc {
 	}
 }
 
-// TemplatePath turns a Gin route (/x/:id) into an OpenAPI path template (/x/{id}).
+// TemplatePath turns a Gin route (/x/:id) into an OpenAPI path template (/x/{id}). Gin
+// cannot route a parameter followed by literal text in the same segment, so a parameter
+// whose name has a dot stands for one with a suffix: /x/:slug.md is /x/{slug}.md (the
+// handler reads the whole segment from c.Param("slug.md") and checks the suffix).
 func TemplatePath(route string) string {
 	parts := strings.Split(route, "/")
 	for i, p := range parts {
 		if strings.HasPrefix(p, ":") {
-			parts[i] = "{" + p[1:] + "}"
+			name, suffix, dotted := strings.Cut(p[1:], ".")
+			parts[i] = "{" + name + "}"
+			if dotted {
+				parts[i] += "." + suffix
+			}
 		}
 	}
 	return strings.Join(parts, "/")

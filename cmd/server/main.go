@@ -31,6 +31,8 @@ import (
 	"agencyhub/models/automation"
 	"agencyhub/models/company"
 	"agencyhub/models/integration"
+	"agencyhub/models/relay"
+	"agencyhub/models/webhook"
 	"agencyhub/schemas"
 )
 
@@ -69,6 +71,8 @@ type Main struct {
 	// stopWorkers ends background loops; workers waits for them.
 	stopWorkers context.CancelFunc
 	workers     sync.WaitGroup
+	// relayPoller polls the bot API for relays in polling mode (roles all and worker).
+	relayPoller *relayPoller
 }
 
 // ParseFlags reads the configuration from the environment and the command line.
@@ -206,6 +210,8 @@ func (m *Main) startEngine(ctx context.Context, server *api.Server, db *gorm.DB,
 		DB: db, Client: m.temporal, Workflows: server.Workflows, Catalog: catalog,
 		Templates: server.Integration, TaskQueue: engine.TaskQueue, PublicURL: m.Config.PublicURL, Now: server.Now,
 	}
+	server.Webhooks = webhook.NewService(db, server.Company, server.Workflows, server.Runs, m.Config.PublicURL)
+	server.Relay = &engine.Relay{Store: relay.NewService(db, server.Integration.Sealer, server.Integration), Runs: server.Runs}
 	server.Health = append(server.Health, api.HealthCheck{Name: "temporal", Check: func(ctx context.Context) error {
 		_, err := m.temporal.CheckHealth(ctx, &client.CheckHealthRequest{})
 		return err
@@ -214,12 +220,17 @@ func (m *Main) startEngine(ctx context.Context, server *api.Server, db *gorm.DB,
 		return nil
 	}
 	m.worker = engine.NewWorker(m.temporal, engine.TaskQueue, engine.WorkerDeps{
-		DB: db, Now: server.Now, Actions: activities.Registry(activities.Deps{
+		DB: db, Now: server.Now, Runs: server.Runs, Actions: activities.Registry(activities.Deps{
 			Dependencies: server.Integration, EgressPolicy: server.Integration.Policy, Egress: server.Integration.Client,
 			MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL,
 		}),
+		BotSessions: server.Relay.Store,
 	})
-	return m.worker.Start()
+	if err := m.worker.Start(); err != nil {
+		return err
+	}
+	m.relayPoller = startRelayPoller(server.Relay)
+	return nil
 }
 
 // keys derives the service keys from APP_SECRET_KEY, or from a key generated once into the
@@ -260,6 +271,7 @@ func (m *Main) Close() error {
 		defer cancel()
 		err = m.http.Shutdown(ctx)
 	}
+	m.relayPoller.stop()
 	if m.worker != nil {
 		m.worker.Stop()
 	}

@@ -31,6 +31,40 @@ type BotAPI struct {
 	mu    sync.Mutex
 	calls int
 	sent  []map[string]any
+	// updates are what getUpdates hands out; arrived is closed (and replaced) when one is
+	// added, waking long polls.
+	updates []map[string]any
+	arrived chan struct{}
+}
+
+// AddUpdate queues a bot update for getUpdates, numbered after the last one (from 1) unless
+// it has an update_id, and answers its id.
+func (b *BotAPI) AddUpdate(update map[string]any) int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	id, ok := update["update_id"].(int64)
+	if !ok {
+		id = int64(len(b.updates) + 1)
+		update["update_id"] = id
+	}
+	b.updates = append(b.updates, update)
+	close(b.arrived)
+	b.arrived = make(chan struct{})
+	return id
+}
+
+// pendingUpdates answers the updates from offset on, or the channel that tells when more
+// arrive.
+func (b *BotAPI) pendingUpdates(offset int64) ([]map[string]any, chan struct{}) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []map[string]any
+	for _, u := range b.updates {
+		if u["update_id"].(int64) >= offset {
+			out = append(out, u)
+		}
+	}
+	return out, b.arrived
 }
 
 // Calls is how many requests the server has received.
@@ -69,11 +103,11 @@ func writeJSON(w http.ResponseWriter, status int, body any) {
 
 // StartMessengerA serves messenger_a's Bot API at {URL}/bot{token}/{method}: getMe answers
 // the bot's user, sendMessage (POST, a JSON body) records the message and answers it with a
-// message id; any other token is 401 Unauthorized and any other method 404, in the API's
-// error frame.
+// message id, getUpdates long-polls the updates AddUpdate queued from its offset on; any
+// other token is 401 Unauthorized and any other method 404, in the API's error frame.
 func StartMessengerA(t testing.TB, token, username string) *BotAPI {
 	t.Helper()
-	b := &BotAPI{Token: token, Username: username}
+	b := &BotAPI{Token: token, Username: username, arrived: make(chan struct{})}
 	fail := func(w http.ResponseWriter, code int, description string) {
 		writeJSON(w, code, map[string]any{"ok": false, "error_code": code, "description": description})
 	}
@@ -84,6 +118,25 @@ func StartMessengerA(t testing.TB, token, username string) *BotAPI {
 			writeJSON(w, http.StatusOK, map[string]any{"ok": true, "result": map[string]any{
 				"id": 4242, "is_bot": true, "first_name": "Agency bot", "username": b.Username,
 			}})
+		case "/bot" + b.Token + "/getUpdates":
+			offset, _ := strconv.ParseInt(r.URL.Query().Get("offset"), 10, 64)
+			timeout, _ := strconv.Atoi(r.URL.Query().Get("timeout"))
+			deadline := time.After(time.Duration(timeout) * time.Second)
+			for {
+				updates, arrived := b.pendingUpdates(offset)
+				if len(updates) > 0 {
+					writeJSON(w, http.StatusOK, map[string]any{"ok": true, "result": updates})
+					return
+				}
+				select {
+				case <-arrived:
+				case <-deadline:
+					writeJSON(w, http.StatusOK, map[string]any{"ok": true, "result": []any{}})
+					return
+				case <-r.Context().Done():
+					return
+				}
+			}
 		case "/bot" + b.Token + "/sendMessage":
 			var message map[string]any
 			if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&message) != nil {

@@ -1,0 +1,84 @@
+package activities
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+
+	"github.com/google/uuid"
+)
+
+// ActionBotSetState is the action type key of BotSetState.
+const ActionBotSetState = "bot.set_state"
+
+// BotSessions keeps the dialog state of messenger bot chats, one per integration and chat.
+type BotSessions interface {
+	// SetRunChatState saves the state of the chat whose bot update started the run, and
+	// answers the context as saved. With merge, botContext's top-level keys replace those of
+	// the saved context and the others stay; without, botContext replaces it. A run that no
+	// bot update started is ErrNoBotChat.
+	SetRunChatState(ctx context.Context, companyID, projectID, runID uuid.UUID, stateKey string, botContext map[string]any, merge bool) (map[string]any, error)
+}
+
+// ErrNoBotChat is what BotSessions answers for a run that no relayed bot update started
+// (a manual or test run, a webhook run).
+var ErrNoBotChat = errors.New("the run was not started by a bot update")
+
+// stateKeyPattern is the state_key of bot.set_state's config schema, checked again after
+// rendering because a template may have produced it.
+var stateKeyPattern = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
+
+// maxBotContextBytes bounds a chat's saved context as JSON: it rides along in every later
+// run of the chat.
+const maxBotContextBytes = 64 << 10
+
+// BotSetState is the bot.set_state action: it saves the dialog state of the chat whose
+// update started the run. The chat and the integration are not in the config: they are the
+// run's own (its messenger_a_relay namespace, kept with the run), so a workflow cannot write
+// another chat's state, and a replay writes the same chat as the original run.
+//
+// Config: state_key; context_json (an object, default {}); merge_context (default false).
+// Output: state_key and context_json as saved.
+type BotSetState struct {
+	Sessions BotSessions
+}
+
+// Run saves the state.
+func (a BotSetState) Run(ctx context.Context, req Request) (Result, error) {
+	stateKey, err := requiredString(req.Config, "state_key")
+	if err != nil {
+		return Result{}, err
+	}
+	if !stateKeyPattern.MatchString(stateKey) {
+		return Result{}, invalidField("state_key", "must be 1 to 128 letters, digits, _ . : or -")
+	}
+	botContext := map[string]any{}
+	switch v := req.Config["context_json"].(type) {
+	case nil:
+	case map[string]any:
+		botContext = v
+	default:
+		return Result{}, invalidField("context_json", "must be an object")
+	}
+	if raw, err := json.Marshal(botContext); err != nil || len(raw) > maxBotContextBytes {
+		return Result{}, invalidField("context_json", fmt.Sprintf("must be a JSON object of at most %d bytes", maxBotContextBytes))
+	}
+	merge, _ := req.Config["merge_context"].(bool)
+
+	saved, err := a.Sessions.SetRunChatState(ctx, req.CompanyID, req.ProjectID, req.RunID, stateKey, botContext, merge)
+	switch {
+	case errors.Is(err, ErrNoBotChat):
+		return Result{}, Fail(ClassValidation, "no_bot_chat",
+			"bot.set_state keeps the state of the chat whose bot update started the run, and no bot update started this run.",
+			"Start the workflow from its messenger_a.relay.trigger; test runs and manual runs have no chat")
+	case err != nil:
+		if ctx.Err() != nil {
+			return Result{}, ctx.Err()
+		}
+		return Result{}, Fail(ClassTransient, "state_not_saved",
+			"The dialog state could not be saved.", "The action is retried automatically")
+	}
+	return Result{Output: map[string]any{"state_key": stateKey, "context_json": saved}}, nil
+}

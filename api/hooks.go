@@ -1,0 +1,169 @@
+package api
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"agencyhub/api/httpx"
+	"agencyhub/models"
+	"agencyhub/models/automation"
+	"agencyhub/models/webhook"
+)
+
+// Receipt waiting: ?wait= is at most maxReceiptWait seconds, during which the run's
+// projection is read every receiptPoll.
+const (
+	maxReceiptWait = 30
+	receiptPoll    = 50 * time.Millisecond
+)
+
+// hookIngest serves POST /hooks/{hook_key}/{endpoint_key}, the public address of a
+// webhook endpoint: no session, the endpoint's auth type decides. In order: 404 for any
+// unknown key, disabled endpoint or unpublished workflow (one answer for all), 413 over the
+// endpoint's max_body_bytes, 401 when authentication fails (nothing stored), 415/400 for a
+// body the endpoint does not take; then the request is stored and its run started (202).
+// A delivery id seen before gets the first answer again, with Idempotent-Replayed: true.
+func (s *Server) hookIngest(c *gin.Context) {
+	t, err := s.Webhooks.Resolve(c, c.Param("hook_key"), c.Param("endpoint_key"))
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	body, err := readHookBody(c, t.Endpoint.MaxBodyBytes)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	if err := s.Webhooks.Authenticate(c, t.Endpoint, c.Request.Header, body); err != nil {
+		if t.Endpoint.AuthType == webhook.AuthBasic {
+			c.Header("WWW-Authenticate", `Basic realm="webhook", charset="UTF-8"`)
+		}
+		httpx.WriteError(c, err)
+		return
+	}
+	d, err := webhook.NewDelivery(t, c.Request.Header, body, c.ClientIP())
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	answer, err := s.Webhooks.Ingest(c, t, d)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	if answer.Replayed {
+		c.Header("Idempotent-Replayed", "true")
+	}
+	c.Data(answer.Status, "application/json; charset=utf-8", answer.Body)
+}
+
+// readHookBody reads a request body of at most limit bytes. Errors: invalid (413 beyond
+// the limit).
+func readHookBody(c *gin.Context, limit int) ([]byte, error) {
+	if c.Request.ContentLength > int64(limit) {
+		return nil, models.Invalid("body_too_large", "body")
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, int64(limit)))
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return nil, models.Invalid("body_too_large", "body")
+	}
+	if err != nil {
+		return nil, models.Invalid("invalid_body", "body")
+	}
+	return body, nil
+}
+
+type webhookActionReceipt struct {
+	ActionKey      string     `json:"action_key"`
+	ActionTypeKey  string     `json:"action_type_key"`
+	Status         string     `json:"status"`
+	AttemptCount   int        `json:"attempt_count"`
+	MaxAttempts    int        `json:"max_attempts"`
+	RetryClass     string     `json:"retry_class,omitempty"`
+	TerminalReason string     `json:"terminal_reason"`
+	StartedAt      *time.Time `json:"started_at,omitempty"`
+	FinishedAt     *time.Time `json:"finished_at,omitempty"`
+}
+
+type webhookRunReceipt struct {
+	WorkflowRunID  uuid.UUID              `json:"workflow_run_id"`
+	Status         string                 `json:"status"`
+	Terminal       bool                   `json:"terminal"`
+	TerminalReason string                 `json:"terminal_reason"`
+	StartedAt      *time.Time             `json:"started_at,omitempty"`
+	FinishedAt     *time.Time             `json:"finished_at,omitempty"`
+	Actions        []webhookActionReceipt `json:"actions"`
+}
+
+func viewReceipt(r *automation.Run, actions []automation.ActionRun) webhookRunReceipt {
+	v := webhookRunReceipt{
+		WorkflowRunID: r.ID, Status: r.Status, Terminal: r.Terminal(), TerminalReason: r.TerminalReason,
+		StartedAt: r.StartedAt, FinishedAt: r.FinishedAt, Actions: make([]webhookActionReceipt, len(actions)),
+	}
+	for i, a := range actions {
+		reason := ""
+		if a.Error != nil {
+			reason = *a.Error
+		}
+		v.Actions[i] = webhookActionReceipt{
+			ActionKey: a.ActionKey, ActionTypeKey: a.ActionTypeKey, Status: a.Status, AttemptCount: a.AttemptCount,
+			MaxAttempts: max(a.MaxAttempts, 1), RetryClass: a.RetryClass, TerminalReason: reason,
+			StartedAt: a.StartedAt, FinishedAt: a.FinishedAt,
+		}
+	}
+	return v
+}
+
+// hookReceipt serves GET /hooks/{hook_key}/{endpoint_key}/runs/{workflow_run_id}/receipt:
+// the state of a run started through the endpoint, to whoever knows both keys and the run
+// id: 404 for a wrong key or a run the endpoint did not start, alike. ?wait=N (at most 30)
+// holds the answer until the run has finished or N seconds passed.
+func (s *Server) hookReceipt(c *gin.Context) {
+	e, err := s.Webhooks.ReceiptEndpoint(c, c.Param("hook_key"), c.Param("endpoint_key"))
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	runID, err := httpx.PathID(c, "workflow_run_id")
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	wait := 0
+	if v := c.Query("wait"); v != "" {
+		if wait, err = strconv.Atoi(v); err != nil || wait < 0 || wait > maxReceiptWait {
+			httpx.WriteError(c, models.Invalid("invalid_wait", "wait"))
+			return
+		}
+	}
+	r, err := s.Webhooks.Receipt(c, e, runID)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	deadline := time.Now().Add(time.Duration(wait) * time.Second)
+	for !r.Terminal() && time.Now().Before(deadline) {
+		select {
+		case <-c.Request.Context().Done():
+			return
+		case <-time.After(receiptPoll):
+		}
+		if r, err = s.Workflows.Run(c, runID); err != nil {
+			httpx.WriteError(c, err)
+			return
+		}
+	}
+	actions, err := s.Workflows.ActionRuns(c, r)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, viewReceipt(r, actions))
+}
