@@ -2,12 +2,14 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"time"
 
 	"github.com/google/uuid"
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"gorm.io/gorm"
 
@@ -57,6 +59,9 @@ type Runs struct {
 
 // Start describes a run to start.
 type Start struct {
+	// RunID, when set, makes the start idempotent: a run that already has this id is
+	// answered (and handed to Temporal again if it never got there) instead of a new one.
+	RunID       uuid.UUID
 	Workflow    *automation.Workflow
 	Version     *automation.Version // nil for test runs of the draft
 	Graph       automation.Graph
@@ -141,6 +146,15 @@ func (s *Runs) firstTrigger(g automation.Graph) string {
 // start writes the run and its pending actions, then starts the interpreter. A run the
 // engine refuses is kept, marked failed with the reason, and reported unavailable.
 func (s *Runs) start(ctx context.Context, st Start) (*automation.Run, error) {
+	if st.RunID != uuid.Nil {
+		if run, err := s.Workflows.Run(ctx, st.RunID); err == nil {
+			return run, s.resume(ctx, run)
+		} else if !models.IsKind(err, models.KindNotFound) {
+			return nil, err
+		}
+	} else {
+		st.RunID = models.NewID()
+	}
 	now := s.Now().UTC()
 	if st.Payload == nil {
 		st.Payload = map[string]any{}
@@ -151,7 +165,7 @@ func (s *Runs) start(ctx context.Context, st Start) (*automation.Run, error) {
 	}
 	st.Graph = graph
 	run := &automation.Run{
-		ID: models.NewID(), CompanyID: st.Workflow.CompanyID, ProjectID: st.Workflow.ProjectID, WorkflowID: st.Workflow.ID,
+		ID: st.RunID, CompanyID: st.Workflow.CompanyID, ProjectID: st.Workflow.ProjectID, WorkflowID: st.Workflow.ID,
 		Status: automation.RunPending, TriggerType: st.TriggerType, TriggerActionKey: st.TriggerKey,
 		IsTest: st.Version == nil, Input: mustJSON(st.Payload), Namespaces: mustJSON(nonNilMap(st.Namespaces)), Graph: mustJSON(st.Graph),
 		ReplayOfRunID: st.ReplayOf, StartedBy: st.StartedBy, CreatedAt: now, UpdatedAt: now,
@@ -179,23 +193,49 @@ func (s *Runs) start(ctx context.Context, st Start) (*automation.Run, error) {
 	if err != nil {
 		return nil, models.Internal("create run: %w", err)
 	}
-	in := RunInput{
+	return run, s.execute(ctx, run, s.runInput(run), enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
+}
+
+// resume hands a run that never began to Temporal again: one whose starter died before
+// handing it over (still pending), or one the engine refused (failed without starting).
+// A run that began is left as it is.
+func (s *Runs) resume(ctx context.Context, run *automation.Run) error {
+	if run.StartedAt != nil || (run.Status != automation.RunPending && run.Status != automation.RunFailed) {
+		return nil
+	}
+	if run.Status == automation.RunFailed {
+		if err := s.DB.WithContext(ctx).Model(&automation.Run{}).Where("id = ?", run.ID).Updates(map[string]any{
+			"status": automation.RunPending, "terminal_reason": "", "error": "", "finished_at": nil, "updated_at": s.Now().UTC(),
+		}).Error; err != nil {
+			return models.Internal("reopen refused run: %w", err)
+		}
+		run.Status, run.TerminalReason, run.Error, run.FinishedAt = automation.RunPending, "", "", nil
+	}
+	return s.execute(ctx, run, s.runInput(run), enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
+}
+
+// runInput is the interpreter's input for a stored run: its graph, trigger, payload and
+// namespaces as recorded when it was accepted.
+func (s *Runs) runInput(run *automation.Run) RunInput {
+	st := Start{Graph: run.GraphJSON(), TriggerKey: run.TriggerActionKey, Payload: run.InputJSON(), Namespaces: run.NamespacesJSON()}
+	return RunInput{
 		RunID: run.ID, CompanyID: run.CompanyID, ProjectID: run.ProjectID, WorkflowID: run.WorkflowID,
 		Graph: st.Graph, TriggerKey: st.TriggerKey, Payload: st.Payload,
-		Namespaces: s.namespaces(run, st), Policies: policies,
+		Namespaces: s.namespaces(run, st), Policies: s.policies(st.Graph),
 	}
-	return run, s.execute(ctx, run, in)
 }
 
 // execute hands the run to Temporal; the run id is the workflow id, so Temporal's view and
-// ours line up, and a retry of a finished run is a new execution under the same id.
-func (s *Runs) execute(ctx context.Context, run *automation.Run, in RunInput) error {
+// ours line up. A new run refuses an id Temporal has seen; a retry of a finished run is a
+// new execution under the same id. An execution that already exists is the run's.
+func (s *Runs) execute(ctx context.Context, run *automation.Run, in RunInput, reuse enumspb.WorkflowIdReusePolicy) error {
 	_, err := s.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID:                    run.ID.String(),
 		TaskQueue:             s.TaskQueue,
-		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
+		WorkflowIDReusePolicy: reuse,
 	}, WorkflowName, in)
-	if err == nil {
+	var started *serviceerror.WorkflowExecutionAlreadyStarted
+	if err == nil || errors.As(err, &started) {
 		return nil
 	}
 	reason := "the workflow engine did not accept the run: " + err.Error()
@@ -331,24 +371,15 @@ func (s *Runs) RetryAction(ctx context.Context, r *automation.Run, actionKey str
 		return nil, models.Internal("read last event: %w", err)
 	}
 	resume.NextSequence = lastSeq + 1
-	w, err := s.workflow(ctx, r)
-	if err != nil {
-		return nil, err
-	}
-	g := r.GraphJSON()
-	st := Start{Workflow: w, Graph: g, TriggerKey: r.TriggerActionKey, Payload: r.InputJSON(), Namespaces: r.NamespacesJSON()}
-	in := RunInput{
-		RunID: r.ID, CompanyID: r.CompanyID, ProjectID: r.ProjectID, WorkflowID: r.WorkflowID,
-		Graph: g, TriggerKey: r.TriggerActionKey, Payload: st.Payload,
-		Namespaces: s.namespaces(r, st), Policies: s.policies(g), Resume: resume,
-	}
+	in := s.runInput(r)
+	in.Resume = resume
 	now := s.Now().UTC()
 	if err := s.DB.WithContext(ctx).Model(&automation.Run{}).Where("id = ?", r.ID).Updates(map[string]any{
 		"status": automation.RunPending, "terminal_reason": "", "error": "", "finished_at": nil, "updated_at": now,
 	}).Error; err != nil {
 		return nil, models.Internal("reopen run: %w", err)
 	}
-	if err := s.execute(ctx, r, in); err != nil {
+	if err := s.execute(ctx, r, in, enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE); err != nil {
 		return nil, err
 	}
 	return s.Workflows.Run(ctx, r.ID)

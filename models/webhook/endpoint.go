@@ -96,7 +96,7 @@ func (Endpoint) TableName() string { return "webhook_endpoints" }
 type Runs interface {
 	// StartWebhook runs the workflow's current version from the webhook.trigger whose
 	// endpoint_key is endpointKey, with payload as the trigger's output.
-	StartWebhook(ctx context.Context, w *automation.Workflow, endpointKey string, payload map[string]any, startedBy *uuid.UUID) (*automation.Run, error)
+	StartWebhook(ctx context.Context, w *automation.Workflow, endpointKey string, payload map[string]any, runID uuid.UUID, startedBy *uuid.UUID) (*automation.Run, error)
 }
 
 // Service implements webhook endpoints, their events and receipts.

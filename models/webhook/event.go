@@ -52,6 +52,9 @@ type Event struct {
 	ReceivedAt  time.Time
 	Attempts    int
 	ClaimedAt   time.Time
+	// PlannedRunID is the id the delivery's run gets, chosen before it starts, so a retry
+	// after a crash finds a run that did start instead of starting a second one.
+	PlannedRunID *uuid.UUID
 	// WorkflowRunID is the run the delivery started (replays are EventRuns).
 	WorkflowRunID  *uuid.UUID
 	ResponseStatus int
@@ -150,7 +153,7 @@ func (s *Service) Ingest(ctx context.Context, t *Target, d Delivery) (*Answer, e
 		ID: models.NewID(), CompanyID: e.CompanyID, ProjectID: e.ProjectID, WorkflowID: e.WorkflowID, EndpointID: e.ID,
 		BodySHA256: d.BodySHA256, Status: EventReceived, ContentType: d.ContentType, Body: d.Body,
 		Payload: d.Payload, Fields: d.Fields, Headers: d.Headers, SourceIP: d.SourceIP, ReceivedAt: now,
-		Attempts: 1, ClaimedAt: now,
+		Attempts: 1, ClaimedAt: now, PlannedRunID: ptr(models.NewID()),
 	}
 	if ev.Body == nil {
 		ev.Body = []byte{}
@@ -206,8 +209,13 @@ func (s *Service) duplicate(ctx context.Context, t *Target, d Delivery) (*Answer
 // claim takes an event over for starting its run; only one of concurrent claimers wins.
 func (s *Service) claim(ctx context.Context, ev *Event) (bool, error) {
 	now := s.now()
+	set := map[string]any{"attempts": ev.Attempts + 1, "claimed_at": now, "status": EventReceived, "error": ""}
+	if ev.PlannedRunID == nil { // stored before runs had their ids planned
+		ev.PlannedRunID = ptr(models.NewID())
+		set["planned_run_id"] = *ev.PlannedRunID
+	}
 	res := s.DB.WithContext(ctx).Model(&Event{}).Where("id = ? AND attempts = ? AND response_status = 0", ev.ID, ev.Attempts).
-		Updates(map[string]any{"attempts": ev.Attempts + 1, "claimed_at": now, "status": EventReceived, "error": ""})
+		Updates(set)
 	if res.Error != nil {
 		return false, models.Internal("claim webhook event: %w", res.Error)
 	}
@@ -221,7 +229,7 @@ func (s *Service) claim(ctx context.Context, ev *Event) (bool, error) {
 func (s *Service) startDelivery(ctx context.Context, t *Target, ev *Event) (*Answer, error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), startTimeout)
 	defer cancel()
-	run, err := s.Runs.StartWebhook(ctx, t.Workflow, t.Endpoint.EndpointKey, ev.Payload, nil)
+	run, err := s.Runs.StartWebhook(ctx, t.Workflow, t.Endpoint.EndpointKey, ev.Payload, *ev.PlannedRunID, nil)
 	if err != nil {
 		if uerr := s.DB.WithContext(ctx).Model(&Event{}).Where("id = ?", ev.ID).
 			Updates(map[string]any{"status": EventFailed, "error": models.AsError(err).Error()}).Error; uerr != nil {
@@ -299,7 +307,7 @@ func (s *Service) Replay(ctx context.Context, ev *Event, userID uuid.UUID) (*aut
 	if err != nil {
 		return nil, err
 	}
-	run, err := s.Runs.StartWebhook(ctx, w, e.EndpointKey, ev.Payload, &userID)
+	run, err := s.Runs.StartWebhook(ctx, w, e.EndpointKey, ev.Payload, models.NewID(), &userID)
 	if run == nil {
 		return nil, err
 	}
@@ -338,3 +346,5 @@ func (s *Service) Receipt(ctx context.Context, e *Endpoint, runID uuid.UUID) (*a
 	}
 	return s.Workflows.Run(ctx, runID)
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -27,14 +27,14 @@ type engine struct {
 	starts atomic.Int32
 }
 
-func (e *engine) StartWebhook(ctx context.Context, w *automation.Workflow, endpointKey string, payload map[string]any, startedBy *uuid.UUID) (*automation.Run, error) {
+func (e *engine) StartWebhook(ctx context.Context, w *automation.Workflow, endpointKey string, payload map[string]any, runID uuid.UUID, startedBy *uuid.UUID) (*automation.Run, error) {
 	e.starts.Add(1)
 	time.Sleep(e.delay)
 	if e.refuse.Load() {
 		return nil, &models.Error{Kind: models.KindUnavailable, Key: "engine_unavailable"}
 	}
 	now := time.Now().UTC()
-	r := &automation.Run{ID: models.NewID(), CompanyID: w.CompanyID, ProjectID: w.ProjectID, WorkflowID: w.ID, Status: automation.RunPending,
+	r := &automation.Run{ID: runID, CompanyID: w.CompanyID, ProjectID: w.ProjectID, WorkflowID: w.ID, Status: automation.RunPending,
 		TriggerType: "webhook", TriggerActionKey: "hook", Input: "{}", Namespaces: "{}", Graph: "{}", StartedBy: startedBy, CreatedAt: now, UpdatedAt: now}
 	return r, e.db.WithContext(ctx).Create(r).Error
 }
