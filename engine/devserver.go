@@ -70,47 +70,12 @@ func StartDevServer(opts DevServerOptions) (*DevServer, error) {
 	if opts.Port != 0 {
 		ports[0] = opts.Port
 	}
-	frontend, history, matching, worker, httpPort := ports[0], ports[1], ports[2], ports[3], ports[4]
-	hostPort := func(p int) string { return net.JoinHostPort(opts.IP, strconv.Itoa(p)) }
-
+	addr := servicePorts{frontend: ports[0], history: ports[1], matching: ports[2], worker: ports[3], http: ports[4], ip: opts.IP}
 	sqlConf, err := sqliteConfig(opts)
 	if err != nil {
 		return nil, err
 	}
-	conf := &config.Config{}
-	conf.Global.Membership.MaxJoinDuration = 30 * time.Second
-	conf.Global.Membership.BroadcastAddress = opts.IP
-	conf.Persistence.DefaultStore = "sqlite"
-	conf.Persistence.VisibilityStore = "sqlite"
-	conf.Persistence.NumHistoryShards = 1
-	conf.Persistence.DataStores = map[string]config.DataStore{"sqlite": {SQL: sqlConf}}
-	conf.ClusterMetadata = &cluster.Config{
-		FailoverVersionIncrement: 10,
-		MasterClusterName:        clusterName,
-		CurrentClusterName:       clusterName,
-		ClusterInformation: map[string]cluster.ClusterInformation{clusterName: {
-			Enabled: true, InitialFailoverVersion: 1,
-			RPCAddress: hostPort(frontend), HTTPAddress: hostPort(httpPort),
-			ClusterID: embeddedClusterID,
-		}},
-	}
-	conf.DCRedirectionPolicy.Policy = "noop"
-	service := func(grpcPort, httpPort int) config.Service {
-		var s config.Service
-		s.RPC.GRPCPort, s.RPC.HTTPPort, s.RPC.BindOnIP = grpcPort, httpPort, opts.IP
-		return s
-	}
-	conf.Services = map[string]config.Service{
-		"frontend": service(frontend, httpPort),
-		"history":  service(history, 0),
-		"matching": service(matching, 0),
-		"worker":   service(worker, 0),
-	}
-	conf.Archival.History.State = "disabled"
-	conf.Archival.Visibility.State = "disabled"
-	conf.NamespaceDefaults.Archival.History.State = "disabled"
-	conf.NamespaceDefaults.Archival.Visibility.State = "disabled"
-	conf.PublicClient.HostPort = hostPort(frontend)
+	conf := serverConfig(addr, sqlConf)
 
 	level := opts.LogLevel
 	if level == "" {
@@ -125,10 +90,10 @@ func StartDevServer(opts DevServerOptions) (*DevServer, error) {
 		temporal.WithConfig(conf),
 		temporal.ForServices(temporal.DefaultServices),
 		temporal.WithStaticHosts(map[primitives.ServiceName]static.Hosts{
-			primitives.FrontendService: static.SingleLocalHost(hostPort(frontend)),
-			primitives.HistoryService:  static.SingleLocalHost(hostPort(history)),
-			primitives.MatchingService: static.SingleLocalHost(hostPort(matching)),
-			primitives.WorkerService:   static.SingleLocalHost(hostPort(worker)),
+			primitives.FrontendService: static.SingleLocalHost(addr.of(addr.frontend)),
+			primitives.HistoryService:  static.SingleLocalHost(addr.of(addr.history)),
+			primitives.MatchingService: static.SingleLocalHost(addr.of(addr.matching)),
+			primitives.WorkerService:   static.SingleLocalHost(addr.of(addr.worker)),
 		}),
 		temporal.WithLogger(logger),
 		temporal.WithDynamicConfigClient(dyn),
@@ -139,12 +104,60 @@ func StartDevServer(opts DevServerOptions) (*DevServer, error) {
 	if err := server.Start(); err != nil {
 		return nil, fmt.Errorf("embedded Temporal: start: %w", err)
 	}
-	d := &DevServer{server: server, address: hostPort(frontend)}
+	d := &DevServer{server: server, address: addr.of(addr.frontend)}
 	if opts.UIPort != 0 {
-		d.startUI(opts, hostPort(opts.UIPort))
+		d.startUI(opts, addr.of(opts.UIPort))
 	}
 	slog.Info("embedded Temporal started", "address", d.address, "namespace", opts.Namespace, "data", sqlConf.DatabaseName, "ui", d.uiURL)
 	return d, nil
+}
+
+// servicePorts are where the embedded cluster's services listen.
+type servicePorts struct {
+	ip                                        string
+	frontend, history, matching, worker, http int
+}
+
+func (p servicePorts) of(port int) string { return net.JoinHostPort(p.ip, strconv.Itoa(port)) }
+
+// serverConfig is the single-process cluster: one history shard, SQLite persistence,
+// archival off, every service on loopback.
+func serverConfig(p servicePorts, sqlConf *config.SQL) *config.Config {
+	conf := &config.Config{}
+	conf.Global.Membership.MaxJoinDuration = 30 * time.Second
+	conf.Global.Membership.BroadcastAddress = p.ip
+	conf.Persistence.DefaultStore = "sqlite"
+	conf.Persistence.VisibilityStore = "sqlite"
+	conf.Persistence.NumHistoryShards = 1
+	conf.Persistence.DataStores = map[string]config.DataStore{"sqlite": {SQL: sqlConf}}
+	conf.ClusterMetadata = &cluster.Config{
+		FailoverVersionIncrement: 10,
+		MasterClusterName:        clusterName,
+		CurrentClusterName:       clusterName,
+		ClusterInformation: map[string]cluster.ClusterInformation{clusterName: {
+			Enabled: true, InitialFailoverVersion: 1,
+			RPCAddress: p.of(p.frontend), HTTPAddress: p.of(p.http),
+			ClusterID: embeddedClusterID,
+		}},
+	}
+	conf.DCRedirectionPolicy.Policy = "noop"
+	service := func(grpcPort, httpPort int) config.Service {
+		var s config.Service
+		s.RPC.GRPCPort, s.RPC.HTTPPort, s.RPC.BindOnIP = grpcPort, httpPort, p.ip
+		return s
+	}
+	conf.Services = map[string]config.Service{
+		"frontend": service(p.frontend, p.http),
+		"history":  service(p.history, 0),
+		"matching": service(p.matching, 0),
+		"worker":   service(p.worker, 0),
+	}
+	conf.Archival.History.State = "disabled"
+	conf.Archival.Visibility.State = "disabled"
+	conf.NamespaceDefaults.Archival.History.State = "disabled"
+	conf.NamespaceDefaults.Archival.Visibility.State = "disabled"
+	conf.PublicClient.HostPort = p.of(p.frontend)
+	return conf
 }
 
 // startUI serves the Temporal Web UI, as Temporal's own CLI embeds it, so operators can

@@ -165,63 +165,14 @@ type EventRecord struct {
 // workflow task may write the same batch again: updates set absolute values and events
 // are inserted once per sequence number.
 func ApplyProgress(ctx context.Context, db *gorm.DB, p Progress, now time.Time) error {
-	runID := p.RunID
 	return db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if u := p.Run; u != nil {
-			set := map[string]any{"status": u.Status, "updated_at": now}
-			if u.TerminalReason != "" {
-				set["terminal_reason"] = u.TerminalReason
-			}
-			if u.Error != "" {
-				set["error"] = u.Error
-			}
-			if u.StartedAt != nil {
-				set["started_at"] = u.StartedAt.UTC()
-				set["finished_at"] = nil
-			}
-			if u.FinishedAt != nil {
-				set["finished_at"] = u.FinishedAt.UTC()
-			}
-			if err := tx.Model(&Run{}).Where("id = ?", runID).Updates(set).Error; err != nil {
+		if p.Run != nil {
+			if err := tx.Model(&Run{}).Where("id = ?", p.RunID).Updates(runChanges(p.Run, now)).Error; err != nil {
 				return err
 			}
 		}
 		for _, a := range p.Actions {
-			set := map[string]any{"status": a.Status, "updated_at": now}
-			if a.MaxAttempts > 0 {
-				set["max_attempts"] = a.MaxAttempts
-			}
-			if a.Input != nil {
-				set["input"] = marshal(a.Input)
-			}
-			if a.Output != nil {
-				set["output"] = marshal(a.Output)
-			}
-			if a.ProviderResponse != nil {
-				set["provider_response"] = marshal(a.ProviderResponse)
-			}
-			if a.Error != "" {
-				set["error"] = a.Error
-			}
-			if a.RetryClass != "" {
-				set["retry_class"] = a.RetryClass
-			}
-			if a.Diagnostics != nil {
-				set["diagnostics"] = marshal(a.Diagnostics)
-			}
-			if a.StartedAt != nil {
-				// A new start (also of an action retried by retry-action) clears the
-				// outcome of the previous one.
-				set["started_at"] = a.StartedAt.UTC()
-				set["finished_at"] = nil
-				set["error"] = nil
-				set["retry_class"] = ""
-				set["diagnostics"] = "{}"
-			}
-			if a.FinishedAt != nil {
-				set["finished_at"] = a.FinishedAt.UTC()
-			}
-			if err := tx.Model(&ActionRun{}).Where("run_id = ? AND action_key = ?", runID, a.ActionKey).Updates(set).Error; err != nil {
+			if err := tx.Model(&ActionRun{}).Where("run_id = ? AND action_key = ?", p.RunID, a.ActionKey).Updates(actionChanges(a, now)).Error; err != nil {
 				return err
 			}
 		}
@@ -231,7 +182,7 @@ func ApplyProgress(ctx context.Context, db *gorm.DB, p Progress, now time.Time) 
 				data = map[string]any{}
 			}
 			row := RunEvent{
-				ID: models.NewID(), RunID: runID, Sequence: e.Sequence, EventType: e.Type, ActionKey: e.ActionKey,
+				ID: models.NewID(), RunID: p.RunID, Sequence: e.Sequence, EventType: e.Type, ActionKey: e.ActionKey,
 				Status: e.Status, Message: e.Message, Data: marshal(data), CreatedAt: e.At.UTC(),
 			}
 			if err := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&row).Error; err != nil {
@@ -240,6 +191,64 @@ func ApplyProgress(ctx context.Context, db *gorm.DB, p Progress, now time.Time) 
 		}
 		return nil
 	})
+}
+
+// runChanges are the columns a RunUpdate sets.
+func runChanges(u *RunUpdate, now time.Time) map[string]any {
+	set := map[string]any{"status": u.Status, "updated_at": now}
+	if u.TerminalReason != "" {
+		set["terminal_reason"] = u.TerminalReason
+	}
+	if u.Error != "" {
+		set["error"] = u.Error
+	}
+	if u.StartedAt != nil {
+		set["started_at"] = u.StartedAt.UTC()
+		set["finished_at"] = nil
+	}
+	if u.FinishedAt != nil {
+		set["finished_at"] = u.FinishedAt.UTC()
+	}
+	return set
+}
+
+// actionChanges are the columns an ActionUpdate sets.
+func actionChanges(a ActionUpdate, now time.Time) map[string]any {
+	set := map[string]any{"status": a.Status, "updated_at": now}
+	if a.MaxAttempts > 0 {
+		set["max_attempts"] = a.MaxAttempts
+	}
+	if a.Input != nil {
+		set["input"] = marshal(a.Input)
+	}
+	if a.Output != nil {
+		set["output"] = marshal(a.Output)
+	}
+	if a.ProviderResponse != nil {
+		set["provider_response"] = marshal(a.ProviderResponse)
+	}
+	if a.StartedAt != nil {
+		// A new start (also of an action retried by retry-action) clears the outcome of
+		// the previous one.
+		set["started_at"] = a.StartedAt.UTC()
+		set["finished_at"] = nil
+		set["error"] = nil
+		set["retry_class"] = ""
+		set["diagnostics"] = "{}"
+	}
+	if a.Error != "" {
+		set["error"] = a.Error
+	}
+	if a.RetryClass != "" {
+		set["retry_class"] = a.RetryClass
+	}
+	if a.Diagnostics != nil {
+		set["diagnostics"] = marshal(a.Diagnostics)
+	}
+	if a.FinishedAt != nil {
+		set["finished_at"] = a.FinishedAt.UTC()
+	}
+	return set
 }
 
 // SettledAttempts is how many attempts of an action ended with an answer.
