@@ -12,13 +12,14 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"agencyhub/activities/egress"
+	"agencyhub/activities/mailer/smtptest"
 )
 
 const smtpPassword = "s3cret-smtp-pass"
 
 // smtpIntegration stores an smtp.server integration for s with the given security and
 // credentials.
-func smtpIntegration(deps *projectDependencies, s *smtpServer, security, user, pass string) string {
+func smtpIntegration(deps *projectDependencies, s *smtptest.Server, security, user, pass string) string {
 	auth := map[string]any{}
 	if user != "" {
 		auth = map[string]any{"username": user, "password": pass}
@@ -34,7 +35,7 @@ func runEmailSend(t *testing.T, policy egress.Policy, deps *projectDependencies,
 }
 
 func TestEmailSendDeliversThroughTheSMTPIntegration(t *testing.T) {
-	s := startSMTPServer(t, requireAuth("mailer", smtpPassword))
+	s := smtptest.Start(t, smtptest.RequireAuth("mailer", smtpPassword))
 	deps := newProjectDependencies()
 	server := smtpIntegration(deps, s, "starttls", "mailer", smtpPassword)
 	res, err := runEmailSend(t, loopbackPolicy(t), deps, map[string]any{
@@ -48,7 +49,7 @@ func TestEmailSendDeliversThroughTheSMTPIntegration(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	got := s.received()
+	got := s.Messages()
 	if len(got) != 1 {
 		t.Fatalf("the server accepted %d messages, want 1", len(got))
 	}
@@ -56,7 +57,7 @@ func TestEmailSendDeliversThroughTheSMTPIntegration(t *testing.T) {
 	if slices.Sort(got[0].To); !reflect.DeepEqual(got[0].To, wantRcpt) || got[0].From != "noreply@agency.test" {
 		t.Errorf("envelope from %s to %v, want noreply@agency.test to %v", got[0].From, got[0].To, wantRcpt)
 	}
-	mail := readMail(t, got[0].Data)
+	mail := smtptest.ReadMail(t, got[0].Data)
 	if to := mail.Header.Get("To"); !strings.Contains(to, "ann@example.com") || !strings.Contains(to, "bob@example.com") {
 		t.Errorf("To = %q", to)
 	}
@@ -98,39 +99,39 @@ func TestEmailSendClassifiesFailuresByHowFarTheDialogueGot(t *testing.T) {
 		class, code string
 	}{
 		{"a wrong password is an auth failure", func(t *testing.T) string {
-			return smtpIntegration(deps, startSMTPServer(t, requireAuth("mailer", "other-pass")), "none", "mailer", smtpPassword)
+			return smtpIntegration(deps, smtptest.Start(t, smtptest.RequireAuth("mailer", "other-pass")), "none", "mailer", smtpPassword)
 		}, policy, ClassAuth, "smtp_auth_failed"},
 		{"a server that demands a login the integration lacks is an auth failure", func(t *testing.T) string {
-			return smtpIntegration(deps, startSMTPServer(t, requireAuth("mailer", smtpPassword)), "none", "", "")
+			return smtpIntegration(deps, smtptest.Start(t, smtptest.RequireAuth("mailer", smtpPassword)), "none", "", "")
 		}, policy, ClassAuth, "smtp_auth_required"},
 		{"a rejected recipient is permanent", func(t *testing.T) string {
-			s := startSMTPServer(t)
-			s.rejectRecipients(func(string) bool { return true })
+			s := smtptest.Start(t)
+			s.RejectRecipients(func(string) bool { return true })
 			return smtpIntegration(deps, s, "none", "", "")
 		}, policy, ClassPermanent, "smtp_550"},
 		{"a message rejected at the end of data is permanent", func(t *testing.T) string {
-			s := startSMTPServer(t)
-			s.endData(dataOutcome{reply: &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 6, 0}, Message: "content rejected"}})
+			s := smtptest.Start(t)
+			s.ReplyAt(smtptest.StageData, smtptest.Reply{Err: &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 6, 0}, Message: "content rejected"}})
 			return smtpIntegration(deps, s, "none", "", "")
 		}, policy, ClassPermanent, "smtp_554"},
 		{"a message deferred at the end of data is transient", func(t *testing.T) string {
-			s := startSMTPServer(t)
-			s.endData(dataOutcome{reply: &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try later"}})
+			s := smtptest.Start(t)
+			s.ReplyAt(smtptest.StageData, smtptest.Reply{Err: &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try later"}})
 			return smtpIntegration(deps, s, "none", "", "")
 		}, policy, ClassTransient, "smtp_451"},
 		{"a connection lost after the message was handed over is an unknown outcome", func(t *testing.T) string {
-			s := startSMTPServer(t)
-			s.endData(dataOutcome{drop: true})
+			s := smtptest.Start(t)
+			s.ReplyAt(smtptest.StageData, smtptest.Reply{Drop: true})
 			return smtpIntegration(deps, s, "none", "", "")
 		}, policy, ClassUnknownOutcome, "no_reply_after_data"},
 		{"a server that does not listen is transient", func(t *testing.T) string {
-			return smtpIntegration(deps, &smtpServer{Host: host, Port: portNumber}, "none", "mailer", smtpPassword)
+			return smtpIntegration(deps, &smtptest.Server{Host: host, Port: portNumber}, "none", "mailer", smtpPassword)
 		}, policy, ClassTransient, "connection_failed"},
 		{"an untrusted TLS certificate is permanent", func(t *testing.T) string {
-			return smtpIntegration(deps, startSMTPServer(t, implicitTLS(selfSignedCert(t))), "tls", "mailer", smtpPassword)
+			return smtpIntegration(deps, smtptest.Start(t, smtptest.ImplicitTLS(smtptest.SelfSignedCert(t))), "tls", "mailer", smtpPassword)
 		}, policy, ClassPermanent, "tls_certificate_invalid"},
 		{"a server on an address the egress policy forbids is a validation failure", func(t *testing.T) string {
-			return smtpIntegration(deps, startSMTPServer(t), "none", "", "")
+			return smtpIntegration(deps, smtptest.Start(t), "none", "", "")
 		}, egress.Policy{}, ClassValidation, "egress_refused"},
 	}
 	for _, tt := range tests {
@@ -146,22 +147,22 @@ func TestEmailSendClassifiesFailuresByHowFarTheDialogueGot(t *testing.T) {
 }
 
 func TestEmailSendSucceedsWhenTheConnectionBreaksAfterDelivery(t *testing.T) {
-	s := startSMTPServer(t)
-	s.endData(dataOutcome{dropAfter: true})
+	s := smtptest.Start(t)
+	s.ReplyAt(smtptest.StageData, smtptest.Reply{DropAfter: true})
 	deps := newProjectDependencies()
 	server := smtpIntegration(deps, s, "none", "", "")
 	_, err := runEmailSend(t, loopbackPolicy(t), deps, map[string]any{"smtp_action_dependency_id": server, "to": "ann@example.com", "subject": "Hi", "body": "Hello"})
 	if err != nil {
 		t.Fatalf("Run = %v, want success: the server accepted the message", err)
 	}
-	if n := len(s.received()); n != 1 {
+	if n := len(s.Messages()); n != 1 {
 		t.Fatalf("the server accepted %d messages, want 1", n)
 	}
 }
 
 func TestEmailSendRejectsConfigItCannotUse(t *testing.T) {
 	deps := newProjectDependencies()
-	s := &smtpServer{Host: "127.0.0.1", Port: 2525}
+	s := &smtptest.Server{Host: "127.0.0.1", Port: 2525}
 	server := smtpIntegration(deps, s, "none", "", "")
 	noHost := deps.add(DependencySMTPServer, map[string]any{"from": "a@b.test"}, nil)
 	badSecurity := deps.add(DependencySMTPServer, map[string]any{"host": "127.0.0.1", "from": "a@b.test", "security": "ssl3"}, nil)

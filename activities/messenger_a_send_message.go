@@ -23,38 +23,17 @@ type MessengerASendMessage struct {
 
 // Run sends one message.
 func (a MessengerASendMessage) Run(ctx context.Context, req Request) (Result, error) {
-	chatID, err := requiredString(req.Config, "chat_id")
+	client, msg, err := prepareBotMessage(ctx, req, a.Dependencies, a.Client, DependencyMessengerA, messenger.ProviderA, a.DefaultBaseURL,
+		messenger.NewClientA, func(chatID, text string) (messenger.MessageA, error) {
+			parseMode, err := optionalString(req.Config, "parse_mode")
+			return messenger.MessageA{ChatID: chatID, Text: text, ParseMode: parseMode}, err
+		})
 	if err != nil {
 		return Result{}, err
 	}
-	text, err := requiredText(req.Config, "text")
+	sent, err := client.SendMessage(ctx, msg)
 	if err != nil {
-		return Result{}, err
-	}
-	parseMode, err := optionalString(req.Config, "parse_mode")
-	if err != nil {
-		return Result{}, err
-	}
-	const field = "action_dependency_id"
-	dep, err := loadDependency(ctx, a.Dependencies, req, field, DependencyMessengerA, true)
-	if err != nil {
-		return Result{}, err
-	}
-	bot, err := readBot(dep, field, messenger.ProviderA, a.DefaultBaseURL)
-	if err != nil {
-		return Result{}, err
-	}
-	client, err := messenger.NewClientA(a.Client, bot.baseURL, bot.token)
-	if err != nil {
-		return Result{}, invalidBot(field, err)
-	}
-
-	sent, err := client.SendMessage(ctx, messenger.MessageA{ChatID: chatID, Text: text, ParseMode: parseMode})
-	if err != nil {
-		if ctx.Err() == context.Canceled {
-			return Result{}, ctx.Err()
-		}
-		return Result{}, messengerFailure(err)
+		return Result{}, messengerFailure(ctx, err)
 	}
 	return Result{
 		Output:           map[string]any{"message_id": sent.MessageID, "chat_id": sent.ChatID},

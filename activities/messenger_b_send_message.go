@@ -22,37 +22,19 @@ type MessengerBSendMessage struct {
 
 // Run sends one message.
 func (a MessengerBSendMessage) Run(ctx context.Context, req Request) (Result, error) {
-	chatID, err := requiredString(req.Config, "chat_id")
+	client, msg, err := prepareBotMessage(ctx, req, a.Dependencies, a.Client, DependencyMessengerB, messenger.ProviderB, a.DefaultBaseURL,
+		messenger.NewClientB, func(chatID, text string) (messenger.MessageB, error) {
+			return messenger.MessageB{ChatID: chatID, Text: text}, nil
+		})
 	if err != nil {
 		return Result{}, err
 	}
-	text, err := requiredText(req.Config, "text")
+	sent, err := client.SendMessage(ctx, msg)
 	if err != nil {
-		return Result{}, err
-	}
-	const field = "action_dependency_id"
-	dep, err := loadDependency(ctx, a.Dependencies, req, field, DependencyMessengerB, true)
-	if err != nil {
-		return Result{}, err
-	}
-	bot, err := readBot(dep, field, messenger.ProviderB, a.DefaultBaseURL)
-	if err != nil {
-		return Result{}, err
-	}
-	client, err := messenger.NewClientB(a.Client, bot.baseURL, bot.token)
-	if err != nil {
-		return Result{}, invalidBot(field, err)
-	}
-
-	sent, err := client.SendMessage(ctx, messenger.MessageB{ChatID: chatID, Text: text})
-	if err != nil {
-		if ctx.Err() == context.Canceled {
-			return Result{}, ctx.Err()
-		}
-		return Result{}, messengerFailure(err)
+		return Result{}, messengerFailure(ctx, err)
 	}
 	return Result{
-		Output:           map[string]any{"message_id": sent.MessageID, "chat_id": chatID},
+		Output:           map[string]any{"message_id": sent.MessageID, "chat_id": msg.ChatID},
 		ProviderResponse: map[string]any{"body": sent.Response},
 	}, nil
 }

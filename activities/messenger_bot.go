@@ -1,6 +1,7 @@
 package activities
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -9,8 +10,43 @@ import (
 	"agencyhub/activities/messenger"
 )
 
-// What messenger_a.send_message and messenger_b.send_message share: reading the bot
-// integration and classifying the bot API's failures.
+// What messenger_a.send_message and messenger_b.send_message share: reading the config and
+// the bot integration, and classifying the bot API's failures.
+
+// prepareBotMessage does what both send actions do before they send, in this order: it
+// reads chat_id and text, has message turn them into the provider's message (reading the
+// action's own fields as well), loads the bot integration of typeKey that
+// action_dependency_id names, and makes a client for it with newClient through hc.
+func prepareBotMessage[C, M any](ctx context.Context, req Request, deps Dependencies, hc *http.Client,
+	typeKey, provider, defaultBaseURL string,
+	newClient func(hc *http.Client, baseURL, token string) (C, error),
+	message func(chatID, text string) (M, error),
+) (client C, m M, err error) {
+	chatID, err := requiredString(req.Config, "chat_id")
+	if err != nil {
+		return client, m, err
+	}
+	text, err := requiredText(req.Config, "text")
+	if err != nil {
+		return client, m, err
+	}
+	if m, err = message(chatID, text); err != nil {
+		return client, m, err
+	}
+	const field = "action_dependency_id"
+	dep, err := loadDependency(ctx, deps, req, field, typeKey, true)
+	if err != nil {
+		return client, m, err
+	}
+	bot, err := readBot(dep, field, provider, defaultBaseURL)
+	if err != nil {
+		return client, m, err
+	}
+	if client, err = newClient(hc, bot.baseURL, bot.token); err != nil {
+		return client, m, invalidBot(field, err)
+	}
+	return client, m, nil
+}
 
 // botIntegration is a messenger bot integration ready for a client: API base URL and token.
 type botIntegration struct {
@@ -46,8 +82,9 @@ func invalidBot(field string, err error) *Failure {
 		"Fix the integration's api_base_url or bot token")
 }
 
-// messengerFailure classifies a failed send. Sends are not idempotent, so whatever may
-// have delivered the message is not retried automatically:
+// messengerFailure classifies a failed send; one the run's cancellation cut off fails with
+// the context's error. Sends are not idempotent, so whatever may have delivered the message
+// is not retried automatically:
 //
 //	target refused by the egress policy           validation
 //	not sent (DNS, connection refused, timeout)   transient
@@ -58,7 +95,10 @@ func invalidBot(field string, err error) *Failure {
 //	429                                           rate_limited, with the API's retry_after
 //	5xx                                           transient
 //	any other status                              permanent
-func messengerFailure(err error) error {
+func messengerFailure(ctx context.Context, err error) error {
+	if ctx.Err() == context.Canceled {
+		return ctx.Err()
+	}
 	var me *messenger.Error
 	if !errors.As(err, &me) {
 		return err

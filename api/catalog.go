@@ -61,57 +61,52 @@ func (s *Server) catalog(c *gin.Context) (*schemas.Catalog, bool) {
 	return s.Catalog, true
 }
 
-// actionTypeList serves GET /api/v1/action-types: every action type, importable and planned.
-func (s *Server) actionTypeList(c *gin.Context) {
+// catalogList writes every entry list returns from the loaded catalog, as view renders it.
+func catalogList[T, V any](s *Server, c *gin.Context, list func(*schemas.Catalog) []T, view func(T) V) {
 	cat, ok := s.catalog(c)
 	if !ok {
 		return
 	}
-	out := []actionTypeView{}
-	for _, t := range cat.Actions() {
-		out = append(out, viewActionType(t))
+	out := []V{}
+	for _, t := range list(cat) {
+		out = append(out, view(t))
 	}
 	c.JSON(http.StatusOK, out)
+}
+
+// catalogGet writes the entry of the loaded catalog that find returns for the key in the
+// path parameter param, as view renders it; a key find does not know is notFound.
+func catalogGet[T, V any](s *Server, c *gin.Context, param string, notFound error,
+	find func(cat *schemas.Catalog, key string) (T, bool), view func(T) V) {
+	cat, ok := s.catalog(c)
+	if !ok {
+		return
+	}
+	t, ok := find(cat, c.Param(param))
+	if !ok {
+		httpx.WriteError(c, notFound)
+		return
+	}
+	c.JSON(http.StatusOK, view(t))
+}
+
+// actionTypeList serves GET /api/v1/action-types: every action type, importable and planned.
+func (s *Server) actionTypeList(c *gin.Context) {
+	catalogList(s, c, (*schemas.Catalog).Actions, viewActionType)
 }
 
 // actionTypeGet serves GET /api/v1/action-types/{action_type_key}; 404 for an unknown key.
 func (s *Server) actionTypeGet(c *gin.Context) {
-	cat, ok := s.catalog(c)
-	if !ok {
-		return
-	}
-	t, ok := cat.Action(c.Param("action_type_key"))
-	if !ok {
-		httpx.WriteError(c, models.NotFound("action_type_not_found"))
-		return
-	}
-	c.JSON(http.StatusOK, viewActionType(t))
+	catalogGet(s, c, "action_type_key", models.NotFound("action_type_not_found"), (*schemas.Catalog).Action, viewActionType)
 }
 
 // actionDependencyTypeList serves GET /api/v1/action-dependency-types.
 func (s *Server) actionDependencyTypeList(c *gin.Context) {
-	cat, ok := s.catalog(c)
-	if !ok {
-		return
-	}
-	out := []dependencyTypeView{}
-	for _, d := range cat.Dependencies() {
-		out = append(out, viewDependencyType(d))
-	}
-	c.JSON(http.StatusOK, out)
+	catalogList(s, c, (*schemas.Catalog).Dependencies, viewDependencyType)
 }
 
 // actionDependencyTypeGet serves GET /api/v1/action-dependency-types/{dependency_type_key};
 // 404 for an unknown key.
 func (s *Server) actionDependencyTypeGet(c *gin.Context) {
-	cat, ok := s.catalog(c)
-	if !ok {
-		return
-	}
-	d, ok := cat.Dependency(c.Param("dependency_type_key"))
-	if !ok {
-		httpx.WriteError(c, models.NotFound("dependency_type_not_found"))
-		return
-	}
-	c.JSON(http.StatusOK, viewDependencyType(d))
+	catalogGet(s, c, "dependency_type_key", models.NotFound("dependency_type_not_found"), (*schemas.Catalog).Dependency, viewDependencyType)
 }

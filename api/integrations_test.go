@@ -11,6 +11,7 @@ import (
 
 	"agencyhub/activities"
 	"agencyhub/activities/egress"
+	"agencyhub/activities/mailer/smtptest"
 	"agencyhub/models"
 	"agencyhub/models/dbtest"
 	"agencyhub/models/integration"
@@ -56,7 +57,7 @@ func TestIntegrationActionDependencyAPI(t *testing.T) {
 		siblingID := base.projectIn(ada, companyID, "Shop")
 		deps := "/api/v1/projects/" + projectID + "/action-dependencies"
 		bot := integrationtest.StartMessengerA(t, botSecret, "northwind_bot")
-		mail := integrationtest.StartSMTP(t, "mailer@northwind.test", "mail-password")
+		mail := smtptest.Start(t, smtptest.RequireAuth("mailer@northwind.test", "mail-password"))
 
 		// noSecret fails when a response body holds any of the secrets sent in this test.
 		noSecret := func(t *testing.T, resp *response) {

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"agencyhub/api/httpx"
+	"agencyhub/models"
 	"agencyhub/models/company"
 	"agencyhub/models/integration"
 )
@@ -65,34 +67,12 @@ func (r emailTemplateRequest) fields() integration.EmailTemplateFields {
 
 // emailTemplateList serves GET /api/v1/projects/{project_id}/email-templates.
 func (s *Server) emailTemplateList(c *gin.Context) {
-	page, err := httpx.Page(c)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	p := project(c)
-	rows, next, err := s.Integration.EmailTemplates(c, p.CompanyID, p.ID, page)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	renderList(c, rows, next, viewEmailTemplate)
+	listTemplates(c, s.Integration.EmailTemplates, viewEmailTemplate)
 }
 
 // emailTemplateCreate serves POST /api/v1/projects/{project_id}/email-templates.
 func (s *Server) emailTemplateCreate(c *gin.Context) {
-	var req emailTemplateRequest
-	if err := httpx.Bind(c, &req); err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	p := project(c)
-	t, err := s.Integration.CreateEmailTemplate(c, p.CompanyID, p.ID, req.fields())
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	c.JSON(http.StatusCreated, viewEmailTemplate(*t))
+	createTemplate[emailTemplateRequest](c, s.Integration.CreateEmailTemplate, viewEmailTemplate)
 }
 
 // emailTemplateGet serves GET /api/v1/projects/{project_id}/email-templates/{email_template_id}.
@@ -102,26 +82,12 @@ func (s *Server) emailTemplateGet(c *gin.Context) {
 
 // emailTemplatePatch serves PATCH /api/v1/projects/{project_id}/email-templates/{email_template_id}.
 func (s *Server) emailTemplatePatch(c *gin.Context) {
-	var req emailTemplateRequest
-	if err := httpx.Bind(c, &req); err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	t, err := s.Integration.PatchEmailTemplate(c, emailTemplate(c), req.fields())
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, viewEmailTemplate(*t))
+	patchTemplate[emailTemplateRequest](c, emailTemplate(c), s.Integration.PatchEmailTemplate, viewEmailTemplate)
 }
 
 // emailTemplateDelete serves DELETE /api/v1/projects/{project_id}/email-templates/{email_template_id}.
 func (s *Server) emailTemplateDelete(c *gin.Context) {
-	if err := s.Integration.DeleteEmailTemplate(c, emailTemplate(c)); err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	c.Status(http.StatusNoContent)
+	deleteTemplate(c, emailTemplate(c), s.Integration.DeleteEmailTemplate)
 }
 
 type messageTemplateView struct {
@@ -154,34 +120,12 @@ func (r messageTemplateRequest) fields() integration.MessageTemplateFields {
 
 // messageTemplateList serves GET /api/v1/projects/{project_id}/message-templates.
 func (s *Server) messageTemplateList(c *gin.Context) {
-	page, err := httpx.Page(c)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	p := project(c)
-	rows, next, err := s.Integration.MessageTemplates(c, p.CompanyID, p.ID, page)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	renderList(c, rows, next, viewMessageTemplate)
+	listTemplates(c, s.Integration.MessageTemplates, viewMessageTemplate)
 }
 
 // messageTemplateCreate serves POST /api/v1/projects/{project_id}/message-templates.
 func (s *Server) messageTemplateCreate(c *gin.Context) {
-	var req messageTemplateRequest
-	if err := httpx.Bind(c, &req); err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	p := project(c)
-	t, err := s.Integration.CreateMessageTemplate(c, p.CompanyID, p.ID, req.fields())
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	c.JSON(http.StatusCreated, viewMessageTemplate(*t))
+	createTemplate[messageTemplateRequest](c, s.Integration.CreateMessageTemplate, viewMessageTemplate)
 }
 
 // messageTemplateGet serves GET /api/v1/projects/{project_id}/message-templates/{message_template_id}.
@@ -191,22 +135,74 @@ func (s *Server) messageTemplateGet(c *gin.Context) {
 
 // messageTemplatePatch serves PATCH /api/v1/projects/{project_id}/message-templates/{message_template_id}.
 func (s *Server) messageTemplatePatch(c *gin.Context) {
-	var req messageTemplateRequest
-	if err := httpx.Bind(c, &req); err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	t, err := s.Integration.PatchMessageTemplate(c, messageTemplate(c), req.fields())
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, viewMessageTemplate(*t))
+	patchTemplate[messageTemplateRequest](c, messageTemplate(c), s.Integration.PatchMessageTemplate, viewMessageTemplate)
 }
 
 // messageTemplateDelete serves DELETE /api/v1/projects/{project_id}/message-templates/{message_template_id}.
 func (s *Server) messageTemplateDelete(c *gin.Context) {
-	if err := s.Integration.DeleteMessageTemplate(c, messageTemplate(c)); err != nil {
+	deleteTemplate(c, messageTemplate(c), s.Integration.DeleteMessageTemplate)
+}
+
+// The handlers of the two kinds of template differ only in their types, so these do their
+// work: T is a kind's row, V its view on the wire and R its request body.
+
+// templateRequest is a request body that carries a kind's writable fields F.
+type templateRequest[F any] interface{ fields() F }
+
+// listTemplates renders a page of the project's templates that list returns.
+func listTemplates[T, V any](c *gin.Context,
+	list func(ctx context.Context, companyID, projectID uuid.UUID, page models.PageRequest) ([]T, string, error), view func(T) V) {
+	page, err := httpx.Page(c)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	p := project(c)
+	rows, next, err := list(c, p.CompanyID, p.ID, page)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	renderList(c, rows, next, view)
+}
+
+// createTemplate binds the body, creates a template of the project from it and renders it
+// with 201.
+func createTemplate[R templateRequest[F], F, T, V any](c *gin.Context,
+	create func(ctx context.Context, companyID, projectID uuid.UUID, f F) (*T, error), view func(T) V) {
+	var req R
+	if err := httpx.Bind(c, &req); err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	p := project(c)
+	t, err := create(c, p.CompanyID, p.ID, req.fields())
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	c.JSON(http.StatusCreated, view(*t))
+}
+
+// patchTemplate binds the body, patches t with it and renders the result.
+func patchTemplate[R templateRequest[F], F, T, V any](c *gin.Context, t *T,
+	patch func(ctx context.Context, t *T, f F) (*T, error), view func(T) V) {
+	var req R
+	if err := httpx.Bind(c, &req); err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	t, err := patch(c, t, req.fields())
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, view(*t))
+}
+
+// deleteTemplate deletes t and answers 204.
+func deleteTemplate[T any](c *gin.Context, t *T, del func(ctx context.Context, t *T) error) {
+	if err := del(c, t); err != nil {
 		httpx.WriteError(c, err)
 		return
 	}

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"agencyhub/activities/mailer/smtptest"
 	"agencyhub/models/dbtest"
 	"agencyhub/models/integration/integrationtest"
 )
@@ -359,7 +360,7 @@ func TestWorkflowJourney(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
 		j := newJourney(t, db)
 		bot := integrationtest.StartMessengerA(t, journeyBotToken, "northwind_bot")
-		smtp := integrationtest.StartSMTP(t, "mailer@northwind.test", "mail-password")
+		smtp := smtptest.Start(t, smtptest.RequireAuth("mailer@northwind.test", "mail-password"))
 		deps := "/api/v1/projects/" + j.projectID + "/action-dependencies"
 
 		botID := j.do(req{method: "POST", path: deps, token: j.u.token, body: map[string]any{

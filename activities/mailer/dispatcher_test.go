@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"agencyhub/activities/mailer/smtptest"
 	"agencyhub/models/dbtest"
 	"agencyhub/models/outbox"
 )
@@ -103,7 +104,7 @@ func deliverDue(t *testing.T, d *Dispatcher) int {
 	return sent
 }
 
-func recipients(mails []receivedMail) []string {
+func recipients(mails []smtptest.Message) []string {
 	var out []string
 	for _, m := range mails {
 		out = append(out, m.To...)
@@ -114,19 +115,19 @@ func recipients(mails []receivedMail) []string {
 
 func TestDeliverDueSendsDueMessagesAndMarksThemSent(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
-		srv := startSMTPServer(t, requireAuth("mailer", "s3cret"))
+		srv := smtptest.Start(t, smtptest.RequireAuth("mailer", "s3cret"))
 		clock := newTestClock()
 		now := clock.Now()
 		enqueue(t, db, now.Add(-time.Minute), "ivan@client.test", russianSubject, russianBody)
 		enqueue(t, db, now, "maria@client.test", "Welcome", "Hello Maria")
 		enqueue(t, db, now.Add(time.Hour), "later@client.test", "Not yet", "Tomorrow")
-		d := &Dispatcher{DB: db.DB, Sender: NewSender(srv.config()), Now: clock.Now}
+		d := &Dispatcher{DB: db.DB, Sender: NewSender(configFor(srv)), Now: clock.Now}
 
 		if sent := deliverDue(t, d); sent != 2 {
 			t.Errorf("DeliverDue sent %d, want 2", sent)
 		}
 
-		got := srv.received()
+		got := srv.Messages()
 		if r := recipients(got); !slices.Equal(r, []string{"ivan@client.test", "maria@client.test"}) {
 			t.Fatalf("server received mail for %v, want ivan and maria", r)
 		}
@@ -153,7 +154,7 @@ func TestDeliverDueSendsDueMessagesAndMarksThemSent(t *testing.T) {
 		if sent := deliverDue(t, d); sent != 0 {
 			t.Errorf("second pass sent %d, want 0", sent)
 		}
-		if n := len(srv.received()); n != 2 {
+		if n := len(srv.Messages()); n != 2 {
 			t.Errorf("server received %d messages after the second pass, want still 2", n)
 		}
 	})
@@ -161,12 +162,12 @@ func TestDeliverDueSendsDueMessagesAndMarksThemSent(t *testing.T) {
 
 func TestDeliverDueSendsAtMostTwentyMessagesPerPass(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
-		srv := startSMTPServer(t)
+		srv := smtptest.Start(t)
 		clock := newTestClock()
 		for i := range 25 {
 			enqueue(t, db, clock.Now(), fmt.Sprintf("client%02d@client.test", i), "Report", "Numbers")
 		}
-		d := &Dispatcher{DB: db.DB, Sender: NewSender(srv.config()), Now: clock.Now}
+		d := &Dispatcher{DB: db.DB, Sender: NewSender(configFor(srv)), Now: clock.Now}
 
 		if sent := deliverDue(t, d); sent != 20 {
 			t.Errorf("first pass sent %d, want 20", sent)
@@ -174,7 +175,7 @@ func TestDeliverDueSendsAtMostTwentyMessagesPerPass(t *testing.T) {
 		if sent := deliverDue(t, d); sent != 5 {
 			t.Errorf("second pass sent %d, want 5", sent)
 		}
-		if r := recipients(srv.received()); len(r) != 25 || len(slices.Compact(r)) != 25 {
+		if r := recipients(srv.Messages()); len(r) != 25 || len(slices.Compact(r)) != 25 {
 			t.Errorf("server received %d mails for %d distinct recipients, want 25 each", len(r), len(slices.Compact(r)))
 		}
 	})
@@ -182,13 +183,13 @@ func TestDeliverDueSendsAtMostTwentyMessagesPerPass(t *testing.T) {
 
 func TestARefusedMessageStaysPendingWithItsNextAttemptLater(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
-		srv := startSMTPServer(t)
-		srv.rejectRecipients(func(string) bool { return true })
+		srv := smtptest.Start(t)
+		srv.RejectRecipients(func(string) bool { return true })
 		clock := newTestClock()
 		now := clock.Now()
 		enqueue(t, db, now, "gone@client.test", "Invoice", "Pay")
 		logs := &logRecorder{}
-		d := &Dispatcher{DB: db.DB, Sender: NewSender(srv.config()), Now: clock.Now, Log: slog.New(logs)}
+		d := &Dispatcher{DB: db.DB, Sender: NewSender(configFor(srv)), Now: clock.Now, Log: slog.New(logs)}
 
 		if sent := deliverDue(t, d); sent != 0 {
 			t.Errorf("DeliverDue sent %d, want 0", sent)
@@ -216,13 +217,13 @@ func TestARefusedMessageStaysPendingWithItsNextAttemptLater(t *testing.T) {
 
 func TestOneRefusedMessageDoesNotStopTheOthers(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
-		srv := startSMTPServer(t)
-		srv.rejectRecipients(func(rcpt string) bool { return rcpt == "gone@client.test" })
+		srv := smtptest.Start(t)
+		srv.RejectRecipients(func(rcpt string) bool { return rcpt == "gone@client.test" })
 		clock := newTestClock()
 		enqueue(t, db, clock.Now(), "first@client.test", "A", "a")
 		enqueue(t, db, clock.Now(), "gone@client.test", "B", "b")
 		enqueue(t, db, clock.Now(), "last@client.test", "C", "c")
-		d := &Dispatcher{DB: db.DB, Sender: NewSender(srv.config()), Now: clock.Now, Log: slog.New(&logRecorder{})}
+		d := &Dispatcher{DB: db.DB, Sender: NewSender(configFor(srv)), Now: clock.Now, Log: slog.New(&logRecorder{})}
 
 		if sent := deliverDue(t, d); sent != 2 {
 			t.Errorf("DeliverDue sent %d, want 2", sent)
@@ -240,11 +241,11 @@ func TestOneRefusedMessageDoesNotStopTheOthers(t *testing.T) {
 
 func TestAMessageIsFailedAfterMaxAttempts(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
-		srv := startSMTPServer(t)
-		srv.rejectRecipients(func(string) bool { return true })
+		srv := smtptest.Start(t)
+		srv.RejectRecipients(func(string) bool { return true })
 		clock := newTestClock()
 		enqueue(t, db, clock.Now(), "gone@client.test", "Invoice", "Pay")
-		d := &Dispatcher{DB: db.DB, Sender: NewSender(srv.config()), Now: clock.Now, Log: slog.New(&logRecorder{})}
+		d := &Dispatcher{DB: db.DB, Sender: NewSender(configFor(srv)), Now: clock.Now, Log: slog.New(&logRecorder{})}
 
 		for attempt := 1; attempt <= outbox.MaxAttempts; attempt++ {
 			deliverDue(t, d)
@@ -307,12 +308,12 @@ func TestWithoutASenderMailStaysPendingAndIsLoggedOnce(t *testing.T) {
 
 func TestTwoDispatchersAtOnceDeliverEachMessageOnce(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
-		srv := startSMTPServer(t)
+		srv := smtptest.Start(t)
 		clock := newTestClock()
 		for i := range 30 {
 			enqueue(t, db, clock.Now(), fmt.Sprintf("client%02d@client.test", i), "Report", "Numbers")
 		}
-		sender := NewSender(srv.config())
+		sender := NewSender(configFor(srv))
 
 		var wg sync.WaitGroup
 		var mu sync.Mutex
@@ -337,7 +338,7 @@ func TestTwoDispatchersAtOnceDeliverEachMessageOnce(t *testing.T) {
 		}
 		wg.Wait()
 
-		r := recipients(srv.received())
+		r := recipients(srv.Messages())
 		if total != 30 || len(r) != 30 || len(slices.Compact(r)) != 30 {
 			t.Errorf("dispatchers reported %d sent; server got %d mails for %d recipients; want 30 each",
 				total, len(r), len(slices.Compact(r)))
@@ -347,9 +348,9 @@ func TestTwoDispatchersAtOnceDeliverEachMessageOnce(t *testing.T) {
 
 func TestRunDeliversEveryIntervalUntilTheContextEnds(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
-		srv := startSMTPServer(t)
+		srv := smtptest.Start(t)
 		clock := newTestClock()
-		d := &Dispatcher{DB: db.DB, Sender: NewSender(srv.config()), Now: clock.Now, Interval: 5 * time.Millisecond}
+		d := &Dispatcher{DB: db.DB, Sender: NewSender(configFor(srv)), Now: clock.Now, Interval: 5 * time.Millisecond}
 		ctx, cancel := context.WithCancel(context.Background())
 		stopped := make(chan struct{})
 		go func() {
@@ -369,7 +370,7 @@ func TestRunDeliversEveryIntervalUntilTheContextEnds(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatal("Run did not return after its context was cancelled")
 		}
-		if n := len(srv.received()); n != 1 {
+		if n := len(srv.Messages()); n != 1 {
 			t.Errorf("server received %d messages, want 1", n)
 		}
 	})
@@ -392,10 +393,10 @@ func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool)
 
 func TestDeliverDueWithAnEndedContextTouchesNothing(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
-		srv := startSMTPServer(t)
+		srv := smtptest.Start(t)
 		clock := newTestClock()
 		enqueue(t, db, clock.Now(), "ivan@client.test", "Hello", "Hi")
-		d := &Dispatcher{DB: db.DB, Sender: NewSender(srv.config()), Now: clock.Now}
+		d := &Dispatcher{DB: db.DB, Sender: NewSender(configFor(srv)), Now: clock.Now}
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 
@@ -405,7 +406,7 @@ func TestDeliverDueWithAnEndedContextTouchesNothing(t *testing.T) {
 		if m := messagesByRecipient(t, db)["ivan@client.test"]; m.Status != outbox.StatusPending || m.Attempts != 0 || !m.NextAttemptAt.Equal(clock.Now()) {
 			t.Errorf("status %q, attempts %d, next attempt %v; want untouched", m.Status, m.Attempts, m.NextAttemptAt)
 		}
-		if n := len(srv.received()); n != 0 {
+		if n := len(srv.Messages()); n != 0 {
 			t.Errorf("server received %d messages", n)
 		}
 	})

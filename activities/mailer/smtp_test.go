@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"agencyhub/activities/mailer/smtptest"
 )
 
 func TestParseURLReadsEveryPartOfAValidURL(t *testing.T) {
@@ -117,8 +119,8 @@ const (
 )
 
 func TestSendDeliversToEveryRecipientAndHidesBccFromHeaders(t *testing.T) {
-	srv := startSMTPServer(t, requireAuth("mailer", "s3cret"))
-	s := NewSender(srv.config())
+	srv := smtptest.Start(t, smtptest.RequireAuth("mailer", "s3cret"))
+	s := NewSender(configFor(srv))
 
 	err := s.Send(context.Background(), Mail{
 		To:       []string{"ivan@client.test", "Мария <maria@client.test>"},
@@ -131,7 +133,7 @@ func TestSendDeliversToEveryRecipientAndHidesBccFromHeaders(t *testing.T) {
 		t.Fatalf("Send: %v", err)
 	}
 
-	got := srv.received()
+	got := srv.Messages()
 	if len(got) != 1 {
 		t.Fatalf("server received %d messages, want 1", len(got))
 	}
@@ -179,8 +181,8 @@ func TestSendDeliversToEveryRecipientAndHidesBccFromHeaders(t *testing.T) {
 }
 
 func TestSendFailsWithAWrongPassword(t *testing.T) {
-	srv := startSMTPServer(t, requireAuth("mailer", "s3cret"))
-	cfg := srv.config()
+	srv := smtptest.Start(t, smtptest.RequireAuth("mailer", "s3cret"))
+	cfg := configFor(srv)
 	cfg.Password = "wrong"
 
 	err := NewSender(cfg).Send(context.Background(), Mail{To: []string{"ivan@client.test"}, Subject: "hi", TextBody: "hi"})
@@ -193,61 +195,61 @@ func TestSendFailsWithAWrongPassword(t *testing.T) {
 	if strings.Contains(err.Error(), "wrong") {
 		t.Errorf("error %q repeats the password", err)
 	}
-	if n := len(srv.received()); n != 0 {
+	if n := len(srv.Messages()); n != 0 {
 		t.Errorf("server accepted %d messages", n)
 	}
 }
 
 func TestSendAuthenticatesWithLOGINWhenAsked(t *testing.T) {
-	srv := startSMTPServer(t, requireAuth("mailer", "s3cret"))
-	cfg := srv.config()
+	srv := smtptest.Start(t, smtptest.RequireAuth("mailer", "s3cret"))
+	cfg := configFor(srv)
 	cfg.Auth = AuthLogin
 
 	if err := NewSender(cfg).Send(context.Background(), Mail{To: []string{"ivan@client.test"}, Subject: "hi", TextBody: "hi"}); err != nil {
 		t.Fatalf("Send: %v", err)
 	}
-	if got := srv.received(); len(got) != 1 || got[0].AuthUser != "mailer" {
+	if got := srv.Messages(); len(got) != 1 || got[0].AuthUser != "mailer" {
 		t.Fatalf("received %+v, want one message from authenticated user mailer", got)
 	}
 }
 
 func TestSendWithoutAuthReachesAnOpenRelay(t *testing.T) {
-	srv := startSMTPServer(t)
-	cfg := srv.config()
+	srv := smtptest.Start(t)
+	cfg := configFor(srv)
 	if cfg.Auth != AuthNone {
 		t.Fatalf("config auth = %q, want none", cfg.Auth)
 	}
 	if err := NewSender(cfg).Send(context.Background(), Mail{Bcc: []string{"archive@agency.test"}, Subject: "only bcc", TextBody: "x"}); err != nil {
 		t.Fatalf("Send: %v", err)
 	}
-	if got := srv.received(); len(got) != 1 || !slices.Equal(got[0].To, []string{"archive@agency.test"}) {
+	if got := srv.Messages(); len(got) != 1 || !slices.Equal(got[0].To, []string{"archive@agency.test"}) {
 		t.Fatalf("received %+v, want one message to archive@agency.test", got)
 	}
 }
 
 func TestSendUpgradesToTLSWhenTheServerOffersSTARTTLS(t *testing.T) {
-	srv := startSMTPServer(t, requireAuth("mailer", "s3cret"), offerSTARTTLS(selfSignedCert(t)))
-	cfg := srv.config()
+	srv := smtptest.Start(t, smtptest.RequireAuth("mailer", "s3cret"), smtptest.STARTTLS(smtptest.SelfSignedCert(t)))
+	cfg := configFor(srv)
 	cfg.InsecureSkipVerify = true
 
 	if err := NewSender(cfg).Send(context.Background(), Mail{To: []string{"ivan@client.test"}, Subject: russianSubject, TextBody: russianBody}); err != nil {
 		t.Fatalf("Send: %v", err)
 	}
-	got := srv.received()
+	got := srv.Messages()
 	if len(got) != 1 || !got[0].TLS {
 		t.Fatalf("received %d messages (first over TLS: %v), want one over TLS", len(got), len(got) == 1 && got[0].TLS)
 	}
 }
 
 func TestSendSpeaksImplicitTLSForSMTPS(t *testing.T) {
-	srv := startSMTPServer(t, requireAuth("mailer", "s3cret"), implicitTLS(selfSignedCert(t)))
-	cfg := srv.config()
+	srv := smtptest.Start(t, smtptest.RequireAuth("mailer", "s3cret"), smtptest.ImplicitTLS(smtptest.SelfSignedCert(t)))
+	cfg := configFor(srv)
 	cfg.InsecureSkipVerify = true
 
 	if err := NewSender(cfg).Send(context.Background(), Mail{To: []string{"ivan@client.test"}, Subject: "hi", TextBody: "hi"}); err != nil {
 		t.Fatalf("Send: %v", err)
 	}
-	if got := srv.received(); len(got) != 1 || !got[0].TLS {
+	if got := srv.Messages(); len(got) != 1 || !got[0].TLS {
 		t.Fatalf("received %+v, want one message over TLS", got)
 	}
 }
@@ -255,18 +257,18 @@ func TestSendSpeaksImplicitTLSForSMTPS(t *testing.T) {
 func TestSendRefusesAnUntrustedCertificateUnlessVerificationIsSkipped(t *testing.T) {
 	for _, tt := range []struct {
 		name string
-		opt  func(*testing.T) serverOption
+		opt  func(*testing.T) smtptest.Option
 	}{
-		{"STARTTLS", func(t *testing.T) serverOption { return offerSTARTTLS(selfSignedCert(t)) }},
-		{"implicit TLS", func(t *testing.T) serverOption { return implicitTLS(selfSignedCert(t)) }},
+		{"STARTTLS", func(t *testing.T) smtptest.Option { return smtptest.STARTTLS(smtptest.SelfSignedCert(t)) }},
+		{"implicit TLS", func(t *testing.T) smtptest.Option { return smtptest.ImplicitTLS(smtptest.SelfSignedCert(t)) }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := startSMTPServer(t, tt.opt(t))
-			err := NewSender(srv.config()).Send(context.Background(), Mail{To: []string{"ivan@client.test"}, Subject: "hi", TextBody: "hi"})
+			srv := smtptest.Start(t, tt.opt(t))
+			err := NewSender(configFor(srv)).Send(context.Background(), Mail{To: []string{"ivan@client.test"}, Subject: "hi", TextBody: "hi"})
 			if err == nil || !strings.Contains(err.Error(), "certificate") {
 				t.Fatalf("Send to a self-signed server = %v, want a certificate error", err)
 			}
-			if n := len(srv.received()); n != 0 {
+			if n := len(srv.Messages()); n != 0 {
 				t.Errorf("server accepted %d messages", n)
 			}
 		})
@@ -274,8 +276,8 @@ func TestSendRefusesAnUntrustedCertificateUnlessVerificationIsSkipped(t *testing
 }
 
 func TestSendRejectsAMailWithoutRecipientsOrWithABadAddress(t *testing.T) {
-	srv := startSMTPServer(t)
-	s := NewSender(srv.config())
+	srv := smtptest.Start(t)
+	s := NewSender(configFor(srv))
 	for _, m := range []Mail{
 		{Subject: "nobody", TextBody: "x"},
 		{To: []string{"not an address"}, Subject: "bad", TextBody: "x"},
@@ -284,17 +286,17 @@ func TestSendRejectsAMailWithoutRecipientsOrWithABadAddress(t *testing.T) {
 			t.Errorf("Send(%+v) succeeded", m)
 		}
 	}
-	if n := len(srv.received()); n != 0 {
+	if n := len(srv.Messages()); n != 0 {
 		t.Errorf("server accepted %d messages", n)
 	}
 }
 
 func TestSendGivesUpWhenTheContextEnds(t *testing.T) {
-	srv := startSMTPServer(t)
+	srv := smtptest.Start(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 0)
 	defer cancel()
 	start := time.Now()
-	if err := NewSender(srv.config()).Send(ctx, Mail{To: []string{"ivan@client.test"}, Subject: "hi", TextBody: "hi"}); err == nil {
+	if err := NewSender(configFor(srv)).Send(ctx, Mail{To: []string{"ivan@client.test"}, Subject: "hi", TextBody: "hi"}); err == nil {
 		t.Fatal("Send with an expired context succeeded")
 	}
 	if elapsed := time.Since(start); elapsed > 5*time.Second {

@@ -157,7 +157,7 @@ func (s *Service) PatchLegalEntity(ctx context.Context, e *LegalEntity, f LegalE
 	out.UpdatedAt = s.now()
 	// Updates, not Save: Save inserts the row again when it finds none, which would bring
 	// back an entity deleted since it was loaded.
-	res := s.DB.WithContext(ctx).Model(&LegalEntity{ID: e.ID}).Where("company_id = ?", e.CompanyID).Select("*").Updates(&out)
+	res := s.DB.WithContext(ctx).Model(&LegalEntity{ID: e.ID}).Where("company_id = ?", e.CompanyID).Select("*").UpdateColumns(&out)
 	if res.Error != nil {
 		return nil, models.Internal("update legal entity: %w", res.Error)
 	}

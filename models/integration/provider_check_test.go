@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"agencyhub/activities/egress"
+	"agencyhub/activities/mailer/smtptest"
 	"agencyhub/models/dbtest"
 	"agencyhub/models/integration"
 	"agencyhub/models/integration/integrationtest"
@@ -104,7 +105,7 @@ func TestIntegrationConnectionTest(t *testing.T) {
 		})
 
 		t.Run("an SMTP server that accepts the login is ok and receives no message", func(t *testing.T) {
-			srv := integrationtest.StartSMTP(t, "mailer", "s3cret-password")
+			srv := smtptest.Start(t, smtptest.RequireAuth("mailer", "s3cret-password"))
 			_, r := test(t, w.create(t, smtpServer(srv.Host, srv.Port, "mailer", "s3cret-password")))
 			if r.Status != integration.TestOK {
 				t.Fatalf("result %+v", r)
@@ -116,7 +117,7 @@ func TestIntegrationConnectionTest(t *testing.T) {
 		})
 
 		t.Run("an SMTP login the server refuses fails with retry class auth", func(t *testing.T) {
-			srv := integrationtest.StartSMTP(t, "mailer", "s3cret-password")
+			srv := smtptest.Start(t, smtptest.RequireAuth("mailer", "s3cret-password"))
 			_, r := test(t, w.create(t, smtpServer(srv.Host, srv.Port, "mailer", "wrong-password")))
 			if r.Status != integration.TestFailed || r.RetryClass != "auth" || r.ReasonCode != "smtp_auth_failed" {
 				t.Fatalf("result %+v", r)
@@ -142,7 +143,7 @@ func TestIntegrationConnectionTest(t *testing.T) {
 			if _, r, err := strict.Test(ctx, d); err != nil || r.RetryClass != "validation" || r.ReasonCode != "egress_refused" || api.Calls() != 0 {
 				t.Fatalf("bot: result %+v, %v, %d calls", r, err, api.Calls())
 			}
-			srv := integrationtest.StartSMTP(t, "mailer", "pw")
+			srv := smtptest.Start(t, smtptest.RequireAuth("mailer", "pw"))
 			d = w.create(t, smtpServer(srv.Host, srv.Port, "mailer", "pw"))
 			if _, r, err := strict.Test(ctx, d); err != nil || r.ReasonCode != "egress_refused" || len(srv.Sessions()) != 0 {
 				t.Fatalf("SMTP: result %+v, %v, sessions %v", r, err, srv.Sessions())

@@ -1,15 +1,11 @@
 // Package integrationtest gives tests local servers that speak the providers' protocols, so
 // connection tests and workflow runs use the real clients over real sockets: a messenger_a
-// Bot API, a messenger_b bot API and an SMTP server (go-smtp). It is a test helper, so it
-// sits beside the package whose tests use it.
+// Bot API and a messenger_b bot API (the SMTP server is activities/mailer/smtptest). It is a
+// test helper, so it sits beside the package whose tests use it.
 package integrationtest
 
 import (
 	"encoding/json"
-	"errors"
-	"io"
-	"log"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -17,9 +13,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/emersion/go-sasl"
-	"github.com/emersion/go-smtp"
 )
 
 // BotAPI is a local bot API server that knows one bot: its token and name.
@@ -184,181 +177,4 @@ func StartMessengerB(t testing.TB, token, name string) *BotAPI {
 	t.Cleanup(srv.Close)
 	b.URL = srv.URL
 	return b
-}
-
-// SMTPServer is a real SMTP server on 127.0.0.1 that demands AUTH PLAIN or LOGIN with one
-// user's credentials, records the sessions it saw and accepts mail from signed-in clients.
-type SMTPServer struct {
-	Host string
-	Port int
-
-	user, pass string
-
-	mu       sync.Mutex
-	sessions []SMTPSession
-	messages []SMTPMessage
-}
-
-// SMTPSession is what one client did: whom it signed in as, and whether it began a message
-// (MAIL FROM), which the server refuses unless the client signed in.
-type SMTPSession struct {
-	AuthUser string
-	MailFrom bool
-}
-
-// SMTPMessage is one accepted message: its envelope and its raw content.
-type SMTPMessage struct {
-	From string
-	To   []string
-	Data []byte
-}
-
-// Sessions returns the sessions so far.
-func (s *SMTPServer) Sessions() []SMTPSession {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]SMTPSession(nil), s.sessions...)
-}
-
-// Messages returns the messages accepted so far.
-func (s *SMTPServer) Messages() []SMTPMessage {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]SMTPMessage(nil), s.messages...)
-}
-
-// StartSMTP listens on 127.0.0.1:0 and stops when the test ends.
-func StartSMTP(t testing.TB, user, pass string) *SMTPServer {
-	t.Helper()
-	s := &SMTPServer{user: user, pass: pass}
-	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		s.sessions = append(s.sessions, SMTPSession{})
-		return &smtpSession{server: s, index: len(s.sessions) - 1}, nil
-	}))
-	srv.Domain = "localhost"
-	srv.AllowInsecureAuth = true
-	srv.ReadTimeout = 10 * time.Second
-	srv.WriteTimeout = 10 * time.Second
-	srv.ErrorLog = log.New(io.Discard, "", 0)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("listen: %v", err)
-	}
-	addr := l.Addr().(*net.TCPAddr)
-	s.Host, s.Port = addr.IP.String(), addr.Port
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = srv.Serve(l)
-	}()
-	t.Cleanup(func() {
-		_ = srv.Close()
-		_ = l.Close() // Close misses the listener when Serve has not registered it yet
-		<-done
-	})
-	return s
-}
-
-type smtpSession struct {
-	server *SMTPServer
-	index  int
-	from   string
-	to     []string
-}
-
-func (ss *smtpSession) update(f func(*SMTPSession)) {
-	ss.server.mu.Lock()
-	defer ss.server.mu.Unlock()
-	f(&ss.server.sessions[ss.index])
-}
-
-func (ss *smtpSession) AuthMechanisms() []string { return []string{sasl.Plain, "LOGIN"} }
-
-func (ss *smtpSession) Auth(mech string) (sasl.Server, error) {
-	check := func(username, password string) error {
-		if username != ss.server.user || password != ss.server.pass {
-			return smtp.ErrAuthFailed
-		}
-		ss.update(func(s *SMTPSession) { s.AuthUser = username })
-		return nil
-	}
-	switch mech {
-	case sasl.Plain:
-		return sasl.NewPlainServer(func(_, username, password string) error { return check(username, password) }), nil
-	case "LOGIN":
-		return &loginServer{check: check}, nil
-	}
-	return nil, smtp.ErrAuthUnknownMechanism
-}
-
-// signedIn reports whether the client passed AUTH.
-func (ss *smtpSession) signedIn() bool {
-	ss.server.mu.Lock()
-	defer ss.server.mu.Unlock()
-	return ss.server.sessions[ss.index].AuthUser != ""
-}
-
-func (ss *smtpSession) Mail(from string, _ *smtp.MailOptions) error {
-	ss.update(func(s *SMTPSession) { s.MailFrom = true })
-	if !ss.signedIn() {
-		return smtp.ErrAuthRequired
-	}
-	ss.from = from
-	return nil
-}
-
-func (ss *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
-	if !ss.signedIn() {
-		return smtp.ErrAuthRequired
-	}
-	ss.to = append(ss.to, to)
-	return nil
-}
-
-func (ss *smtpSession) Data(r io.Reader) error {
-	if !ss.signedIn() {
-		return smtp.ErrAuthRequired
-	}
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return err
-	}
-	ss.server.mu.Lock()
-	defer ss.server.mu.Unlock()
-	ss.server.messages = append(ss.server.messages, SMTPMessage{From: ss.from, To: append([]string(nil), ss.to...), Data: data})
-	return nil
-}
-
-func (ss *smtpSession) Reset() { ss.from, ss.to = "", nil }
-
-func (ss *smtpSession) Logout() error { return nil }
-
-// loginServer is the server side of AUTH LOGIN, which go-sasl does not provide.
-type loginServer struct {
-	check    func(username, password string) error
-	step     int
-	username string
-}
-
-func (l *loginServer) Next(response []byte) ([]byte, bool, error) {
-	switch l.step {
-	case 0:
-		l.step++
-		if response != nil { // an initial response is the user name
-			l.username = string(response)
-			l.step++
-			return []byte("Password:"), false, nil
-		}
-		return []byte("Username:"), false, nil
-	case 1:
-		l.username = string(response)
-		l.step++
-		return []byte("Password:"), false, nil
-	case 2:
-		l.step++
-		return nil, true, l.check(l.username, string(response))
-	}
-	return nil, false, errors.New("unexpected LOGIN step")
 }
