@@ -68,11 +68,11 @@ type Main struct {
 	temporal        client.Client
 	temporalAddress string
 	worker          worker.Worker
-	// stopWorkers ends background loops; workers waits for them.
+	// Background loops (the mail dispatcher, the relay poller) run on workerCtx in workers;
+	// stopWorkers ends them.
+	workerCtx   context.Context
 	stopWorkers context.CancelFunc
 	workers     sync.WaitGroup
-	// relayPoller polls the bot API for relays in polling mode (roles all and worker).
-	relayPoller *relayPoller
 }
 
 // ParseFlags reads the configuration from the environment and the command line.
@@ -91,6 +91,7 @@ func (m *Main) Run(ctx context.Context) error {
 	level, _ := m.Config.logLevel()
 	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
 
+	m.workerCtx, m.stopWorkers = context.WithCancel(context.Background())
 	db, dialect, err := models.OpenDB(m.Config.DatabaseURL, m.Config.DataDir)
 	if err != nil {
 		return err
@@ -162,10 +163,8 @@ func (m *Main) Run(ctx context.Context) error {
 		return err
 	}
 
-	workerCtx, stop := context.WithCancel(context.Background())
-	m.stopWorkers = stop
 	dispatcher := &mailer.Dispatcher{DB: db, Sender: sender, Now: server.Now, Interval: 2 * time.Second, Log: slog.Default()}
-	m.workers.Go(func() { dispatcher.Run(workerCtx) })
+	m.workers.Go(func() { dispatcher.Run(m.workerCtx) })
 
 	m.ln, err = net.Listen("tcp", m.Config.Addr)
 	if err != nil {
@@ -229,7 +228,10 @@ func (m *Main) startEngine(ctx context.Context, server *api.Server, db *gorm.DB,
 	if err := m.worker.Start(); err != nil {
 		return err
 	}
-	m.relayPoller = startRelayPoller(server.Relay)
+	// Every instance with a worker polls; the poll leases in the database keep each bot to
+	// one poller at a time, and a stopped poller gives its leases up.
+	poller := &engine.RelayPoller{Relay: server.Relay, Log: slog.Default()}
+	m.workers.Go(func() { poller.Run(m.workerCtx) })
 	return nil
 }
 
@@ -263,7 +265,8 @@ func (m *Main) keys() (*models.Keys, error) {
 }
 
 // Close stops accepting connections, lets in-flight requests finish (up to the shutdown
-// timeout), stops background workers and closes the database.
+// timeout), stops the background loops, the worker, the Temporal client and embedded server,
+// and closes the database.
 func (m *Main) Close() error {
 	var err error
 	if m.http != nil {
@@ -271,7 +274,10 @@ func (m *Main) Close() error {
 		defer cancel()
 		err = m.http.Shutdown(ctx)
 	}
-	m.relayPoller.stop()
+	if m.stopWorkers != nil {
+		m.stopWorkers()
+		m.workers.Wait()
+	}
 	if m.worker != nil {
 		m.worker.Stop()
 	}
@@ -280,10 +286,6 @@ func (m *Main) Close() error {
 	}
 	if m.devServer != nil {
 		m.devServer.Stop()
-	}
-	if m.stopWorkers != nil {
-		m.stopWorkers()
-		m.workers.Wait()
 	}
 	if m.db != nil {
 		models.CloseDB(m.db)
