@@ -7,24 +7,19 @@ import (
 	"fmt"
 	"regexp"
 
+	"agencyhub/models/relay"
+
 	"github.com/google/uuid"
 )
 
 // ActionBotSetState is the action type key of BotSetState.
 const ActionBotSetState = "bot.set_state"
 
-// BotSessions keeps the dialog state of messenger bot chats, one per integration and chat.
+// BotSessions keeps the dialog state of messenger bot chats, one per integration and chat;
+// *relay.Service is the real one.
 type BotSessions interface {
-	// SetRunChatState saves the state of the chat whose bot update started the run, and
-	// answers the context as saved. With merge, botContext's top-level keys replace those of
-	// the saved context and the others stay; without, botContext replaces it. A run that no
-	// bot update started is ErrNoBotChat.
 	SetRunChatState(ctx context.Context, companyID, projectID, runID uuid.UUID, stateKey string, botContext map[string]any, merge bool) (map[string]any, error)
 }
-
-// ErrNoBotChat is what BotSessions answers for a run that no relayed bot update started
-// (a manual or test run, a webhook run).
-var ErrNoBotChat = errors.New("the run was not started by a bot update")
 
 // stateKeyPattern is the state_key of bot.set_state's config schema, checked again after
 // rendering because a template may have produced it.
@@ -69,7 +64,7 @@ func (a BotSetState) Run(ctx context.Context, req Request) (Result, error) {
 
 	saved, err := a.Sessions.SetRunChatState(ctx, req.CompanyID, req.ProjectID, req.RunID, stateKey, botContext, merge)
 	switch {
-	case errors.Is(err, ErrNoBotChat):
+	case errors.Is(err, relay.ErrNoBotChat):
 		return Result{}, Fail(ClassValidation, "no_bot_chat",
 			"bot.set_state keeps the state of the chat whose bot update started the run, and no bot update started this run.",
 			"Start the workflow from its messenger_a.relay.trigger; test runs and manual runs have no chat")

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 
+	"agencyhub/models/relay"
+
 	"github.com/google/uuid"
 )
 
@@ -20,7 +22,7 @@ type chatSessions struct {
 func (s *chatSessions) SetRunChatState(_ context.Context, _, _, _ uuid.UUID, stateKey string, botContext map[string]any, merge bool) (map[string]any, error) {
 	s.calls++
 	if s.noChat {
-		return nil, ErrNoBotChat
+		return nil, relay.ErrNoBotChat
 	}
 	if s.err != nil {
 		return nil, s.err

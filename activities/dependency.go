@@ -6,43 +6,34 @@ import (
 	"fmt"
 
 	"github.com/google/uuid"
-)
 
-// Dependency type keys of the integrations the actions here use.
-const (
-	DependencyHTTPAuth   = "http.auth"
-	DependencyMessengerA = "messenger_a.bot"
-	DependencyMessengerB = "messenger_b.bot"
-	DependencySMTPServer = "smtp.server"
+	"agencyhub/models/integration"
 )
 
 // dependencyNotFoundCode is the reason code of a missing integration.
 const dependencyNotFoundCode = "dependency_not_found"
 
-// Dependency is a project integration as an action sees it: its type, non-secret metadata
-// and decrypted auth.
-type Dependency struct {
-	ID       uuid.UUID
-	TypeKey  string
-	Metadata map[string]any
-	Auth     map[string]any
+// ActionDependencies finds a project's action dependency by id, its auth unsealed; an id
+// of another project or company is integration.ErrActionDependencyNotFound.
+// *integration.Service is the real one.
+type ActionDependencies interface {
+	Unseal(ctx context.Context, companyID, projectID, id uuid.UUID) (*integration.Unsealed, error)
 }
 
-// Dependencies finds a project's integration by id; an id of another project or company is
-// not found.
-type Dependencies interface {
-	Dependency(ctx context.Context, companyID, projectID, id uuid.UUID) (*Dependency, error)
+// integrationIn names an integration in a failure's text: by its type, and by the config
+// field that chose it when there is one.
+func integrationIn(typeKey, field string) string {
+	if field == "" {
+		return "the " + typeKey + " integration"
+	}
+	return "the " + typeKey + " integration in " + field
 }
-
-// ErrDependencyNotFound is what Dependencies returns for an id it does not know in the
-// project.
-var ErrDependencyNotFound = errors.New("integration not found")
 
 // loadDependency loads the integration whose id is in config field, which must be of type
 // typeKey. It returns nil, nil when the field is empty and not required. Every failure
 // names the field: validation when the id is missing, malformed, unknown in the project or
 // of another type; transient when the lookup itself failed.
-func loadDependency(ctx context.Context, deps Dependencies, req Request, field, typeKey string, required bool) (*Dependency, error) {
+func loadDependency(ctx context.Context, deps ActionDependencies, req Request, field, typeKey string, required bool) (*integration.Unsealed, error) {
 	raw, err := optionalString(req.Config, field)
 	if err != nil {
 		return nil, err
@@ -61,9 +52,9 @@ func loadDependency(ctx context.Context, deps Dependencies, req Request, field, 
 			fmt.Sprintf("Config field %s is not an integration id.", field),
 			fmt.Sprintf("Choose a %s integration of this project in %s", typeKey, field))
 	}
-	dep, err := deps.Dependency(ctx, req.CompanyID, req.ProjectID, id)
+	dep, err := deps.Unseal(ctx, req.CompanyID, req.ProjectID, id)
 	switch {
-	case errors.Is(err, ErrDependencyNotFound) || err == nil && dep == nil:
+	case errors.Is(err, integration.ErrActionDependencyNotFound) || err == nil && dep == nil:
 		return nil, Fail(ClassValidation, dependencyNotFoundCode,
 			fmt.Sprintf("Integration %s in config field %s does not exist in this project.", id, field),
 			fmt.Sprintf("Choose an existing %s integration in %s", typeKey, field))

@@ -16,6 +16,7 @@ import (
 
 	"agencyhub/activities/egress"
 	"agencyhub/activities/mailer"
+	"agencyhub/models/integration"
 )
 
 // smtpProvider names the mail server in failure diagnostics.
@@ -47,7 +48,7 @@ const smtpProvider = "smtp"
 //	                                   no reply             unknown_outcome
 //	delivered, then the connection failed (RSET, QUIT)      success
 type EmailSend struct {
-	Dependencies Dependencies
+	ActionDependencies ActionDependencies
 	// Policy is checked against the SMTP server's addresses before connecting.
 	Policy egress.Policy
 }
@@ -77,7 +78,7 @@ func (a EmailSend) Run(ctx context.Context, req Request) (Result, error) {
 	}
 
 	const field = "smtp_action_dependency_id"
-	dep, err := loadDependency(ctx, a.Dependencies, req, field, DependencySMTPServer, true)
+	dep, err := loadDependency(ctx, a.ActionDependencies, req, field, integration.TypeSMTPServer, true)
 	if err != nil {
 		return Result{}, err
 	}
@@ -144,10 +145,10 @@ func addressList(cfg map[string]any, field string) ([]string, error) {
 //
 // security none and starttls both use STARTTLS when the server offers it and go on
 // without it otherwise: mailer.Sender has no switch to demand it or to leave it out.
-func smtpConfig(dep *Dependency, field string) (mailer.Config, error) {
+func smtpConfig(dep *integration.Unsealed, field string) (mailer.Config, error) {
 	invalid := func(problem string) error {
 		return Fail(ClassValidation, "invalid_dependency",
-			fmt.Sprintf("The smtp.server integration in %s %s.", field, problem),
+			fmt.Sprintf("Cannot use %s: it %s.", integrationIn(integration.TypeSMTPServer, field), problem),
 			"Fix the integration's settings")
 	}
 	var cfg mailer.Config
@@ -204,33 +205,45 @@ func smtpFailure(err error, host string) *Failure {
 	if errors.As(err, &se) {
 		return sendErrorFailure(se, host)
 	}
+	if msg := err.Error(); !strings.Contains(msg, "dial failed") && strings.Contains(msg, "failed to close connection") {
+		// go-mail reports a failed QUIT after a successful delivery this way.
+		return nil
+	}
+	return smtpSessionFailure(err, host)
+}
+
+// smtpSessionFailure classifies a failure of an SMTP session before any message was handed
+// over (email.send, and the connection test of smtp.server integrations): a TLS
+// certificate or a login the server refused, a session it refused or deferred, or no
+// session at all.
+func smtpSessionFailure(err error, host string) *Failure {
 	var (
 		reply     *textproto.Error
 		certErr   *tls.CertificateVerificationError
 		unknownCA x509.UnknownAuthorityError
 		hostErr   x509.HostnameError
 	)
-	msg := err.Error()
 	hasReply := errors.As(err, &reply)
 	switch {
 	case errors.As(err, &certErr), errors.As(err, &unknownCA), errors.As(err, &hostErr):
 		return fromSMTP(Fail(ClassPermanent, "tls_certificate_invalid",
 			fmt.Sprintf("The mail server %s presented a TLS certificate that is not trusted.", host),
 			"Fix the server's certificate, or the integration's host and security"), nil)
-	case strings.Contains(msg, "SMTP AUTH failed") || strings.Contains(msg, "does not support SMTP AUTH"):
+	case strings.Contains(err.Error(), "SMTP AUTH failed") || strings.Contains(err.Error(), "does not support SMTP AUTH"):
+		cause := errors.Unwrap(errors.Unwrap(err))
+		if cause == nil {
+			cause = err
+		}
 		return fromSMTP(Fail(ClassAuth, "smtp_auth_failed",
-			fmt.Sprintf("The mail server %s did not accept the login: %v.", host, errors.Unwrap(err)),
+			fmt.Sprintf("The mail server %s did not accept the login: %v.", host, cause),
 			"Check the integration's username, password and security"), replyResponse(reply))
-	case !strings.Contains(msg, "dial failed") && strings.Contains(msg, "failed to close connection"):
-		// go-mail reports a failed QUIT after a successful delivery this way.
-		return nil
 	case hasReply && reply.Code >= 500:
 		return fromSMTP(Fail(ClassPermanent, "smtp_"+strconv.Itoa(reply.Code),
 			fmt.Sprintf("The mail server %s refused the session: %d %s.", host, reply.Code, reply.Msg),
 			"Check the integration's host, port and security"), replyResponse(reply))
 	}
 	return fromSMTP(Fail(ClassTransient, "connection_failed",
-		fmt.Sprintf("Could not deliver to the mail server %s, nothing was sent: %v.", host, errors.Unwrap(err)),
+		fmt.Sprintf("Could not reach the mail server %s, nothing was sent: %s.", host, egress.Reason(err)),
 		"The action is retried automatically"), replyResponse(reply))
 }
 

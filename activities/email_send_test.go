@@ -13,6 +13,7 @@ import (
 
 	"agencyhub/activities/egress"
 	"agencyhub/activities/mailer/smtptest"
+	"agencyhub/models/integration"
 )
 
 const smtpPassword = "s3cret-smtp-pass"
@@ -24,14 +25,14 @@ func smtpIntegration(deps *projectDependencies, s *smtptest.Server, security, us
 	if user != "" {
 		auth = map[string]any{"username": user, "password": pass}
 	}
-	return deps.add(DependencySMTPServer, map[string]any{
+	return deps.add(integration.TypeSMTPServer, map[string]any{
 		"host": s.Host, "port": float64(s.Port), "security": security, "from": "noreply@agency.test", "from_name": "Agency",
 	}, auth)
 }
 
 func runEmailSend(t *testing.T, policy egress.Policy, deps *projectDependencies, config map[string]any) (Result, error) {
 	t.Helper()
-	return EmailSend{Dependencies: deps, Policy: policy}.Run(context.Background(), deps.request(ActionEmailSend, config))
+	return EmailSend{ActionDependencies: deps, Policy: policy}.Run(context.Background(), deps.request(ActionEmailSend, config))
 }
 
 func TestEmailSendDeliversThroughTheSMTPIntegration(t *testing.T) {
@@ -164,10 +165,10 @@ func TestEmailSendRejectsConfigItCannotUse(t *testing.T) {
 	deps := newProjectDependencies()
 	s := &smtptest.Server{Host: "127.0.0.1", Port: 2525}
 	server := smtpIntegration(deps, s, "none", "", "")
-	noHost := deps.add(DependencySMTPServer, map[string]any{"from": "a@b.test"}, nil)
-	badSecurity := deps.add(DependencySMTPServer, map[string]any{"host": "127.0.0.1", "from": "a@b.test", "security": "ssl3"}, nil)
-	noFrom := deps.add(DependencySMTPServer, map[string]any{"host": "127.0.0.1"}, nil)
-	bot := deps.add(DependencyMessengerA, nil, nil)
+	noHost := deps.add(integration.TypeSMTPServer, map[string]any{"from": "a@b.test"}, nil)
+	badSecurity := deps.add(integration.TypeSMTPServer, map[string]any{"host": "127.0.0.1", "from": "a@b.test", "security": "ssl3"}, nil)
+	noFrom := deps.add(integration.TypeSMTPServer, map[string]any{"host": "127.0.0.1"}, nil)
+	bot := deps.add(integration.TypeMessengerABot, nil, nil)
 	tests := []struct {
 		name, code, field string
 		config            map[string]any

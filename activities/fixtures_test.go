@@ -15,23 +15,24 @@ import (
 	"github.com/google/uuid"
 
 	"agencyhub/activities/egress"
+	"agencyhub/models/integration"
 )
 
-// projectDependencies is a map-backed Dependencies of one project: the engine reaches the
-// real store across a process boundary, so a map stands in for it.
+// projectDependencies is a map-backed ActionDependencies of one project: the engine reaches
+// the real store across a process boundary, so a map stands in for it.
 type projectDependencies struct {
 	companyID, projectID uuid.UUID
-	byID                 map[uuid.UUID]*Dependency
+	byID                 map[uuid.UUID]*integration.Unsealed
 }
 
 func newProjectDependencies() *projectDependencies {
-	return &projectDependencies{companyID: uuid.New(), projectID: uuid.New(), byID: map[uuid.UUID]*Dependency{}}
+	return &projectDependencies{companyID: uuid.New(), projectID: uuid.New(), byID: map[uuid.UUID]*integration.Unsealed{}}
 }
 
-func (p *projectDependencies) Dependency(_ context.Context, companyID, projectID, id uuid.UUID) (*Dependency, error) {
+func (p *projectDependencies) Unseal(_ context.Context, companyID, projectID, id uuid.UUID) (*integration.Unsealed, error) {
 	dep, ok := p.byID[id]
 	if !ok || companyID != p.companyID || projectID != p.projectID {
-		return nil, ErrDependencyNotFound
+		return nil, integration.ErrActionDependencyNotFound
 	}
 	return dep, nil
 }
@@ -39,7 +40,7 @@ func (p *projectDependencies) Dependency(_ context.Context, companyID, projectID
 // add stores an integration and returns its id as a config value.
 func (p *projectDependencies) add(typeKey string, metadata, auth map[string]any) string {
 	id := uuid.New()
-	p.byID[id] = &Dependency{ID: id, TypeKey: typeKey, Metadata: metadata, Auth: auth}
+	p.byID[id] = &integration.Unsealed{ID: id, TypeKey: typeKey, Metadata: metadata, Auth: auth}
 	return id.String()
 }
 

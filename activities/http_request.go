@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"agencyhub/activities/egress"
+	"agencyhub/models/integration"
 )
 
 // Limits of http.request's timeout_seconds.
@@ -69,7 +70,7 @@ const providerBodyLimit = 2048
 //	5xx                                                          transient if idempotent,
 //	                                                             else unknown_outcome
 type HTTPRequest struct {
-	Dependencies Dependencies
+	ActionDependencies ActionDependencies
 	// Client is the egress client (egress.NewClient); nil means one with the zero Policy.
 	Client *http.Client
 }
@@ -93,7 +94,7 @@ func (a HTTPRequest) Run(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	dep, err := loadDependency(ctx, a.Dependencies, req, "auth_dependency_id", DependencyHTTPAuth, false)
+	dep, err := loadDependency(ctx, a.ActionDependencies, req, "auth_dependency_id", integration.TypeHTTPAuth, false)
 	if err != nil {
 		return Result{}, err
 	}
@@ -285,7 +286,7 @@ func validHeaderName(name string) bool {
 }
 
 // authorize adds the credentials of an http.auth integration.
-func (c *httpCall) authorize(dep *Dependency) error {
+func (c *httpCall) authorize(dep *integration.Unsealed) error {
 	scheme, _ := optionalString(dep.Auth, "scheme")
 	if scheme == "" {
 		scheme, _ = optionalString(dep.Metadata, "scheme")

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"agencyhub/activities/egress"
+	"agencyhub/models/integration"
 )
 
 // endpoint is a local HTTP server that records the requests it gets.
@@ -64,7 +65,7 @@ func answerWith(status int, body string, headers ...string) http.HandlerFunc {
 
 func runHTTPRequest(t *testing.T, deps *projectDependencies, client *http.Client, config map[string]any) (Result, error) {
 	t.Helper()
-	return HTTPRequest{Dependencies: deps, Client: client}.Run(context.Background(), deps.request(ActionHTTPRequest, config))
+	return HTTPRequest{ActionDependencies: deps, Client: client}.Run(context.Background(), deps.request(ActionHTTPRequest, config))
 }
 
 func TestHTTPRequestReturnsTheAnswerWithParsedJSON(t *testing.T) {
@@ -140,7 +141,7 @@ func TestHTTPRequestAddsTheCredentialsOfItsAuthIntegration(t *testing.T) {
 	}
 	for i, tt := range tests {
 		t.Run(tt.name+" credentials are sent", func(t *testing.T) {
-			id := deps.add(DependencyHTTPAuth, nil, tt.auth)
+			id := deps.add(integration.TypeHTTPAuth, nil, tt.auth)
 			if _, err := runHTTPRequest(t, deps, loopbackClient(t, 5*time.Second), map[string]any{"url": e.URL, "auth_dependency_id": id}); err != nil {
 				t.Fatalf("Run: %v", err)
 			}
@@ -158,7 +159,7 @@ func TestHTTPRequestDoesNotForwardACustomAuthHeaderToAnotherHost(t *testing.T) {
 		http.Redirect(w, r, "http://localhost:"+port+"/landing", http.StatusFound)
 	})
 	deps := newProjectDependencies()
-	id := deps.add(DependencyHTTPAuth, nil, map[string]any{"scheme": "header", "header_name": "X-Api-Key", "header_value": "k3y"})
+	id := deps.add(integration.TypeHTTPAuth, nil, map[string]any{"scheme": "header", "header_name": "X-Api-Key", "header_value": "k3y"})
 	res, err := runHTTPRequest(t, deps, loopbackClient(t, 5*time.Second), map[string]any{"url": front.URL, "auth_dependency_id": id})
 	if err != nil || res.Output["body"] != "landed" {
 		t.Fatalf("Run = %v, %v", res.Output, err)
@@ -302,9 +303,9 @@ func TestHTTPRequestFailsPermanentlyOnAnswersItCannotUse(t *testing.T) {
 func TestHTTPRequestRejectsConfigItCannotUse(t *testing.T) {
 	deps := newProjectDependencies()
 	other := newProjectDependencies()
-	foreign := other.add(DependencyHTTPAuth, nil, map[string]any{"scheme": "bearer", "token": "x"})
-	smtp := deps.add(DependencySMTPServer, nil, nil)
-	noScheme := deps.add(DependencyHTTPAuth, nil, map[string]any{"token": "x"})
+	foreign := other.add(integration.TypeHTTPAuth, nil, map[string]any{"scheme": "bearer", "token": "x"})
+	smtp := deps.add(integration.TypeSMTPServer, nil, nil)
+	noScheme := deps.add(integration.TypeHTTPAuth, nil, map[string]any{"token": "x"})
 	tests := []struct {
 		name, reason, field string
 		config              map[string]any
@@ -358,7 +359,7 @@ func TestHTTPRequestCancelledWithItsRunIsCanceled(t *testing.T) {
 		<-r.Context().Done()
 	})
 	deps := newProjectDependencies()
-	_, err := HTTPRequest{Dependencies: deps, Client: loopbackClient(t, 5*time.Second)}.Run(ctx, deps.request(ActionHTTPRequest, map[string]any{"method": "POST", "url": e.URL}))
+	_, err := HTTPRequest{ActionDependencies: deps, Client: loopbackClient(t, 5*time.Second)}.Run(ctx, deps.request(ActionHTTPRequest, map[string]any{"method": "POST", "url": e.URL}))
 	if f := AsFailure(err); f.RetryClass != ClassCanceled {
 		t.Fatalf("AsFailure(%v) = %s, want canceled", err, f.RetryClass)
 	}

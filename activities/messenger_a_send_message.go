@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"agencyhub/activities/messenger"
+	"agencyhub/models/integration"
 )
 
 // MessengerASendMessage is the messenger_a.send_message action: it sends a text message
@@ -14,7 +15,7 @@ import (
 // (optional, passed to the API as it is). Output: message_id (number), chat_id (as the API
 // reports it, as text). Failures are classified as messengerFailure describes.
 type MessengerASendMessage struct {
-	Dependencies Dependencies
+	ActionDependencies ActionDependencies
 	// Client is the egress client (egress.NewClient); nil means one with the zero Policy.
 	Client *http.Client
 	// DefaultBaseURL is the API address for integrations without api_base_url.
@@ -23,7 +24,7 @@ type MessengerASendMessage struct {
 
 // Run sends one message.
 func (a MessengerASendMessage) Run(ctx context.Context, req Request) (Result, error) {
-	client, msg, err := prepareBotMessage(ctx, req, a.Dependencies, a.Client, DependencyMessengerA, messenger.ProviderA, a.DefaultBaseURL,
+	client, msg, err := prepareBotMessage(ctx, req, a.ActionDependencies, a.Client, integration.TypeMessengerABot, messenger.ProviderA, a.DefaultBaseURL,
 		messenger.NewClientA, func(chatID, text string) (messenger.MessageA, error) {
 			parseMode, err := optionalString(req.Config, "parse_mode")
 			return messenger.MessageA{ChatID: chatID, Text: text, ParseMode: parseMode}, err

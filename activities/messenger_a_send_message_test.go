@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"agencyhub/activities/egress"
+	"agencyhub/models/integration"
 )
 
 // botTokenA is the token of the messenger_a test bot; no failure may repeat it.
@@ -91,7 +92,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 func runMessengerA(t *testing.T, action MessengerASendMessage, deps *projectDependencies, config map[string]any) (Result, error) {
 	t.Helper()
-	action.Dependencies = deps
+	action.ActionDependencies = deps
 	if action.Client == nil {
 		action.Client = loopbackClient(t, 5*time.Second)
 	}
@@ -101,7 +102,7 @@ func runMessengerA(t *testing.T, action MessengerASendMessage, deps *projectDepe
 func TestMessengerASendMessageSendsThroughTheBotAPI(t *testing.T) {
 	api := startBotAPIA(t, "/gateway")
 	deps := newProjectDependencies()
-	bot := deps.add(DependencyMessengerA, map[string]any{"api_base_url": api.URL + "/gateway/"}, map[string]any{"bot_token": botTokenA})
+	bot := deps.add(integration.TypeMessengerABot, map[string]any{"api_base_url": api.URL + "/gateway/"}, map[string]any{"bot_token": botTokenA})
 	res, err := runMessengerA(t, MessengerASendMessage{}, deps, map[string]any{
 		"action_dependency_id": bot, "chat_id": -1001234567890.0, "text": "  Hello, *world*  ", "parse_mode": "MarkdownV2",
 	})
@@ -124,7 +125,7 @@ func TestMessengerASendMessageSendsThroughTheBotAPI(t *testing.T) {
 func TestMessengerASendMessageFindsTheAPIAddress(t *testing.T) {
 	api := startBotAPIA(t, "")
 	deps := newProjectDependencies()
-	withoutBase := deps.add(DependencyMessengerA, nil, map[string]any{"bot_token": botTokenA})
+	withoutBase := deps.add(integration.TypeMessengerABot, nil, map[string]any{"bot_token": botTokenA})
 	t.Run("an integration without api_base_url uses the server's default", func(t *testing.T) {
 		_, err := runMessengerA(t, MessengerASendMessage{DefaultBaseURL: api.URL}, deps, map[string]any{"action_dependency_id": withoutBase, "chat_id": "42", "text": "hi"})
 		if err != nil || len(api.messages()) != 1 {
@@ -144,10 +145,10 @@ func TestMessengerASendMessageClassifiesFailures(t *testing.T) {
 	api := startBotAPIA(t, "")
 	hanging := startHangingServer(t)
 	deps := newProjectDependencies()
-	bot := deps.add(DependencyMessengerA, map[string]any{"api_base_url": api.URL}, map[string]any{"bot_token": botTokenA})
-	wrongToken := deps.add(DependencyMessengerA, map[string]any{"api_base_url": api.URL}, map[string]any{"bot_token": "999:other-" + botTokenA})
-	silent := deps.add(DependencyMessengerA, map[string]any{"api_base_url": hanging.URL}, map[string]any{"bot_token": botTokenA})
-	unreachable := deps.add(DependencyMessengerA, map[string]any{"api_base_url": "http://" + closedPort(t)}, map[string]any{"bot_token": botTokenA})
+	bot := deps.add(integration.TypeMessengerABot, map[string]any{"api_base_url": api.URL}, map[string]any{"bot_token": botTokenA})
+	wrongToken := deps.add(integration.TypeMessengerABot, map[string]any{"api_base_url": api.URL}, map[string]any{"bot_token": "999:other-" + botTokenA})
+	silent := deps.add(integration.TypeMessengerABot, map[string]any{"api_base_url": hanging.URL}, map[string]any{"bot_token": botTokenA})
+	unreachable := deps.add(integration.TypeMessengerABot, map[string]any{"api_base_url": "http://" + closedPort(t)}, map[string]any{"bot_token": botTokenA})
 
 	apiError := func(status int, description string, extra ...any) func(w http.ResponseWriter) {
 		body := map[string]any{"ok": false, "error_code": status, "description": description}
@@ -197,10 +198,10 @@ func TestMessengerASendMessageClassifiesFailures(t *testing.T) {
 
 func TestMessengerASendMessageRejectsConfigItCannotUse(t *testing.T) {
 	deps := newProjectDependencies()
-	bot := deps.add(DependencyMessengerA, map[string]any{"api_base_url": "https://bots.example"}, map[string]any{"bot_token": botTokenA})
-	otherType := deps.add(DependencyMessengerB, nil, map[string]any{"bot_token": botTokenA})
-	noToken := deps.add(DependencyMessengerA, map[string]any{"api_base_url": "https://bots.example"}, map[string]any{})
-	badBase := deps.add(DependencyMessengerA, map[string]any{"api_base_url": "bots.example"}, map[string]any{"bot_token": botTokenA})
+	bot := deps.add(integration.TypeMessengerABot, map[string]any{"api_base_url": "https://bots.example"}, map[string]any{"bot_token": botTokenA})
+	otherType := deps.add(integration.TypeMessengerBBot, nil, map[string]any{"bot_token": botTokenA})
+	noToken := deps.add(integration.TypeMessengerABot, map[string]any{"api_base_url": "https://bots.example"}, map[string]any{})
+	badBase := deps.add(integration.TypeMessengerABot, map[string]any{"api_base_url": "bots.example"}, map[string]any{"bot_token": botTokenA})
 	tests := []struct {
 		name, code, field string
 		config            map[string]any

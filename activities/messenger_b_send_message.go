@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"agencyhub/activities/messenger"
+	"agencyhub/models/integration"
 )
 
 // MessengerBSendMessage is the messenger_b.send_message action: it sends a text message
@@ -13,7 +14,7 @@ import (
 // Config: action_dependency_id; chat_id; text. Output: message_id (text), chat_id. Failures
 // are classified as messengerFailure describes.
 type MessengerBSendMessage struct {
-	Dependencies Dependencies
+	ActionDependencies ActionDependencies
 	// Client is the egress client (egress.NewClient); nil means one with the zero Policy.
 	Client *http.Client
 	// DefaultBaseURL is the API address for integrations without api_base_url.
@@ -22,7 +23,7 @@ type MessengerBSendMessage struct {
 
 // Run sends one message.
 func (a MessengerBSendMessage) Run(ctx context.Context, req Request) (Result, error) {
-	client, msg, err := prepareBotMessage(ctx, req, a.Dependencies, a.Client, DependencyMessengerB, messenger.ProviderB, a.DefaultBaseURL,
+	client, msg, err := prepareBotMessage(ctx, req, a.ActionDependencies, a.Client, integration.TypeMessengerBBot, messenger.ProviderB, a.DefaultBaseURL,
 		messenger.NewClientB, func(chatID, text string) (messenger.MessageB, error) {
 			return messenger.MessageB{ChatID: chatID, Text: text}, nil
 		})

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"agencyhub/activities/egress"
+	"agencyhub/models/integration"
 )
 
 // botTokenB is the token of the messenger_b test bot; no failure may repeat it.
@@ -80,7 +81,7 @@ func (api *botAPIB) messages() []map[string]any {
 
 func runMessengerB(t *testing.T, action MessengerBSendMessage, deps *projectDependencies, config map[string]any) (Result, error) {
 	t.Helper()
-	action.Dependencies = deps
+	action.ActionDependencies = deps
 	if action.Client == nil {
 		action.Client = loopbackClient(t, 5*time.Second)
 	}
@@ -90,7 +91,7 @@ func runMessengerB(t *testing.T, action MessengerBSendMessage, deps *projectDepe
 func TestMessengerBSendMessageSendsThroughTheBotAPI(t *testing.T) {
 	api := startBotAPIB(t)
 	deps := newProjectDependencies()
-	bot := deps.add(DependencyMessengerB, nil, map[string]any{"bot_token": botTokenB})
+	bot := deps.add(integration.TypeMessengerBBot, nil, map[string]any{"bot_token": botTokenB})
 	res, err := runMessengerB(t, MessengerBSendMessage{DefaultBaseURL: api.URL}, deps, map[string]any{
 		"action_dependency_id": bot, "chat_id": "chat-7", "text": "Invoice is ready",
 	})
@@ -112,10 +113,10 @@ func TestMessengerBSendMessageClassifiesFailures(t *testing.T) {
 	api := startBotAPIB(t)
 	hanging := startHangingServer(t)
 	deps := newProjectDependencies()
-	bot := deps.add(DependencyMessengerB, map[string]any{"api_base_url": api.URL}, map[string]any{"bot_token": botTokenB})
-	wrongToken := deps.add(DependencyMessengerB, map[string]any{"api_base_url": api.URL}, map[string]any{"bot_token": "x-" + botTokenB})
-	silent := deps.add(DependencyMessengerB, map[string]any{"api_base_url": hanging.URL}, map[string]any{"bot_token": botTokenB})
-	unreachable := deps.add(DependencyMessengerB, map[string]any{"api_base_url": "http://" + closedPort(t)}, map[string]any{"bot_token": botTokenB})
+	bot := deps.add(integration.TypeMessengerBBot, map[string]any{"api_base_url": api.URL}, map[string]any{"bot_token": botTokenB})
+	wrongToken := deps.add(integration.TypeMessengerBBot, map[string]any{"api_base_url": api.URL}, map[string]any{"bot_token": "x-" + botTokenB})
+	silent := deps.add(integration.TypeMessengerBBot, map[string]any{"api_base_url": hanging.URL}, map[string]any{"bot_token": botTokenB})
+	unreachable := deps.add(integration.TypeMessengerBBot, map[string]any{"api_base_url": "http://" + closedPort(t)}, map[string]any{"bot_token": botTokenB})
 
 	tests := []struct {
 		name        string
@@ -156,7 +157,7 @@ func TestMessengerBSendMessageClassifiesFailures(t *testing.T) {
 
 func TestMessengerBSendMessageNeedsAMessengerBIntegration(t *testing.T) {
 	deps := newProjectDependencies()
-	otherType := deps.add(DependencyMessengerA, nil, map[string]any{"bot_token": botTokenB})
+	otherType := deps.add(integration.TypeMessengerABot, nil, map[string]any{"bot_token": botTokenB})
 	_, err := runMessengerB(t, MessengerBSendMessage{DefaultBaseURL: "https://bots.example"}, deps, map[string]any{"action_dependency_id": otherType, "chat_id": "c", "text": "hi"})
 	f := requireFailure(t, err, ClassValidation, "dependency_type_mismatch")
 	if !strings.Contains(f.HumanReason, "action_dependency_id") {

@@ -8,6 +8,7 @@ import (
 
 	"agencyhub/activities/egress"
 	"agencyhub/activities/messenger"
+	"agencyhub/models/integration"
 )
 
 // What messenger_a.send_message and messenger_b.send_message share: reading the config and
@@ -17,7 +18,7 @@ import (
 // reads chat_id and text, has message turn them into the provider's message (reading the
 // action's own fields as well), loads the bot integration of typeKey that
 // action_dependency_id names, and makes a client for it with newClient through hc.
-func prepareBotMessage[C, M any](ctx context.Context, req Request, deps Dependencies, hc *http.Client,
+func prepareBotMessage[C, M any](ctx context.Context, req Request, deps ActionDependencies, hc *http.Client,
 	typeKey, provider, defaultBaseURL string,
 	newClient func(hc *http.Client, baseURL, token string) (C, error),
 	message func(chatID, text string) (M, error),
@@ -43,7 +44,7 @@ func prepareBotMessage[C, M any](ctx context.Context, req Request, deps Dependen
 		return client, m, err
 	}
 	if client, err = newClient(hc, bot.baseURL, bot.token); err != nil {
-		return client, m, invalidBot(field, err)
+		return client, m, invalidBot(typeKey, field, err)
 	}
 	return client, m, nil
 }
@@ -55,11 +56,11 @@ type botIntegration struct {
 
 // readBot reads a bot integration: auth {bot_token}, metadata {api_base_url} falling back to
 // the server's default for the provider.
-func readBot(dep *Dependency, field, provider, defaultBaseURL string) (botIntegration, error) {
+func readBot(dep *integration.Unsealed, field, provider, defaultBaseURL string) (botIntegration, error) {
 	token, _ := optionalString(dep.Auth, "bot_token")
 	if token == "" {
 		return botIntegration{}, Fail(ClassValidation, "invalid_dependency",
-			fmt.Sprintf("The %s integration in %s has no bot token.", dep.TypeKey, field),
+			fmt.Sprintf("No bot token is set in %s.", integrationIn(dep.TypeKey, field)),
 			"Enter the bot token in the integration")
 	}
 	base, _ := optionalString(dep.Metadata, "api_base_url")
@@ -68,7 +69,7 @@ func readBot(dep *Dependency, field, provider, defaultBaseURL string) (botIntegr
 	}
 	if base == "" {
 		return botIntegration{}, Fail(ClassValidation, "api_base_url_missing",
-			fmt.Sprintf("No %s API address is known: the integration in %s has no api_base_url and the server has no default.", provider, field),
+			fmt.Sprintf("No %s API address is known: %s has no api_base_url and the server has no default.", provider, integrationIn(dep.TypeKey, field)),
 			"Set api_base_url on the integration, or ask the operator to configure the default")
 	}
 	return botIntegration{baseURL: base, token: token}, nil
@@ -76,9 +77,9 @@ func readBot(dep *Dependency, field, provider, defaultBaseURL string) (botIntegr
 
 // invalidBot is the failure of a bot integration a client refused; the client's error
 // never holds the token.
-func invalidBot(field string, err error) *Failure {
+func invalidBot(typeKey, field string, err error) *Failure {
 	return Fail(ClassValidation, "invalid_dependency",
-		fmt.Sprintf("The integration in %s cannot be used: %v.", field, err),
+		fmt.Sprintf("Cannot use %s: %v.", integrationIn(typeKey, field), err),
 		"Fix the integration's api_base_url or bot token")
 }
 

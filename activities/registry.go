@@ -17,7 +17,7 @@ const (
 
 // Deps is what the actions need from the server.
 type Deps struct {
-	Dependencies Dependencies
+	ActionDependencies ActionDependencies
 	// EgressPolicy is APP_EGRESS_ALLOW parsed. It builds Egress when that is nil, and is
 	// checked against the SMTP server of email.send.
 	EgressPolicy egress.Policy
@@ -36,9 +36,9 @@ func Registry(d Deps) map[string]Func {
 		client = egress.NewClient(d.EgressPolicy, egress.DefaultMaxBody)
 	}
 	return map[string]Func{
-		ActionHTTPRequest:           HTTPRequest{Dependencies: d.Dependencies, Client: client}.Run,
-		ActionMessengerASendMessage: MessengerASendMessage{Dependencies: d.Dependencies, Client: client, DefaultBaseURL: d.MessengerABaseURL}.Run,
-		ActionMessengerBSendMessage: MessengerBSendMessage{Dependencies: d.Dependencies, Client: client, DefaultBaseURL: d.MessengerBBaseURL}.Run,
-		ActionEmailSend:             EmailSend{Dependencies: d.Dependencies, Policy: d.EgressPolicy}.Run,
+		ActionHTTPRequest:           HTTPRequest{ActionDependencies: d.ActionDependencies, Client: client}.Run,
+		ActionMessengerASendMessage: MessengerASendMessage{ActionDependencies: d.ActionDependencies, Client: client, DefaultBaseURL: d.MessengerABaseURL}.Run,
+		ActionMessengerBSendMessage: MessengerBSendMessage{ActionDependencies: d.ActionDependencies, Client: client, DefaultBaseURL: d.MessengerBBaseURL}.Run,
+		ActionEmailSend:             EmailSend{ActionDependencies: d.ActionDependencies, Policy: d.EgressPolicy}.Run,
 	}
 }

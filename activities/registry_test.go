@@ -5,10 +5,12 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"agencyhub/models/integration"
 )
 
 func TestRegistryHoldsTheFourActionTypes(t *testing.T) {
-	reg := Registry(Deps{Dependencies: newProjectDependencies()})
+	reg := Registry(Deps{ActionDependencies: newProjectDependencies()})
 	var keys []string
 	for key := range reg {
 		keys = append(keys, key)
@@ -25,10 +27,10 @@ func TestRegistryBuildsTheEgressClientFromThePolicy(t *testing.T) {
 	deps := newProjectDependencies()
 	req := deps.request(ActionHTTPRequest, map[string]any{"url": e.URL})
 
-	_, err := Registry(Deps{Dependencies: deps})[ActionHTTPRequest](context.Background(), req)
+	_, err := Registry(Deps{ActionDependencies: deps})[ActionHTTPRequest](context.Background(), req)
 	requireFailure(t, err, ClassValidation, "egress_refused")
 
-	reg := Registry(Deps{Dependencies: deps, EgressPolicy: loopbackPolicy(t)})
+	reg := Registry(Deps{ActionDependencies: deps, EgressPolicy: loopbackPolicy(t)})
 	if res, err := reg[ActionHTTPRequest](context.Background(), req); err != nil || res.Output["body"] != "ok" {
 		t.Fatalf("with loopback allow-listed: %v, %v", res.Output, err)
 	}
@@ -37,9 +39,9 @@ func TestRegistryBuildsTheEgressClientFromThePolicy(t *testing.T) {
 func TestRegistryPassesTheDefaultBotAddresses(t *testing.T) {
 	apiA, apiB := startBotAPIA(t, ""), startBotAPIB(t)
 	deps := newProjectDependencies()
-	reg := Registry(Deps{Dependencies: deps, Egress: loopbackClient(t, 5*time.Second), MessengerABaseURL: apiA.URL, MessengerBBaseURL: apiB.URL})
-	botA := deps.add(DependencyMessengerA, nil, map[string]any{"bot_token": botTokenA})
-	botB := deps.add(DependencyMessengerB, nil, map[string]any{"bot_token": botTokenB})
+	reg := Registry(Deps{ActionDependencies: deps, Egress: loopbackClient(t, 5*time.Second), MessengerABaseURL: apiA.URL, MessengerBBaseURL: apiB.URL})
+	botA := deps.add(integration.TypeMessengerABot, nil, map[string]any{"bot_token": botTokenA})
+	botB := deps.add(integration.TypeMessengerBBot, nil, map[string]any{"bot_token": botTokenB})
 	if _, err := reg[ActionMessengerASendMessage](context.Background(), deps.request(ActionMessengerASendMessage, map[string]any{"action_dependency_id": botA, "chat_id": "1", "text": "a"})); err != nil {
 		t.Fatalf("messenger_a: %v", err)
 	}

@@ -2,8 +2,6 @@ package api
 
 import (
 	"bytes"
-	"errors"
-	"io"
 	"mime"
 	"net/http"
 	"slices"
@@ -24,12 +22,11 @@ var patchMediaTypes = []string{"application/json", "text/plain", "text/markdown"
 
 // readPatchBody reads the ai-import body, at most APP_MAX_BODY_BYTES.
 func readPatchBody(c *gin.Context) ([]byte, error) {
-	raw, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, httpx.MaxBodyBytes))
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
-		return nil, models.Invalid("body_too_large", "body")
+	raw, err := httpx.ReadBody(c)
+	if err != nil {
+		return nil, err
 	}
-	if err != nil || len(bytes.TrimSpace(raw)) == 0 {
+	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, models.Invalid("patch_not_found", "body")
 	}
 	if mt, _, _ := mime.ParseMediaType(c.ContentType()); !slices.Contains(patchMediaTypes, mt) {

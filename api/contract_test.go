@@ -133,7 +133,7 @@ func TestBadInputIsRejectedNamingTheFields(t *testing.T) {
 					resp.expect(t, http.StatusUnsupportedMediaType, "body")
 				})
 				t.Run(op.ID+" rejects an oversized body", func(t *testing.T) {
-					call(`{"name": "`+strings.Repeat("x", int(httpx.MaxBodyBytes))+`"}`).expect(t, http.StatusRequestEntityTooLarge, "body")
+					call(`{"name": "`+strings.Repeat("x", int(e.server.MaxBodyBytes))+`"}`).expect(t, http.StatusRequestEntityTooLarge, "body")
 				})
 				t.Run(op.ID+" rejects an unknown field", func(t *testing.T) {
 					body := clone(example)

@@ -12,15 +12,19 @@ import (
 	"agencyhub/activities/egress"
 	"agencyhub/api"
 	"agencyhub/engine"
+	"agencyhub/engine/devserver"
 	"agencyhub/models"
 	"agencyhub/models/automation"
+	"agencyhub/models/realtime"
+	"agencyhub/models/relay"
+	"agencyhub/models/webhook"
 )
 
 // One embedded Temporal server serves the whole package; every test environment gets a
 // task queue and a worker of its own, bound to its own database.
 var (
 	temporalOnce   sync.Once
-	temporalServer *engine.DevServer
+	temporalServer *devserver.Server
 	temporalClient client.Client
 	temporalErr    error
 )
@@ -28,7 +32,7 @@ var (
 func sharedTemporal(t testing.TB) client.Client {
 	t.Helper()
 	temporalOnce.Do(func() {
-		temporalServer, temporalErr = engine.StartDevServer(engine.DevServerOptions{Namespace: "api-test"})
+		temporalServer, temporalErr = devserver.Start(devserver.Options{Namespace: "api-test"})
 		if temporalErr != nil {
 			return
 		}
@@ -51,23 +55,30 @@ func stopSharedTemporal() {
 	}
 }
 
-// testEgress lets actions reach the local servers tests start.
-var testEgress, _ = egress.ParsePolicy("127.0.0.0/8,::1/128")
+// testEgress lets actions and connection tests reach the local servers tests start.
+var testEgress, _ = egress.ParsePolicy("127.0.0.0/8,::1/128,localhost")
 
-// withEngine gives the server its workflow and run services and starts a worker for them.
+// withEngine gives the server its workflow, webhook and relay stores and the engine's
+// services, as Main does, and starts a worker for them on a task queue of the test's own.
 func (e *env) withEngine(s *api.Server) {
 	c := sharedTemporal(e.t)
-	clock := s.Now
-	s.Workflows = automation.NewService(e.db.DB, s.Company, s.Catalog)
-	s.Workflows.Now = clock
+	s.Bus = realtime.NewLocal()
+	e.t.Cleanup(func() { s.Bus.Close() })
+	s.Workflows = automation.NewService(e.db.DB, s.Company, s.Catalog, s.Bus)
+	s.Workflows.Now = s.Now
+	s.Webhooks = webhook.NewService(e.db.DB, s.Company, s.Workflows, s.PublicURL)
+	s.Webhooks.Now = s.Now
+	s.Relays = relay.NewService(e.db.DB, s.Integrations.Sealer)
+	s.Relays.Now = s.Now
 	queue := "test-" + models.NewID().String()
-	s.Runs = &engine.Runs{DB: e.db.DB, Client: c, Workflows: s.Workflows, Catalog: s.Catalog, Templates: s.Integration,
-		TaskQueue: queue, PublicURL: s.PublicURL, Now: clock}
-	withWebhooks(s)
-	withRelay(s)
-	w := engine.NewWorker(c, queue, engine.WorkerDeps{DB: e.db.DB, Now: time.Now, Actions: activities.Registry(activities.Deps{
-		Dependencies: s.Integration, EgressPolicy: testEgress,
-	}), BotSessions: s.Relay.Store})
+	services := engine.NewServices(c, queue, s.PublicURL, s.Catalog, engine.Stores{
+		Workflows: s.Workflows, Integrations: s.Integrations, Webhooks: s.Webhooks, Relays: s.Relays})
+	s.Runs, s.Intake, s.Publisher = services.Runs, services.Intake, services.Publisher
+	egressClient := egress.NewClient(testEgress, egress.DefaultMaxBody)
+	s.ProviderCheck = &activities.ProviderCheck{Store: s.Integrations, Client: egressClient, Policy: testEgress}
+	s.BotAPI = &activities.BotAPI{ActionDependencies: s.Integrations, Client: egressClient}
+	w := engine.NewWorker(c, queue, engine.WorkerDeps{Workflows: s.Workflows, Intake: services.Intake, BotSessions: s.Relays,
+		Actions: activities.Registry(activities.Deps{ActionDependencies: s.Integrations, EgressPolicy: testEgress})})
 	if err := w.Start(); err != nil {
 		e.t.Fatal(err)
 	}

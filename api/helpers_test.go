@@ -15,6 +15,8 @@ import (
 	"agencyhub/models/auth"
 	"agencyhub/models/company"
 	"agencyhub/models/dbtest"
+	"agencyhub/models/filestore"
+	"agencyhub/models/integration"
 	"agencyhub/schemas"
 )
 
@@ -30,10 +32,7 @@ type env struct {
 
 func newEnv(t testing.TB, db *dbtest.DB, configure ...func(*api.Server)) *env {
 	t.Helper()
-	keys, err := models.DeriveKeys([]byte("test-master-key-test-master-key-0123456789"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	keys := dbtest.Keys(t)
 	contract, err := schemas.Load()
 	if err != nil {
 		t.Fatal(err)
@@ -44,12 +43,17 @@ func newEnv(t testing.TB, db *dbtest.DB, configure ...func(*api.Server)) *env {
 	authSvc.Now = clock
 	companySvc := company.NewService(db.DB, keys.Sealer)
 	companySvc.Now = clock
-	e.server = &api.Server{
-		Auth: authSvc, Company: companySvc, Contract: contract, Catalog: loadCatalog(t),
-		Health:    []api.HealthCheck{{Name: "database", Check: func(ctx context.Context) error { return models.Ping(ctx, db.DB) }}},
-		PublicURL: "http://api.test", Now: clock,
+	files, err := filestore.NewDir(t.TempDir(), keys.FileLinks, "http://api.test")
+	if err != nil {
+		t.Fatal(err)
 	}
-	e.server.Integration = newIntegrationService(t, db, keys.Sealer, clock)
+	e.server = &api.Server{
+		Auth: authSvc, Company: companySvc, Contract: contract, Catalog: dbtest.Catalog(t), Files: files,
+		Health:    []api.HealthCheck{{Name: "database", Check: func(ctx context.Context) error { return models.Ping(ctx, db.DB) }}},
+		PublicURL: "http://api.test", MaxBodyBytes: 1 << 20, SafetyPoll: time.Second, Now: clock,
+	}
+	e.server.Integrations = integration.NewService(db.DB, keys.Sealer, e.server.Catalog)
+	e.server.Integrations.Now = clock
 	e.withEngine(e.server)
 	for _, c := range configure {
 		c(e.server)

@@ -1,8 +1,6 @@
 package api
 
 import (
-	"errors"
-	"io"
 	"net/http"
 	"strconv"
 	"time"
@@ -16,12 +14,8 @@ import (
 	"agencyhub/models/webhook"
 )
 
-// Receipt waiting: ?wait= is at most maxReceiptWait seconds, during which the run's
-// projection is read every receiptPoll.
-const (
-	maxReceiptWait = 30
-	receiptPoll    = 50 * time.Millisecond
-)
+// maxReceiptWait bounds a receipt's ?wait=, in seconds.
+const maxReceiptWait = 30
 
 // hookIngest serves POST /hooks/{hook_key}/{endpoint_key}, the public address of a
 // webhook endpoint: no session, the endpoint's auth type decides. In order: 404 for any
@@ -35,7 +29,7 @@ func (s *Server) hookIngest(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	body, err := readHookBody(c, t.Endpoint.MaxBodyBytes)
+	body, err := httpx.ReadBodyUpTo(c, int64(t.Endpoint.MaxBodyBytes))
 	if err != nil {
 		httpx.WriteError(c, err)
 		return
@@ -52,7 +46,7 @@ func (s *Server) hookIngest(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	answer, err := s.Webhooks.Ingest(c, t, d)
+	answer, err := s.Intake.Webhook(c, t, d)
 	if err != nil {
 		httpx.WriteError(c, err)
 		return
@@ -61,23 +55,6 @@ func (s *Server) hookIngest(c *gin.Context) {
 		c.Header("Idempotent-Replayed", "true")
 	}
 	c.Data(answer.Status, "application/json; charset=utf-8", answer.Body)
-}
-
-// readHookBody reads a request body of at most limit bytes. Errors: invalid (413 beyond
-// the limit).
-func readHookBody(c *gin.Context, limit int) ([]byte, error) {
-	if c.Request.ContentLength > int64(limit) {
-		return nil, models.Invalid("body_too_large", "body")
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, int64(limit)))
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
-		return nil, models.Invalid("body_too_large", "body")
-	}
-	if err != nil {
-		return nil, models.Invalid("invalid_body", "body")
-	}
-	return body, nil
 }
 
 type webhookActionReceipt struct {
@@ -124,7 +101,8 @@ func viewReceipt(r *automation.Run, actions []automation.ActionRun) webhookRunRe
 // hookReceipt serves GET /hooks/{hook_key}/{endpoint_key}/runs/{workflow_run_id}/receipt:
 // the state of a run started through the endpoint, to whoever knows both keys and the run
 // id: 404 for a wrong key or a run the endpoint did not start, alike. ?wait=N (at most 30)
-// holds the answer until the run has finished or N seconds passed.
+// holds the answer until the run has finished or N seconds passed, reading the run again
+// whenever the bus says it changed.
 func (s *Server) hookReceipt(c *gin.Context) {
 	e, err := s.Webhooks.ReceiptEndpoint(c, c.Param("hook_key"), c.Param("endpoint_key"))
 	if err != nil {
@@ -143,22 +121,23 @@ func (s *Server) hookReceipt(c *gin.Context) {
 			return
 		}
 	}
+	watch := s.watchRun(runID)
+	defer watch.close()
 	r, err := s.Webhooks.Receipt(c, e, runID)
 	if err != nil {
 		httpx.WriteError(c, err)
 		return
 	}
-	deadline := time.Now().Add(time.Duration(wait) * time.Second)
-	for !r.Terminal() && time.Now().Before(deadline) {
-		select {
-		case <-c.Request.Context().Done():
-			return
-		case <-time.After(receiptPoll):
-		}
+	deadline := time.NewTimer(time.Duration(wait) * time.Second)
+	defer deadline.Stop()
+	for !r.Terminal() && watch.wait(c.Request.Context(), deadline.C) {
 		if r, err = s.Workflows.Run(c, runID); err != nil {
 			httpx.WriteError(c, err)
 			return
 		}
+	}
+	if c.Request.Context().Err() != nil {
+		return
 	}
 	actions, err := s.Workflows.ActionRuns(c, r)
 	if err != nil {

@@ -181,7 +181,7 @@ func (s *Server) projectIntegrations(ctx context.Context, companyID, projectID u
 	var all []integration.ActionDependency
 	page := models.PageRequest{Limit: models.MaxPageLimit}
 	for {
-		rows, next, err := s.Integration.ActionDependencies(ctx, companyID, projectID, page)
+		rows, next, err := s.Integrations.ActionDependencies(ctx, companyID, projectID, page)
 		if err != nil {
 			return nil, err
 		}

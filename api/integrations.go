@@ -47,7 +47,7 @@ func inProjectResource[T any](s *Server, param, key string, perm company.Permiss
 
 // inActionDependency loads the integration of :action_dependency_id in :project_id.
 func (s *Server) inActionDependency(perm company.Permission) gin.HandlerFunc {
-	return inProjectResource(s, "action_dependency_id", actionDependencyKey, perm, s.Integration.ActionDependencyOf)
+	return inProjectResource(s, "action_dependency_id", actionDependencyKey, perm, s.Integrations.ActionDependencyOf)
 }
 
 // dependencyTestView is the outcome of a connection test; retry_class is null unless the
@@ -90,7 +90,7 @@ func (s *Server) viewActionDependency(d integration.ActionDependency) actionDepe
 		DependencyTypeKey: d.DependencyTypeKey, Name: d.Name, Status: d.Status,
 		Metadata: d.Metadata, AuthMasked: d.AuthMasked, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
 	}
-	if t, ok := s.Integration.Catalog.Dependency(d.DependencyTypeKey); ok {
+	if t, ok := s.Catalog.Dependency(d.DependencyTypeKey); ok {
 		v.ProviderKey = t.ProviderKey
 	}
 	if r := d.LastTest(); r != nil {
@@ -108,7 +108,7 @@ func (s *Server) actionDependencyList(c *gin.Context) {
 		return
 	}
 	p := project(c)
-	rows, next, err := s.Integration.ActionDependencies(c, p.CompanyID, p.ID, page)
+	rows, next, err := s.Integrations.ActionDependencies(c, p.CompanyID, p.ID, page)
 	if err != nil {
 		httpx.WriteError(c, err)
 		return
@@ -131,7 +131,7 @@ func (s *Server) actionDependencyCreate(c *gin.Context) {
 		return
 	}
 	p := project(c)
-	d, err := s.Integration.CreateActionDependency(c, p.CompanyID, p.ID, integration.ActionDependencyInput{
+	d, err := s.Integrations.CreateActionDependency(c, p.CompanyID, p.ID, integration.ActionDependencyInput{
 		DependencyTypeKey: req.DependencyTypeKey, Name: req.Name, Metadata: req.Metadata, Auth: req.Auth,
 	})
 	if err != nil {
@@ -159,7 +159,7 @@ func (s *Server) actionDependencyPatch(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	d, err := s.Integration.PatchActionDependency(c, actionDependency(c), integration.ActionDependencyPatch{
+	d, err := s.Integrations.PatchActionDependency(c, actionDependency(c), integration.ActionDependencyPatch{
 		Name: req.Name, Status: req.Status, Metadata: req.Metadata,
 	})
 	if err != nil {
@@ -171,7 +171,7 @@ func (s *Server) actionDependencyPatch(c *gin.Context) {
 
 // actionDependencyDelete serves DELETE /api/v1/projects/{project_id}/action-dependencies/{action_dependency_id}.
 func (s *Server) actionDependencyDelete(c *gin.Context) {
-	if err := s.Integration.DeleteActionDependency(c, actionDependency(c)); err != nil {
+	if err := s.Integrations.DeleteActionDependency(c, actionDependency(c)); err != nil {
 		httpx.WriteError(c, err)
 		return
 	}
@@ -190,7 +190,7 @@ func (s *Server) actionDependencyRotateSecret(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	d, err := s.Integration.RotateSecret(c, actionDependency(c), req.Auth)
+	d, err := s.Integrations.RotateSecret(c, actionDependency(c), req.Auth)
 	if err != nil {
 		httpx.WriteError(c, err)
 		return
@@ -202,7 +202,7 @@ func (s *Server) actionDependencyRotateSecret(c *gin.Context) {
 // /api/v1/projects/{project_id}/action-dependencies/{action_dependency_id}/test. A provider
 // that refuses the credential is a 200 with status failed: the test itself worked.
 func (s *Server) actionDependencyTest(c *gin.Context) {
-	_, result, err := s.Integration.Test(c, actionDependency(c))
+	_, result, err := s.ProviderCheck.Test(c, actionDependency(c))
 	if err != nil {
 		httpx.WriteError(c, err)
 		return

@@ -5,14 +5,10 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/uuid"
 
-	"agencyhub/activities"
-	"agencyhub/activities/egress"
 	"agencyhub/activities/mailer/smtptest"
-	"agencyhub/models"
 	"agencyhub/models/dbtest"
 	"agencyhub/models/integration"
 	"agencyhub/models/integration/integrationtest"
@@ -20,17 +16,6 @@ import (
 
 // newIntegrationService is the env's integration service. Its egress may reach loopback,
 // where the tests' stand-ins for the providers listen.
-func newIntegrationService(t testing.TB, db *dbtest.DB, sealer *models.Sealer, clock func() time.Time) *integration.Service {
-	t.Helper()
-	policy, err := egress.ParsePolicy("127.0.0.0/8,::1,localhost")
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := integration.NewService(db.DB, sealer, loadCatalog(t), policy)
-	svc.Now = clock
-	return svc
-}
-
 // addIntegrationIDs creates one integration and one template of each kind in the project
 // ids["project_id"] names and adds their ids to ids under the names of their path
 // parameters, for tests that call every operation of the contract.
@@ -174,7 +159,7 @@ func TestIntegrationActionDependencyAPI(t *testing.T) {
 			if r.json["last_test"] != nil {
 				t.Fatalf("rotate answered %s", r.Body)
 			}
-			dep, err := base.server.Integration.Dependency(context.Background(), uuid.MustParse(companyID), uuid.MustParse(projectID), uuid.MustParse(mailID))
+			dep, err := base.server.Integrations.Unseal(context.Background(), uuid.MustParse(companyID), uuid.MustParse(projectID), uuid.MustParse(mailID))
 			if err != nil || dep.Auth["password"] != "wrong-password" {
 				t.Fatalf("Dependency after rotation: %v, %v", dep, err)
 			}
@@ -201,8 +186,8 @@ func TestIntegrationActionDependencyAPI(t *testing.T) {
 			e.do(req{method: "GET", path: other, token: ada.token}).expect(t, http.StatusNotFound)
 			e.do(req{method: "POST", path: other + "/test", token: ada.token}).expect(t, http.StatusNotFound)
 			e.do(req{method: "DELETE", path: other, token: ada.token}).expect(t, http.StatusNotFound)
-			_, err := base.server.Integration.Dependency(context.Background(), uuid.MustParse(companyID), uuid.MustParse(siblingID), uuid.MustParse(botID))
-			if err != activities.ErrDependencyNotFound {
+			_, err := base.server.Integrations.Unseal(context.Background(), uuid.MustParse(companyID), uuid.MustParse(siblingID), uuid.MustParse(botID))
+			if err != integration.ErrActionDependencyNotFound {
 				t.Fatalf("Dependency from the sibling project: %v", err)
 			}
 		})

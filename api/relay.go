@@ -23,7 +23,7 @@ func relayOf(c *gin.Context) *relay.Relay { return c.MustGet(relayKey).(*relay.R
 // requires perm. A relay of a company the caller is not in is a 404 like an unknown key.
 func (s *Server) inRelay(perm company.Permission) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		r, err := s.Relay.Store.ByKey(c, c.Param("relay_key"))
+		r, err := s.Relays.ByKey(c, c.Param("relay_key"))
 		if err != nil {
 			httpx.WriteError(c, err)
 			return
@@ -102,7 +102,7 @@ func (s *Server) relayPolling(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	r, err := s.Relay.Store.SetPolling(c, actionDependency(c), req.Enabled)
+	r, err := s.Relays.SetPolling(c, actionDependency(c), req.Enabled)
 	if err != nil {
 		httpx.WriteError(c, err)
 		return
@@ -114,7 +114,7 @@ func (s *Server) relayPolling(c *gin.Context) {
 // {action_dependency_id}/messenger_a-relay-webhook-secret/rotate: the new secret is in this
 // answer only. Errors: 400 action_dependency_id when the integration is not a messenger_a.bot.
 func (s *Server) relayWebhookSecretRotate(c *gin.Context) {
-	r, secret, err := s.Relay.Store.RotateWebhookSecret(c, actionDependency(c))
+	r, secret, err := s.Relays.RotateWebhookSecret(c, actionDependency(c))
 	if err != nil {
 		httpx.WriteError(c, err)
 		return
@@ -131,7 +131,7 @@ type relayDeliveryView struct {
 
 // deliver hands a bound update to the relay and renders what became of it.
 func (s *Server) deliver(c *gin.Context, r *relay.Relay, update json.RawMessage, source string) {
-	d, err := s.Relay.Deliver(c, r, update, source)
+	d, err := s.Intake.DeliverRelayUpdate(c, r, update, source)
 	if err != nil {
 		httpx.WriteError(c, err)
 		return
@@ -139,7 +139,7 @@ func (s *Server) deliver(c *gin.Context, r *relay.Relay, update json.RawMessage,
 	c.JSON(http.StatusOK, viewDelivery(d))
 }
 
-func viewDelivery(d engine.Delivery) relayDeliveryView {
+func viewDelivery(d engine.RelayDelivery) relayDeliveryView {
 	return relayDeliveryView{UpdateID: d.UpdateID, Duplicate: d.Duplicate, WorkflowRunIDs: d.RunIDs}
 }
 
@@ -153,7 +153,7 @@ func (s *Server) relayDeliverPublic(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	r, err := s.Relay.Store.Authenticate(c, c.Param("relay_key"), c.GetHeader(relay.SecretHeader))
+	r, err := s.Relays.Authenticate(c, c.Param("relay_key"), c.GetHeader(relay.SecretHeader))
 	if err != nil {
 		httpx.WriteError(c, err)
 		return
@@ -186,7 +186,7 @@ func (s *Server) botAPIProxy(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	answer, err := s.Relay.Store.CallBotAPI(c, relayOf(c), c.Param("method"), req.Params)
+	answer, err := s.BotAPI.Call(c, relayOf(c), c.Param("method"), req.Params)
 	if err != nil {
 		httpx.WriteError(c, err)
 		return

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"agencyhub/api"
 	"agencyhub/engine"
 	"agencyhub/models/dbtest"
 	"agencyhub/models/integration/integrationtest"
@@ -17,12 +16,6 @@ import (
 )
 
 // withRelay gives the server its messenger relay, on the server's clock.
-func withRelay(s *api.Server) {
-	store := relay.NewService(s.Integration.DB, s.Integration.Sealer, s.Integration)
-	store.Now = s.Now
-	s.Relay = &engine.Relay{Store: store, Runs: s.Runs}
-}
-
 // addRelayIDs gives the fixture's project a messenger_a.bot integration with a relay, and
 // records its relay key and a forwarded bot API method.
 func (e *env) addRelayIDs(u user, ids map[string]string) {
@@ -137,11 +130,11 @@ func (w *relayWorld) runsOf(t *testing.T, resp *response) []string {
 
 func (w *relayWorld) storedUpdates(t *testing.T) []relay.Update {
 	t.Helper()
-	r, err := w.e.server.Relay.Store.ByKey(context.Background(), w.relayKey)
+	r, err := w.e.server.Relays.ByKey(context.Background(), w.relayKey)
 	if err != nil {
 		t.Fatal(err)
 	}
-	updates, err := w.e.server.Relay.Store.Updates(context.Background(), r)
+	updates, err := w.e.server.Relays.Updates(context.Background(), r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +257,7 @@ func TestRelayPollingPullsUpdatesFromTheBotAPI(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
 		for i := range 2 {
-			p := &engine.RelayPoller{Relay: e.server.Relay, Owner: fmt.Sprintf("instance-%d", i), Scan: 20 * time.Millisecond, LongPoll: time.Second}
+			p := &engine.RelayPoller{Intake: e.server.Intake, BotAPI: e.server.BotAPI, Owner: fmt.Sprintf("instance-%d", i), Scan: 20 * time.Millisecond, LongPoll: time.Second}
 			wg.Go(func() { p.Run(ctx) })
 		}
 		t.Cleanup(func() { cancel(); wg.Wait() })
@@ -285,13 +278,13 @@ func TestRelayPollingPullsUpdatesFromTheBotAPI(t *testing.T) {
 		}
 		// The runs start in order but may finish in any: the second sees the first's state
 		// only if the first saved it before the second started, so check the state itself.
-		r, _ := e.server.Relay.Store.ByKey(context.Background(), w.relayKey)
-		st, err := e.server.Relay.Store.Session(context.Background(), r, "42")
+		r, _ := e.server.Relays.ByKey(context.Background(), w.relayKey)
+		st, err := e.server.Relays.Session(context.Background(), r, "42")
 		if err != nil || st.StateKey != "awaiting_email" || st.Context["name"] != "Ada" {
 			t.Fatalf("bot session %+v, %v", st, err)
 		}
 		waitFor(t, func() (struct{}, bool) {
-			r, _ := e.server.Relay.Store.ByKey(context.Background(), w.relayKey)
+			r, _ := e.server.Relays.ByKey(context.Background(), w.relayKey)
 			return struct{}{}, r.PollOffset == 3 && r.PollError == "" && r.PolledAt != nil
 		})
 		w.bot.AddUpdate(message(0, 42, "again"))

@@ -24,6 +24,8 @@ func (s *Server) routes(r *gin.Engine) {
 	v1.GET("/docs/integrations/search", s.docsIntegrationSearch)
 	v1.GET("/docs/integrations/:public_slug.md", s.docsIntegrationMarkdown) // .md is part of the parameter; see httpx.TemplatePath
 	v1.GET("/providers/catalog", s.providerCatalog)
+	// Stored files: the token of a signed download link is the credential.
+	v1.GET("/files/:file_token", s.fileDownload)
 
 	// Auth: public sign-in steps.
 	v1.POST("/auth/register", s.authRegister)

@@ -1,62 +1,61 @@
 package api_test
 
 import (
-	"context"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
-	"agencyhub/models"
 	"agencyhub/models/dbtest"
+	"agencyhub/models/webhook"
 )
 
-// TestAStartWithAKnownRunIDAnswersThatRun: a webhook delivery taken over after a crash
+// TestADeliveryTakenOverAfterACrashFindsTheRunThatStarted: a process that started a
+// delivery's run and died before recording the answer leaves the event claimed and
+// unanswered. A retry of the delivery after the claim ran out takes the event over and
 // starts its run under the id chosen before the crash, so it finds the run that did start
 // instead of starting a second one.
-func TestAStartWithAKnownRunIDAnswersThatRun(t *testing.T) {
+func TestADeliveryTakenOverAfterACrashFindsTheRunThatStarted(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
 		e := newEnv(t, db)
 		ada := e.signUp("Ada")
 		projectID := e.projectIn(ada, e.companyOf(ada, "Northwind"), "Site")
 		id := e.do(req{method: "POST", path: "/api/v1/projects/" + projectID + "/workflows", token: ada.token, body: map[string]any{"name": "Orders"}}).
 			expect(t, http.StatusCreated).str("workflow_id")
-		e.do(req{method: "PUT", path: "/api/v1/workflows/" + id + "/draft", token: ada.token, body: map[string]any{
-			"actions": []any{
-				map[string]any{"action_key": "order", "action_type_key": "webhook.trigger", "config": map[string]any{"endpoint_key": "orders"}},
-				map[string]any{"action_key": "done", "action_type_key": "stop", "config": map[string]any{}},
-			},
-			"connections": []any{map[string]any{"from": "order", "to": "done"}},
-		}}).expect(t, http.StatusOK)
+		e.do(req{method: "PUT", path: "/api/v1/workflows/" + id + "/draft", token: ada.token, body: draft([]any{
+			act("order", "webhook.trigger", map[string]any{"endpoint_key": "orders", "auth_type": "none"}),
+			act("done", "stop", map[string]any{}),
+		}, edge("order", "done", ""))}).expect(t, http.StatusOK)
 		e.do(req{method: "POST", path: "/api/v1/workflows/" + id + "/publish", token: ada.token}).expect(t, http.StatusCreated)
+		e.do(req{method: "POST", path: "/api/v1/workflows/" + id + "/webhook-endpoints", token: ada.token,
+			body: map[string]any{"endpoint_key": "orders"}}).expect(t, http.StatusCreated)
+		hookKey := e.do(req{method: "GET", path: "/api/v1/projects/" + projectID, token: ada.token}).expect(t, http.StatusOK).str("hook_key")
+		delivery := req{method: "POST", path: "/hooks/" + hookKey + "/orders", body: `{"n":1}`, header: map[string]string{"Idempotency-Key": "order-1"}}
 
-		ctx := context.Background()
-		w, _, err := e.server.Workflows.WorkflowAccess(ctx, mustParse(t, ada.id), mustParse(t, id))
-		if err != nil {
+		first := e.do(delivery).expect(t, http.StatusAccepted)
+		runID := first.str("workflow_run_id")
+		e.waitRun(ada, runID)
+		// The crash: the answer was never recorded, and the claim is older than its timeout.
+		if err := db.Model(&webhook.Event{}).Where("id = ?", uuid.MustParse(first.str("webhook_event_id"))).Updates(map[string]any{
+			"status": webhook.EventReceived, "response_status": 0, "response_body": "", "workflow_run_id": nil,
+			"claimed_at": e.now.Add(-3 * time.Minute),
+		}).Error; err != nil {
 			t.Fatal(err)
 		}
-		runID := models.NewID()
-		first, err := e.server.Runs.StartWebhook(ctx, w, "orders", map[string]any{"n": 1}, runID, nil)
-		if err != nil {
+		if err := db.Exec("DELETE FROM webhook_event_runs WHERE workflow_run_id = ?", uuid.MustParse(runID)).Error; err != nil {
 			t.Fatal(err)
 		}
-		e.waitRun(ada, runID.String())
-		again, err := e.server.Runs.StartWebhook(ctx, w, "orders", map[string]any{"n": 1}, runID, nil)
-		if err != nil || again.ID != first.ID || again.Status != "succeeded" {
-			t.Fatalf("second start with the same id: run %+v, err %v", again, err)
+
+		again := e.do(delivery).expect(t, http.StatusAccepted)
+		if again.str("workflow_run_id") != runID || again.Header().Get("Idempotent-Replayed") != "" {
+			t.Fatalf("the retry answered run %s (replayed %q), want the run %s that started before the crash",
+				again.str("workflow_run_id"), again.Header().Get("Idempotent-Replayed"), runID)
 		}
 		runs := e.do(req{method: "GET", path: "/api/v1/workflows/" + id + "/runs", token: ada.token}).expect(t, http.StatusOK).items()
 		if len(runs) != 1 {
 			t.Fatalf("%d runs, want the one", len(runs))
 		}
+		e.do(req{method: "GET", path: receiptPath(again)}).expect(t, http.StatusOK)
 	})
-}
-
-func mustParse(t *testing.T, s string) uuid.UUID {
-	t.Helper()
-	id, err := uuid.Parse(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return id
 }

@@ -55,7 +55,7 @@ func (s *Server) runManual(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	r, err := s.Runs.StartManual(c, workflow(c), actor(c).UserID, req.Input)
+	r, err := s.Intake.StartManual(c, workflow(c), actor(c).UserID, req.Input)
 	if err != nil {
 		httpx.WriteError(c, err)
 		return
@@ -228,17 +228,14 @@ func (s *Server) runEvents(c *gin.Context) {
 	renderList(c, rows, next, viewEvent)
 }
 
-// Stream pacing: how often the projection is read for new events, and how often an idle
-// stream sends a comment so proxies keep it open.
-const (
-	streamPoll      = 250 * time.Millisecond
-	streamKeepAlive = 15 * time.Second
-)
+// streamKeepAlive is how often an idle stream sends a comment so proxies keep it open.
+const streamKeepAlive = 15 * time.Second
 
 // runEventsStream serves GET /api/v1/runs/{workflow_run_id}/events/stream as Server-Sent
 // Events: each event's id is its sequence number, so a client reconnecting with
-// Last-Event-ID (or ?cursor=) resumes after it. The stream ends with an `end` event once
-// the run is finished and every event was sent.
+// Last-Event-ID (or ?cursor=) resumes after it. New events are read when the bus says the
+// run changed. The stream ends with an `end` event once the run is finished and every event
+// was sent.
 func (s *Server) runEventsStream(c *gin.Context) {
 	resume := c.GetHeader("Last-Event-ID")
 	if resume == "" {
@@ -250,15 +247,16 @@ func (s *Server) runEventsStream(c *gin.Context) {
 		return
 	}
 	runID := run(c).ID
+	watch := s.watchRun(runID)
+	defer watch.close()
 	h := c.Writer.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
 	c.Status(http.StatusOK)
 	c.Writer.Flush()
-	poll := time.NewTicker(streamPoll)
-	defer poll.Stop()
-	lastWrite := time.Now()
+	keepAlive := time.NewTicker(streamKeepAlive)
+	defer keepAlive.Stop()
 	for {
 		r, err := s.Workflows.Run(c, runID)
 		if err != nil {
@@ -275,7 +273,7 @@ func (s *Server) runEventsStream(c *gin.Context) {
 		}
 		if len(events) > 0 {
 			c.Writer.Flush()
-			lastWrite = time.Now()
+			keepAlive.Reset(streamKeepAlive)
 			continue
 		}
 		if r.Terminal() {
@@ -283,15 +281,12 @@ func (s *Server) runEventsStream(c *gin.Context) {
 			c.Writer.Flush()
 			return
 		}
-		if time.Since(lastWrite) >= streamKeepAlive {
+		for !watch.wait(c.Request.Context(), keepAlive.C) {
+			if c.Request.Context().Err() != nil {
+				return
+			}
 			fmt.Fprint(c.Writer, ": keep-alive\n\n")
 			c.Writer.Flush()
-			lastWrite = time.Now()
-		}
-		select {
-		case <-c.Request.Context().Done():
-			return
-		case <-poll.C:
 		}
 	}
 }

@@ -11,32 +11,18 @@ import (
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
-	"agencyhub/activities"
-	"agencyhub/api"
 	"agencyhub/engine"
-	"agencyhub/models"
 	"agencyhub/models/dbtest"
 )
 
 // scheduleInterval is the shortest interval the catalog allows; the test waits on it.
 const scheduleInterval = 5 * time.Second
 
-// newScheduleJourney is a journey whose worker also runs schedules: the tick workflow and
-// schedule.fire need the run service, so its runs move to a task queue of their own with a
-// worker that has it.
+// newScheduleJourney is a journey on a task queue of its own, whose worker runs the
+// schedules' ticks too.
 func newScheduleJourney(t *testing.T, db *dbtest.DB) *journey {
 	t.Helper()
-	e := newEnv(t, db, func(s *api.Server) {
-		runs := *s.Runs
-		runs.TaskQueue = "test-schedules-" + models.NewID().String()
-		s.Runs = &runs
-		w := engine.NewWorker(runs.Client, runs.TaskQueue, engine.WorkerDeps{DB: db.DB, Now: time.Now, Runs: s.Runs,
-			Actions: activities.Registry(activities.Deps{Dependencies: s.Integration, EgressPolicy: testEgress})})
-		if err := w.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(w.Stop)
-	})
+	e := newEnv(t, db)
 	u := e.signUp("Ada")
 	return &journey{env: e, u: u, projectID: e.projectIn(u, e.companyOf(u, "Northwind"), "Shop"), target: startTarget(t)}
 }
@@ -70,7 +56,6 @@ func (j *journey) scheduleRuns(workflowID string) []map[string]any {
 
 func TestScheduleTriggerStartsRunsUntilItIsPausedOrRemoved(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
-		t.Parallel()
 		j := newScheduleJourney(t, db)
 		beat := func(enabled bool) map[string]any {
 			return draft([]any{

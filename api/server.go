@@ -1,13 +1,18 @@
 package api
 
 import (
-	"agencyhub/engine"
-	"agencyhub/models/automation"
 	"context"
 	"fmt"
 	"net/http"
 	"strings"
 	"time"
+
+	"agencyhub/activities"
+	"agencyhub/engine"
+	"agencyhub/models/automation"
+	"agencyhub/models/filestore"
+	"agencyhub/models/realtime"
+	"agencyhub/models/relay"
 
 	"github.com/gin-gonic/gin"
 
@@ -31,29 +36,45 @@ type CookieSettings struct {
 	SameSite http.SameSite
 }
 
-// Server holds what handlers need.
+// Server holds what handlers need: the stores and services Main built.
 type Server struct {
 	Auth     *auth.Service
 	Company  *company.Service
 	Contract *schemas.Contract
-	// Workflows holds workflows, versions and the run projection; Runs starts and steers runs.
+	Catalog  *schemas.Catalog
+	// Workflows holds workflows, versions and the run projection.
 	Workflows *automation.Service
+	// Runs steers runs (test runs, replay, retry, cancel); Intake starts runs from triggers;
+	// Publisher changes current versions.
 	Runs      *engine.Runs
-	Catalog   *schemas.Catalog
-	Health    []HealthCheck
-	Cookies   CookieSettings
+	Intake    *engine.Intake
+	Publisher *engine.Publisher
+	// Bus carries run changes to event streams and receipt waits.
+	Bus realtime.Bus
+	// Integrations holds the projects' action dependencies and templates; ProviderCheck
+	// tests an action dependency against its provider.
+	Integrations  *integration.Service
+	ProviderCheck *activities.ProviderCheck
+	// Relays holds messenger relays and their updates; BotAPI calls the relays' bot API.
+	Relays *relay.Service
+	BotAPI *activities.BotAPI
+	// Webhooks holds webhook endpoints, the requests they received and their receipts.
+	Webhooks *webhook.Service
+	// Files keeps uploaded files and signs their download links.
+	Files   *filestore.Store
+	Health  []HealthCheck
+	Cookies CookieSettings
 	// TrustedProxies are the addresses whose X-Forwarded-For is believed; none by default,
 	// so the client address (used by the login limiter) cannot be spoofed.
 	TrustedProxies []string
 	// PublicURL is the base URL clients reach the API at, used in generated docs.
 	PublicURL string
-	Now       func() time.Time
-	// Integration holds the projects' integrations (action dependencies) and templates.
-	Integration *integration.Service
-	// Relay is the messenger relay: relays of bot integrations, their updates and runs.
-	Relay *engine.Relay
-	// Webhooks holds webhook endpoints, the requests they received and their receipts.
-	Webhooks *webhook.Service
+	// MaxBodyBytes caps JSON request bodies (APP_MAX_BODY_BYTES); larger ones answer 413.
+	MaxBodyBytes int64
+	// SafetyPoll is how often a stream or a receipt wait reads the projection even when the
+	// bus said nothing, in case a notification was lost.
+	SafetyPoll time.Duration
+	Now        func() time.Time
 }
 
 // Handler builds the router.
@@ -65,7 +86,7 @@ func (s *Server) Handler() (http.Handler, error) {
 	if err := r.SetTrustedProxies(s.TrustedProxies); err != nil {
 		return nil, fmt.Errorf("trusted proxies: %w", err)
 	}
-	r.Use(httpx.Start, httpx.Log, httpx.Recover, httpx.WithOperation(s.Contract))
+	r.Use(httpx.Start, httpx.Log, httpx.Recover, httpx.WithOperation(s.Contract), httpx.LimitBodies(s.MaxBodyBytes))
 	s.routes(r)
 	r.NoRoute(httpx.NotFound)
 	r.NoMethod(httpx.MethodNotAllowed(allowedMethods(r.Routes())))

@@ -29,12 +29,12 @@ func messageTemplate(c *gin.Context) *integration.MessageTemplate {
 
 // inEmailTemplate loads the e-mail template of :email_template_id in :project_id.
 func (s *Server) inEmailTemplate(perm company.Permission) gin.HandlerFunc {
-	return inProjectResource(s, "email_template_id", emailTemplateKey, perm, s.Integration.EmailTemplateOf)
+	return inProjectResource(s, "email_template_id", emailTemplateKey, perm, s.Integrations.EmailTemplateOf)
 }
 
 // inMessageTemplate loads the message template of :message_template_id in :project_id.
 func (s *Server) inMessageTemplate(perm company.Permission) gin.HandlerFunc {
-	return inProjectResource(s, "message_template_id", messageTemplateKey, perm, s.Integration.MessageTemplateOf)
+	return inProjectResource(s, "message_template_id", messageTemplateKey, perm, s.Integrations.MessageTemplateOf)
 }
 
 type emailTemplateView struct {
@@ -67,12 +67,12 @@ func (r emailTemplateRequest) fields() integration.EmailTemplateFields {
 
 // emailTemplateList serves GET /api/v1/projects/{project_id}/email-templates.
 func (s *Server) emailTemplateList(c *gin.Context) {
-	listTemplates(c, s.Integration.EmailTemplates, viewEmailTemplate)
+	listTemplates(c, s.Integrations.EmailTemplates, viewEmailTemplate)
 }
 
 // emailTemplateCreate serves POST /api/v1/projects/{project_id}/email-templates.
 func (s *Server) emailTemplateCreate(c *gin.Context) {
-	createTemplate[emailTemplateRequest](c, s.Integration.CreateEmailTemplate, viewEmailTemplate)
+	createTemplate[emailTemplateRequest](c, s.Integrations.CreateEmailTemplate, viewEmailTemplate)
 }
 
 // emailTemplateGet serves GET /api/v1/projects/{project_id}/email-templates/{email_template_id}.
@@ -82,12 +82,12 @@ func (s *Server) emailTemplateGet(c *gin.Context) {
 
 // emailTemplatePatch serves PATCH /api/v1/projects/{project_id}/email-templates/{email_template_id}.
 func (s *Server) emailTemplatePatch(c *gin.Context) {
-	patchTemplate[emailTemplateRequest](c, emailTemplate(c), s.Integration.PatchEmailTemplate, viewEmailTemplate)
+	patchTemplate[emailTemplateRequest](c, emailTemplate(c), s.Integrations.PatchEmailTemplate, viewEmailTemplate)
 }
 
 // emailTemplateDelete serves DELETE /api/v1/projects/{project_id}/email-templates/{email_template_id}.
 func (s *Server) emailTemplateDelete(c *gin.Context) {
-	deleteTemplate(c, emailTemplate(c), s.Integration.DeleteEmailTemplate)
+	deleteTemplate(c, emailTemplate(c), s.Integrations.DeleteEmailTemplate)
 }
 
 type messageTemplateView struct {
@@ -120,12 +120,12 @@ func (r messageTemplateRequest) fields() integration.MessageTemplateFields {
 
 // messageTemplateList serves GET /api/v1/projects/{project_id}/message-templates.
 func (s *Server) messageTemplateList(c *gin.Context) {
-	listTemplates(c, s.Integration.MessageTemplates, viewMessageTemplate)
+	listTemplates(c, s.Integrations.MessageTemplates, viewMessageTemplate)
 }
 
 // messageTemplateCreate serves POST /api/v1/projects/{project_id}/message-templates.
 func (s *Server) messageTemplateCreate(c *gin.Context) {
-	createTemplate[messageTemplateRequest](c, s.Integration.CreateMessageTemplate, viewMessageTemplate)
+	createTemplate[messageTemplateRequest](c, s.Integrations.CreateMessageTemplate, viewMessageTemplate)
 }
 
 // messageTemplateGet serves GET /api/v1/projects/{project_id}/message-templates/{message_template_id}.
@@ -135,12 +135,12 @@ func (s *Server) messageTemplateGet(c *gin.Context) {
 
 // messageTemplatePatch serves PATCH /api/v1/projects/{project_id}/message-templates/{message_template_id}.
 func (s *Server) messageTemplatePatch(c *gin.Context) {
-	patchTemplate[messageTemplateRequest](c, messageTemplate(c), s.Integration.PatchMessageTemplate, viewMessageTemplate)
+	patchTemplate[messageTemplateRequest](c, messageTemplate(c), s.Integrations.PatchMessageTemplate, viewMessageTemplate)
 }
 
 // messageTemplateDelete serves DELETE /api/v1/projects/{project_id}/message-templates/{message_template_id}.
 func (s *Server) messageTemplateDelete(c *gin.Context) {
-	deleteTemplate(c, messageTemplate(c), s.Integration.DeleteMessageTemplate)
+	deleteTemplate(c, messageTemplate(c), s.Integrations.DeleteMessageTemplate)
 }
 
 // The handlers of the two kinds of template differ only in their types, so these do their

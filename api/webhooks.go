@@ -304,7 +304,7 @@ func (s *Server) webhookEventGet(c *gin.Context) {
 // webhookEventReplay serves POST /api/v1/webhook-events/{webhook_event_id}/replay: a new run
 // of the current version from the stored request.
 func (s *Server) webhookEventReplay(c *gin.Context) {
-	r, err := s.Webhooks.Replay(c, webhookEvent(c), actor(c).UserID)
+	r, err := s.Intake.ReplayWebhookEvent(c, webhookEvent(c), actor(c).UserID)
 	if err != nil {
 		httpx.WriteError(c, err)
 		return

@@ -16,18 +16,11 @@ import (
 	"testing"
 	"time"
 
-	"agencyhub/api"
 	"agencyhub/models/dbtest"
-	"agencyhub/models/webhook"
 )
 
 // withWebhooks gives the server its webhook service; withEngine calls it once the run
 // service exists.
-func withWebhooks(s *api.Server) {
-	s.Webhooks = webhook.NewService(s.Workflows.DB, s.Company, s.Workflows, s.Runs, s.PublicURL)
-	s.Webhooks.Now = s.Now
-}
-
 // addWebhookIDs adds to the fixture's project a published workflow with a webhook endpoint
 // (auth none) that received one request, and records the endpoint's, the event's and the
 // address's ids.

@@ -172,7 +172,7 @@ func (s *Server) workflowPublish(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	v, err := s.Runs.Publish(c, workflow(c), actor(c).UserID, req.Description)
+	v, err := s.Publisher.Publish(c, workflow(c), actor(c).UserID, req.Description)
 	if err != nil {
 		httpx.WriteError(c, err)
 		return
@@ -214,7 +214,7 @@ func (s *Server) workflowVersionRestore(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	w, err := s.Runs.Restore(c, workflow(c), id)
+	w, err := s.Publisher.Restore(c, workflow(c), id)
 	if err != nil {
 		httpx.WriteError(c, err)
 		return

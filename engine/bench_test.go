@@ -23,11 +23,10 @@ import (
 	"gorm.io/gorm"
 
 	"agencyhub/activities"
-	"agencyhub/models"
+	"agencyhub/engine/devserver"
 	"agencyhub/models/automation"
-	"agencyhub/models/company"
 	"agencyhub/models/dbtest"
-	"agencyhub/schemas"
+	"agencyhub/models/realtime"
 )
 
 // BenchmarkRunThroughput runs a published three-action workflow (manual trigger, then three
@@ -37,7 +36,7 @@ import (
 // them. The difference is the engine's own cost: the projection rows written at start, the
 // progress local activities, each action's attempt bookkeeping, the interpreter itself.
 //
-//   - engine: Runs.StartManual on a migrated SQLite database (dbtest.SQLite), the real
+//   - engine: Intake.StartManual on a migrated SQLite database (dbtest.SQLite), the real
 //     worker (NewWorker) with a near-zero-work function registered as http.request; a run
 //     is done when its workflow has completed and its projection row is terminal.
 //   - bare: client.ExecuteWorkflow of bareThreeActivities on a worker of its own, with the
@@ -63,11 +62,11 @@ func BenchmarkRunThroughput(b *testing.B) {
 	store := "file"
 	// The server logs only what is fatal: under this load the file store logs errors (a
 	// history update whose context ran out, retried) that would split the result lines.
-	opts := DevServerOptions{Namespace: benchNamespace, LogLevel: "fatal", DataDir: b.TempDir()}
+	opts := devserver.Options{Namespace: benchNamespace, LogLevel: "fatal", DataDir: b.TempDir()}
 	if strings.EqualFold(os.Getenv("ENGINE_BENCH_TEMPORAL"), "memory") {
 		store, opts.DataDir = "memory", ""
 	}
-	srv, err := StartDevServer(opts)
+	srv, err := devserver.Start(opts)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -150,7 +149,7 @@ type throughputBench struct {
 	ctx      context.Context
 	c        client.Client
 	db       *gorm.DB
-	runs     *Runs
+	intake   *Intake
 	workflow *automation.Workflow
 	userID   uuid.UUID
 	bare     bareInput
@@ -162,23 +161,11 @@ type throughputBench struct {
 // workers, each on a task queue of its own, and warms both paths up.
 func newThroughputBench(b *testing.B, ctx context.Context, c client.Client, starters int) *throughputBench {
 	b.Helper()
-	catalog, err := schemas.LoadCatalog()
-	if err != nil {
-		b.Fatal(err)
-	}
 	db := dbtest.SQLite(b).DB
-	now := time.Now().UTC()
-	co := company.Company{ID: models.NewID(), Slug: "bench", Name: "Bench", CreatedAt: now, UpdatedAt: now}
-	project := company.Project{ID: models.NewID(), CompanyID: co.ID, Name: "Bench", HookKey: "bench",
-		HookSecretSealed: "sealed", CreatedAt: now, UpdatedAt: now}
-	for _, row := range []any{&co, &project} {
-		if err := db.Create(row).Error; err != nil {
-			b.Fatal(err)
-		}
-	}
-	userID := models.NewID()
-	workflows := automation.NewService(db, nil, catalog)
-	w, err := workflows.Create(ctx, &project, userID, "Three actions", "")
+	tenant := dbtest.NewTenant(b, db, "bench")
+	userID := tenant.UserID
+	workflows := automation.NewService(db, tenant.Companies, tenant.Catalog, realtime.NewLocal())
+	w, err := workflows.Create(ctx, tenant.Project, userID, "Three actions", "")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -193,8 +180,8 @@ func newThroughputBench(b *testing.B, ctx context.Context, c client.Client, star
 	w.CurrentVersionID = &v.ID
 
 	engineQ, bareQ := "bench-engine", "bench-bare"
-	runs := &Runs{DB: db, Client: c, Workflows: workflows, Catalog: catalog, TaskQueue: engineQ, PublicURL: "https://hub.test", Now: time.Now}
-	ew := NewWorker(c, engineQ, WorkerDeps{DB: db, Now: time.Now, Actions: map[string]activities.Func{activities.ActionHTTPRequest: benchAction}})
+	engine := NewServices(c, engineQ, "https://hub.test", tenant.Catalog, Stores{Workflows: workflows})
+	ew := NewWorker(c, engineQ, WorkerDeps{Workflows: workflows, Actions: map[string]activities.Func{activities.ActionHTTPRequest: benchAction}})
 	bw := worker.New(c, bareQ, worker.Options{})
 	bw.RegisterWorkflowWithOptions(bareThreeActivities, workflow.RegisterOptions{Name: bareWorkflowName})
 	bw.RegisterActivityWithOptions(benchAction, activity.RegisterOptions{Name: activities.ActionHTTPRequest})
@@ -208,7 +195,7 @@ func newThroughputBench(b *testing.B, ctx context.Context, c client.Client, star
 	// The bare workflow gets what the interpreter gives the same actions: their config and
 	// the policy Runs computes for them.
 	g := benchGraph()
-	policies := runs.policies(g)
+	policies := engine.Runs.policies(g)
 	bare := bareInput{Policy: policies[benchActionKeys[0]]}
 	for _, key := range benchActionKeys {
 		if policies[key] != bare.Policy {
@@ -218,7 +205,7 @@ func newThroughputBench(b *testing.B, ctx context.Context, c client.Client, star
 		bare.Requests = append(bare.Requests, activities.Request{CompanyID: w.CompanyID, ProjectID: w.ProjectID,
 			ActionKey: key, ActionType: a.ActionTypeKey, Config: a.Config, Attempt: 1})
 	}
-	t := &throughputBench{ctx: ctx, c: c, db: db, runs: runs, workflow: w, userID: userID, bare: bare, bareQ: bareQ, starters: starters}
+	t := &throughputBench{ctx: ctx, c: c, db: db, intake: engine.Intake, workflow: w, userID: userID, bare: bare, bareQ: bareQ, starters: starters}
 	for name, run := range map[string]func() error{"engine": t.engineRun, "bare": t.bareRun} {
 		if _, _, err := t.burst(2*starters, run); err != nil {
 			b.Fatalf("warm-up %s run: %v", name, err)
@@ -230,7 +217,7 @@ func newThroughputBench(b *testing.B, ctx context.Context, c client.Client, star
 // engineRun starts a run the way the API does and waits until the projection records it
 // finished.
 func (t *throughputBench) engineRun() error {
-	run, err := t.runs.StartManual(t.ctx, t.workflow, t.userID, map[string]any{"n": 1})
+	run, err := t.intake.StartManual(t.ctx, t.workflow, t.userID, map[string]any{"n": 1})
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,8 @@ import (
 	"agencyhub/activities"
 	"agencyhub/models"
 	"agencyhub/models/automation"
-	"agencyhub/models/company"
+	"agencyhub/models/dbtest"
+	"agencyhub/models/realtime"
 )
 
 // Graphs in tests are built from these, so a test reads as the graph it runs.
@@ -281,10 +282,10 @@ type engineRegistry interface {
 
 // registerEngine registers what NewWorker registers, with the projection writer replaced
 // by log and the action functions by fakes, wrapped by the production runAction.
-func registerEngine(r engineRegistry, db *gorm.DB, log *progressLog, fakes *fakeActions) {
+func registerEngine(r engineRegistry, workflows *automation.Service, log *progressLog, fakes *fakeActions) {
 	r.RegisterWorkflowWithOptions(Interpret, workflow.RegisterOptions{Name: WorkflowName})
 	r.RegisterActivityWithOptions(log.record, activity.RegisterOptions{Name: progressActivity})
-	deps := WorkerDeps{DB: db, Now: time.Now}
+	deps := WorkerDeps{Workflows: workflows}
 	for _, typ := range fakeActionTypes {
 		r.RegisterActivityWithOptions(runAction(deps, fakes.run), activity.RegisterOptions{Name: typ})
 	}
@@ -296,53 +297,42 @@ func testPolicy() ActionPolicy {
 		InitialInterval: time.Second, BackoffCoefficient: defaultBackoff, MaxInterval: 10 * time.Second}
 }
 
-// newRun writes a run of g and its pending action rows the way Runs.start does (under a
-// company, project and workflow of their own) and returns the interpreter's input for it.
-func newRun(t testing.TB, db *gorm.DB, g automation.Graph, triggerKey string, payload map[string]any) RunInput {
+// newTestWorkflows is the workflow store on a fresh SQLite database.
+func newTestWorkflows(t testing.TB) *automation.Service {
 	t.Helper()
-	now := time.Now().UTC()
-	suffix := strings.ReplaceAll(models.NewID().String(), "-", "")
-	co := company.Company{ID: models.NewID(), Slug: "c" + suffix, Name: "Company", CreatedAt: now, UpdatedAt: now}
-	project := company.Project{ID: models.NewID(), CompanyID: co.ID, Name: "Project", HookKey: "h" + suffix,
-		HookSecretSealed: "sealed", CreatedAt: now, UpdatedAt: now}
-	w := &automation.Workflow{ID: models.NewID(), CompanyID: co.ID, ProjectID: project.ID, Name: "Workflow",
-		DraftActions: mustJSON(g.Actions), DraftConnections: mustJSON(g.Connections), DraftTestInput: "{}",
-		DraftUpdatedAt: now, CreatedBy: models.NewID(), CreatedAt: now, UpdatedAt: now}
+	db := dbtest.SQLite(t)
+	return automation.NewService(db.DB, nil, dbtest.Catalog(t), realtime.NewLocal())
+}
+
+// newRun stores a test run of g and its pending action rows the way Runs.start does (in a
+// tenant and a workflow of their own) and returns the interpreter's input for it.
+func newRun(t testing.TB, workflows *automation.Service, g automation.Graph, triggerKey string, payload map[string]any) RunInput {
+	t.Helper()
+	ctx := context.Background()
+	tenant := dbtest.NewTenant(t, workflows.DB, "c"+strings.ReplaceAll(models.NewID().String(), "-", ""))
+	w, err := workflows.Create(ctx, tenant.Project, tenant.UserID, "Workflow", "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if payload == nil {
 		payload = map[string]any{}
 	}
-	st := Start{Workflow: w, Graph: g, TriggerType: TriggerTest, TriggerKey: triggerKey, Payload: payload}
 	run := &automation.Run{
-		ID: models.NewID(), CompanyID: co.ID, ProjectID: project.ID, WorkflowID: w.ID,
-		Status: automation.RunPending, TriggerType: st.TriggerType, TriggerActionKey: triggerKey, IsTest: true,
-		Input: mustJSON(payload), Graph: mustJSON(g), CreatedAt: now, UpdatedAt: now,
+		ID: models.NewID(), CompanyID: w.CompanyID, ProjectID: w.ProjectID, WorkflowID: w.ID,
+		Status: automation.RunPending, TriggerType: TriggerTest, TriggerActionKey: triggerKey, IsTest: true,
+		Input: mustJSON(payload), Namespaces: "{}", Graph: mustJSON(g),
 	}
 	policies := map[string]ActionPolicy{}
+	maxAttempts := map[string]int{}
 	for _, a := range g.Actions {
 		policies[a.ActionKey] = testPolicy()
+		maxAttempts[a.ActionKey] = testPolicy().MaxAttempts
 	}
-	err := db.Transaction(func(tx *gorm.DB) error {
-		for _, row := range []any{&co, &project, w, run} {
-			if err := tx.Create(row).Error; err != nil {
-				return err
-			}
-		}
-		for _, a := range g.Actions {
-			row := automation.ActionRun{
-				ID: models.NewID(), RunID: run.ID, ActionKey: a.ActionKey, ActionTypeKey: a.ActionTypeKey,
-				Status: automation.ActionPending, MaxAttempts: max(policies[a.ActionKey].MaxAttempts, 1),
-				Input: "{}", Output: "{}", ProviderResponse: "{}", Diagnostics: "{}", UpdatedAt: now,
-			}
-			if err := tx.Create(&row).Error; err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	if err := workflows.CreateRun(ctx, run, maxAttempts); err != nil {
 		t.Fatalf("create run: %v", err)
 	}
 	runs := &Runs{PublicURL: "https://hub.test"}
+	st := Start{Graph: g, TriggerKey: triggerKey, Payload: payload}
 	return RunInput{
 		RunID: run.ID, CompanyID: run.CompanyID, ProjectID: run.ProjectID, WorkflowID: run.WorkflowID,
 		Graph: g, TriggerKey: triggerKey, Payload: payload,

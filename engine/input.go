@@ -86,5 +86,3 @@ func mustJSON(v any) string {
 	}
 	return string(b)
 }
-
-func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }

@@ -14,11 +14,9 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
-	"gorm.io/gorm"
 
 	"agencyhub/activities"
 	"agencyhub/models/automation"
-	"agencyhub/models/dbtest"
 )
 
 // testStart is the test environment's clock at the start of every execution, so two
@@ -30,11 +28,11 @@ var testStart = time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
 // records attempts in a real database), and the projection as an in-memory log.
 type engineTest struct {
 	testsuite.WorkflowTestSuite
-	t  *testing.T
-	db *gorm.DB
-	// workerDB is where runAction records attempts; db unless a test breaks it.
-	workerDB *gorm.DB
-	fakes    *fakeActions
+	t         *testing.T
+	workflows *automation.Service
+	// workerWorkflows is where runAction records attempts; workflows unless a test breaks it.
+	workerWorkflows *automation.Service
+	fakes           *fakeActions
 	// env and log belong to the latest execution.
 	env *testsuite.TestWorkflowEnvironment
 	log *progressLog
@@ -43,14 +41,14 @@ type engineTest struct {
 }
 
 func newEngineTest(t *testing.T) *engineTest {
-	h := &engineTest{t: t, db: dbtest.SQLite(t).DB, fakes: newFakeActions(), released: make(chan struct{})}
+	h := &engineTest{t: t, workflows: newTestWorkflows(t), fakes: newFakeActions(), released: make(chan struct{})}
 	t.Cleanup(func() { close(h.released) })
 	return h
 }
 
 func (h *engineTest) newRun(g automation.Graph, triggerKey string, payload map[string]any) RunInput {
 	h.t.Helper()
-	return newRun(h.t, h.db, g, triggerKey, payload)
+	return newRun(h.t, h.workflows, g, triggerKey, payload)
 }
 
 // execute runs the input to its end in a fresh environment and returns the projection.
@@ -61,11 +59,11 @@ func (h *engineTest) execute(in RunInput, before ...func(env *testsuite.TestWork
 	h.env = h.NewTestWorkflowEnvironment()
 	h.env.SetStartTime(testStart)
 	h.env.SetStartWorkflowOptions(client.StartWorkflowOptions{ID: in.RunID.String(), TaskQueue: TaskQueue})
-	workerDB := h.workerDB
-	if workerDB == nil {
-		workerDB = h.db
+	workerWorkflows := h.workerWorkflows
+	if workerWorkflows == nil {
+		workerWorkflows = h.workflows
 	}
-	registerEngine(h.env, workerDB, h.log, h.fakes)
+	registerEngine(h.env, workerWorkflows, h.log, h.fakes)
 	for _, fn := range before {
 		fn(h.env)
 	}
@@ -267,7 +265,7 @@ func TestAnActivitysOutputReachesTheTemplatesOfLaterActions(t *testing.T) {
 	if fetch.StartedAt == nil || fetch.FinishedAt == nil || fetch.MaxAttempts != defaultMaxAttempts {
 		t.Errorf("fetch row %+v", fetch)
 	}
-	if n := attemptCount(t, h.db, in, "fetch"); n != 1 {
+	if n := attemptCount(t, h.workflows.DB, in, "fetch"); n != 1 {
 		t.Errorf("fetch attempt count %d", n)
 	}
 }
@@ -566,7 +564,7 @@ func TestANonRetryableFailureFailsTheActionAfterOneAttempt(t *testing.T) {
 			if n := len(h.fakes.requests("charge")); n != 1 {
 				t.Errorf("charge ran %d times", n)
 			}
-			if n := attemptCount(t, h.db, in, "charge"); n != 1 {
+			if n := attemptCount(t, h.workflows.DB, in, "charge"); n != 1 {
 				t.Errorf("attempt count %d", n)
 			}
 			charge := p.action(t, "charge")
@@ -611,7 +609,7 @@ func TestATransientFailureThatSucceedsOnTheSecondAttemptSucceeds(t *testing.T) {
 	if !slices.Equal(attempts, []int{1, 2}) {
 		t.Errorf("charge attempts %v", attempts)
 	}
-	if n := attemptCount(t, h.db, in, "charge"); n != 2 {
+	if n := attemptCount(t, h.workflows.DB, in, "charge"); n != 2 {
 		t.Errorf("recorded attempt count %d, want 2", n)
 	}
 	if got := p.action(t, "charge").Output["charged"]; got != true {
@@ -631,7 +629,7 @@ func TestATransientFailureThatExhaustsItsAttemptsIsDeadLettered(t *testing.T) {
 	if n := len(h.fakes.requests("charge")); n != defaultMaxAttempts {
 		t.Errorf("charge ran %d times, want %d", n, defaultMaxAttempts)
 	}
-	if n := attemptCount(t, h.db, in, "charge"); n != defaultMaxAttempts {
+	if n := attemptCount(t, h.workflows.DB, in, "charge"); n != defaultMaxAttempts {
 		t.Errorf("recorded attempt count %d", n)
 	}
 	charge := p.action(t, "charge")
@@ -708,13 +706,13 @@ func TestAPanickingActionIsAnUnknownOutcomeAndNotRetried(t *testing.T) {
 
 func TestAnAttemptThatCannotBeRecordedIsRetriedThenDeadLettered(t *testing.T) {
 	h := newEngineTest(t)
-	broken := dbtest.SQLite(t).DB
-	sqlDB, err := broken.DB()
+	broken := newTestWorkflows(t)
+	sqlDB, err := broken.DB.DB()
 	if err != nil {
 		t.Fatal(err)
 	}
 	sqlDB.Close()
-	h.workerDB = broken
+	h.workerWorkflows = broken
 	in := h.newRun(failureGraph(), "start", nil)
 	p := h.execute(in)
 	h.succeeded()
@@ -795,7 +793,7 @@ func TestRetryingAnActionReusesEarlierOutputsAndContinuesTheRun(t *testing.T) {
 		emailSend("after", nil),
 	}, edge("start", "fetch"), edge("fetch", "send"), edge("send", "after"))
 	in := h.newRun(g, "start", map[string]any{"x": 1})
-	setAttempts(t, h.db, in, map[string]int{"fetch": 1, "send": 3})
+	setAttempts(t, h.workflows.DB, in, map[string]int{"fetch": 1, "send": 3})
 	in.Resume = &Resume{
 		RetryKey: "send",
 		Actions: map[string]ResumedAction{
@@ -817,7 +815,7 @@ func TestRetryingAnActionReusesEarlierOutputsAndContinuesTheRun(t *testing.T) {
 	if send := h.onlyRequest("send"); send.Config["text"] != "code 201" || send.Attempt != 4 {
 		t.Errorf("send ran with %+v", send)
 	}
-	if n := attemptCount(t, h.db, in, "send"); n != 4 {
+	if n := attemptCount(t, h.workflows.DB, in, "send"); n != 4 {
 		t.Errorf("send's attempt count %d, want 4 (3 earlier + 1)", n)
 	}
 	if got := p.action(t, "fetch").Output["status_code"]; got != float64(201) {

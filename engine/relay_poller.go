@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"agencyhub/activities"
 	"agencyhub/activities/messenger"
 	"agencyhub/models"
 	"agencyhub/models/relay"
@@ -27,7 +28,8 @@ const (
 // its poll lease (a database row), renewed after every call, so each bot has one poller at
 // a time across instances and another instance takes over when one dies.
 type RelayPoller struct {
-	Relay *Relay
+	Intake *Intake
+	BotAPI *activities.BotAPI
 	// Owner names this instance in the leases it holds; empty means a random id.
 	Owner string
 	// Scan is how often relays without a poller are looked for (5 s by default).
@@ -90,7 +92,7 @@ func (p *RelayPoller) Run(ctx context.Context) {
 // claim starts a poller for every pollable relay whose lease this instance wins.
 func (p *RelayPoller) claim(ctx context.Context, wg *sync.WaitGroup) {
 	now := p.Now()
-	relays, err := p.Relay.Store.PollableRelays(ctx, now)
+	relays, err := p.Intake.Relays.PollableRelays(ctx, now)
 	if err != nil {
 		if ctx.Err() == nil {
 			p.Log.Error("relay poller: list relays", "err", err)
@@ -104,7 +106,7 @@ func (p *RelayPoller) claim(ctx context.Context, wg *sync.WaitGroup) {
 		if busy {
 			continue
 		}
-		r, err := p.Relay.Store.ClaimPollLease(ctx, candidate.ActionDependencyID, p.Owner, now, now.Add(p.lease()))
+		r, err := p.Intake.Relays.ClaimPollLease(ctx, candidate.ActionDependencyID, p.Owner, now, now.Add(p.lease()))
 		if err != nil {
 			p.Log.Error("relay poller: claim", "action_dependency_id", candidate.ActionDependencyID, "err", err)
 			continue
@@ -135,7 +137,7 @@ func (p *RelayPoller) poll(ctx context.Context, r *relay.Relay) {
 		// A fresh context: the lease is given up also when ctx has ended.
 		release, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		if err := p.Relay.Store.ReleasePollLease(release, r, p.Owner); err != nil {
+		if err := p.Intake.Relays.ReleasePollLease(release, r, p.Owner); err != nil {
 			log.Warn("relay poller: release lease", "err", err)
 		}
 	}()
@@ -157,7 +159,7 @@ func (p *RelayPoller) poll(ctx context.Context, r *relay.Relay) {
 		if ctx.Err() != nil {
 			return
 		}
-		kept, rerr := p.Relay.Store.RenewPollLease(ctx, r, p.Owner, p.Now().Add(wait+p.lease()), offset, pollError)
+		kept, rerr := p.Intake.Relays.RenewPollLease(ctx, r, p.Owner, p.Now().Add(wait+p.lease()), offset, pollError)
 		if rerr != nil {
 			log.Error("relay poller: renew lease", "err", rerr)
 			return // the lease runs out, and this or another instance claims it again
@@ -183,7 +185,7 @@ var errStopPolling = errors.New("the relay's integration is gone or disabled")
 // and the failure, if any; the offset moves past every update stored before a failure.
 func (p *RelayPoller) pollOnce(ctx context.Context, r *relay.Relay) (int64, time.Duration, error) {
 	offset := r.PollOffset
-	client, err := p.Relay.Store.BotClient(ctx, r)
+	client, err := p.BotAPI.BotClient(ctx, r)
 	if models.IsKind(err, models.KindNotFound) {
 		return offset, 0, errStopPolling
 	}
@@ -204,7 +206,7 @@ func (p *RelayPoller) pollOnce(ctx context.Context, r *relay.Relay) (int64, time
 		if u.ID < offset {
 			continue // an API that ignores offset: these are stored already
 		}
-		_, err := p.Relay.Deliver(ctx, r, u.Raw, relay.SourcePolling)
+		_, err := p.Intake.DeliverRelayUpdate(ctx, r, u.Raw, relay.SourcePolling)
 		if models.IsKind(err, models.KindInvalid) {
 			// An update that cannot be stored would be asked for forever: skip it.
 			p.Log.Warn("relay poller: skipped an update that is not one", "action_dependency_id", r.ActionDependencyID, "update_id", u.ID, "err", err)

@@ -17,11 +17,10 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
-	"gorm.io/gorm"
 
 	"agencyhub/activities"
+	"agencyhub/engine/devserver"
 	"agencyhub/models/automation"
-	"agencyhub/models/dbtest"
 )
 
 // The files in testdata are Temporal histories of representative runs, recorded against the
@@ -79,21 +78,21 @@ func TestReplayCatchesANonDeterministicChange(t *testing.T) {
 // historyRecorder runs scenarios on the embedded server with a real worker, whose progress
 // activity is the in-memory log and whose actions are fakes, and saves their histories.
 type historyRecorder struct {
-	t     *testing.T
-	ctx   context.Context
-	c     client.Client
-	db    *gorm.DB
-	log   *progressLog
-	fakes *fakeActions
+	t         *testing.T
+	ctx       context.Context
+	c         client.Client
+	workflows *automation.Service
+	log       *progressLog
+	fakes     *fakeActions
 }
 
 func TestRecordHistories(t *testing.T) {
 	if os.Getenv(recordHistoriesEnv) == "" {
 		t.Skipf("set %s=1 to record the histories in testdata", recordHistoriesEnv)
 	}
-	// A data directory rather than memory: StartDevServer's in-memory mode sets up a schema
+	// A data directory rather than memory: devserver.Start's in-memory mode sets up a schema
 	// the SQLite plugin has already created, and fails.
-	srv, err := StartDevServer(DevServerOptions{Namespace: "record", DataDir: t.TempDir()})
+	srv, err := devserver.Start(devserver.Options{Namespace: "record", DataDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,9 +104,9 @@ func TestRecordHistories(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	r := &historyRecorder{t: t, ctx: ctx, c: c, db: dbtest.SQLite(t).DB, log: newProgressLog(), fakes: newFakeActions()}
+	r := &historyRecorder{t: t, ctx: ctx, c: c, workflows: newTestWorkflows(t), log: newProgressLog(), fakes: newFakeActions()}
 	w := worker.New(c, TaskQueue, worker.Options{})
-	registerEngine(w, r.db, r.log, r.fakes)
+	registerEngine(w, r.workflows, r.log, r.fakes)
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +142,7 @@ func (r *historyRecorder) branchingSuccess() {
 	}, edge("start", "fetch"), edge("hook", "fetch"), edge("fetch", "ok"),
 		branch("ok", "wait", automation.BranchTrue), branch("ok", "notify", automation.BranchTrue),
 		branch("ok", "halt", automation.BranchFalse), edge("wait", "join"), edge("notify", "join"))
-	in := newRun(r.t, r.db, g, "start", map[string]any{"id": "inv_1"})
+	in := newRun(r.t, r.workflows, g, "start", map[string]any{"id": "inv_1"})
 	p := r.record("branching_success", in, nil)
 	r.want(p, automation.RunSucceeded, map[string]string{"hook": automation.ActionSkipped, "join": automation.ActionSucceeded, "halt": automation.ActionSkipped})
 }
@@ -164,7 +163,7 @@ func (r *historyRecorder) failureWithRetries() RunInput {
 	transient := activities.Fail(activities.ClassTransient, "http_503", "the provider is unavailable", "Retry later")
 	r.fakes.on("flaky", failing(transient, 1, map[string]any{"ok": true}))
 	r.fakes.on("charge", failing(transient, 0, nil))
-	in := newRun(r.t, r.db, failureGraphWithSideBranch(), "start", nil)
+	in := newRun(r.t, r.workflows, failureGraphWithSideBranch(), "start", nil)
 	quickRetries(in)
 	p := r.record("failure_with_retries", in, nil)
 	r.want(p, automation.RunFailed, map[string]string{
@@ -182,7 +181,7 @@ func (r *historyRecorder) resumedRetry(failed RunInput) {
 	resume := &Resume{RetryKey: "charge", Actions: map[string]ResumedAction{}, NextSequence: p.Events[len(p.Events)-1].Sequence + 1}
 	for _, a := range failed.Graph.Actions {
 		row := p.Actions[a.ActionKey]
-		resume.Actions[a.ActionKey] = ResumedAction{Status: row.Status, Output: row.Output, Attempts: attemptCount(r.t, r.db, failed, a.ActionKey)}
+		resume.Actions[a.ActionKey] = ResumedAction{Status: row.Status, Output: row.Output, Attempts: attemptCount(r.t, r.workflows.DB, failed, a.ActionKey)}
 	}
 	in := failed
 	in.Resume = resume
@@ -197,7 +196,7 @@ func (r *historyRecorder) cancelledDuringDelay() {
 		delay("pause", 3600),
 		emailSend("after", nil),
 	}, edge("start", "pause"), edge("pause", "after"))
-	in := newRun(r.t, r.db, g, "start", nil)
+	in := newRun(r.t, r.workflows, g, "start", nil)
 	p := r.record("cancelled_during_delay", in, func(run client.WorkflowRun) {
 		if err := r.log.waitForEvent(r.ctx, "action.waiting", "pause"); err != nil {
 			r.t.Fatal(err)

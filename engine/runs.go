@@ -11,7 +11,6 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
-	"gorm.io/gorm"
 
 	"agencyhub/models"
 	"agencyhub/models/automation"
@@ -41,10 +40,10 @@ const (
 	timeoutMargin = 15 * time.Second
 )
 
-// Runs starts and steers runs: it writes the run's projection rows, then hands the run to
-// Temporal with the run id as the Temporal workflow id.
+// Runs starts and steers runs: it has the run's projection rows written, then hands the run
+// to Temporal with the run id as the Temporal workflow id. Runs of published versions start
+// through the Intake; Runs itself starts test runs of drafts, replays, retries and cancels.
 type Runs struct {
-	DB        *gorm.DB
 	Client    client.Client
 	Workflows *automation.Service
 	Catalog   *schemas.Catalog
@@ -54,41 +53,25 @@ type Runs struct {
 	TaskQueue string
 	// PublicURL is the base of links to runs (system.run_url).
 	PublicURL string
-	Now       func() time.Time
 }
 
 // Start describes a run to start.
 type Start struct {
 	// RunID, when set, makes the start idempotent: a run that already has this id is
 	// answered (and handed to Temporal again if it never got there) instead of a new one.
-	RunID       uuid.UUID
-	Workflow    *automation.Workflow
-	Version     *automation.Version // nil for test runs of the draft
-	Graph       automation.Graph
-	TriggerType string
-	TriggerKey  string
-	Payload     map[string]any
+	RunID                            uuid.UUID
+	CompanyID, ProjectID, WorkflowID uuid.UUID
+	Version                          *automation.Version // nil for test runs of the draft
+	Graph                            automation.Graph
+	TriggerType                      string
+	TriggerKey                       string
+	Payload                          map[string]any
 	// Namespaces are template namespaces the trigger provides beyond its payload under its
 	// own namespace (a schedule's planned time, a relay's chat and bot session); they
 	// override the defaults.
 	Namespaces map[string]any
 	ReplayOf   *uuid.UUID
 	StartedBy  *uuid.UUID
-}
-
-// StartManual runs the current version from its manual trigger with the given input.
-// Errors: invalid (not published, no manual trigger), unavailable.
-func (s *Runs) StartManual(ctx context.Context, w *automation.Workflow, userID uuid.UUID, input map[string]any) (*automation.Run, error) {
-	v, err := s.Workflows.CurrentVersion(ctx, w)
-	if err != nil {
-		return nil, err
-	}
-	g := v.Graph()
-	trigger, ok := automation.FirstOfType(g, automation.TypeManual)
-	if !ok {
-		return nil, models.Invalid("no_manual_trigger", "workflow_id")
-	}
-	return s.start(ctx, Start{Workflow: w, Version: v, Graph: g, TriggerType: TriggerManual, TriggerKey: trigger, Payload: input, StartedBy: &userID})
 }
 
 // StartTest runs the draft, marked as a test, from its manual trigger (or else its first
@@ -106,32 +89,24 @@ func (s *Runs) StartTest(ctx context.Context, w *automation.Workflow, userID uui
 	if input == nil {
 		input = d.TestInput
 	}
-	return s.start(ctx, Start{Workflow: w, Graph: d.Graph, TriggerType: TriggerTest, TriggerKey: trigger, Payload: input, StartedBy: &userID})
+	return s.start(ctx, Start{CompanyID: w.CompanyID, ProjectID: w.ProjectID, WorkflowID: w.ID, Graph: d.Graph,
+		TriggerType: TriggerTest, TriggerKey: trigger, Payload: input, StartedBy: &userID})
 }
 
 // Replay starts a new run of the same version (or draft graph) and input, linked to the
 // original. Errors: unavailable.
 func (s *Runs) Replay(ctx context.Context, r *automation.Run, userID uuid.UUID) (*automation.Run, error) {
-	w, err := s.workflow(ctx, r)
-	if err != nil {
-		return nil, err
-	}
-	start := Start{Workflow: w, Graph: r.GraphJSON(), TriggerType: TriggerReplay, TriggerKey: r.TriggerActionKey,
-		Payload: r.InputJSON(), Namespaces: r.NamespacesJSON(), ReplayOf: &r.ID, StartedBy: &userID}
+	start := Start{CompanyID: r.CompanyID, ProjectID: r.ProjectID, WorkflowID: r.WorkflowID, Graph: r.GraphJSON(),
+		TriggerType: TriggerReplay, TriggerKey: r.TriggerActionKey, Payload: r.InputJSON(), Namespaces: r.NamespacesJSON(),
+		ReplayOf: &r.ID, StartedBy: &userID}
 	if r.WorkflowVersionID != nil {
-		if start.Version, err = s.Workflows.Version(ctx, w, *r.WorkflowVersionID); err != nil {
+		v, err := s.Workflows.Version(ctx, r.WorkflowID, *r.WorkflowVersionID)
+		if err != nil {
 			return nil, err
 		}
+		start.Version = v
 	}
 	return s.start(ctx, start)
-}
-
-func (s *Runs) workflow(ctx context.Context, r *automation.Run) (*automation.Workflow, error) {
-	var w automation.Workflow
-	if err := s.DB.WithContext(ctx).Take(&w, "id = ?", r.WorkflowID).Error; err != nil {
-		return nil, models.Internal("read workflow of run %s: %w", r.ID, err)
-	}
-	return &w, nil
 }
 
 func (s *Runs) firstTrigger(g automation.Graph) string {
@@ -143,7 +118,7 @@ func (s *Runs) firstTrigger(g automation.Graph) string {
 	return ""
 }
 
-// start writes the run and its pending actions, then starts the interpreter. A run the
+// start has the run and its pending actions stored, then starts the interpreter. A run the
 // engine refuses is kept, marked failed with the reason, and reported unavailable.
 func (s *Runs) start(ctx context.Context, st Start) (*automation.Run, error) {
 	if st.RunID != uuid.Nil {
@@ -155,43 +130,30 @@ func (s *Runs) start(ctx context.Context, st Start) (*automation.Run, error) {
 	} else {
 		st.RunID = models.NewID()
 	}
-	now := s.Now().UTC()
 	if st.Payload == nil {
 		st.Payload = map[string]any{}
 	}
-	graph, err := s.withTemplates(ctx, st.Workflow.CompanyID, st.Workflow.ProjectID, st.Graph)
+	graph, err := s.withTemplates(ctx, st.CompanyID, st.ProjectID, st.Graph)
 	if err != nil {
 		return nil, err
 	}
 	st.Graph = graph
 	run := &automation.Run{
-		ID: st.RunID, CompanyID: st.Workflow.CompanyID, ProjectID: st.Workflow.ProjectID, WorkflowID: st.Workflow.ID,
+		ID: st.RunID, CompanyID: st.CompanyID, ProjectID: st.ProjectID, WorkflowID: st.WorkflowID,
 		Status: automation.RunPending, TriggerType: st.TriggerType, TriggerActionKey: st.TriggerKey,
 		IsTest: st.Version == nil, Input: mustJSON(st.Payload), Namespaces: mustJSON(nonNilMap(st.Namespaces)), Graph: mustJSON(st.Graph),
-		ReplayOfRunID: st.ReplayOf, StartedBy: st.StartedBy, CreatedAt: now, UpdatedAt: now,
+		ReplayOfRunID: st.ReplayOf, StartedBy: st.StartedBy,
 	}
 	if st.Version != nil {
 		run.WorkflowVersionID = &st.Version.ID
 	}
 	policies := s.policies(st.Graph)
-	err = s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Create(run).Error; err != nil {
-			return err
-		}
-		for _, a := range st.Graph.Actions {
-			row := automation.ActionRun{
-				ID: models.NewID(), RunID: run.ID, ActionKey: a.ActionKey, ActionTypeKey: a.ActionTypeKey,
-				Status: automation.ActionPending, MaxAttempts: max(policies[a.ActionKey].MaxAttempts, 1),
-				Input: "{}", Output: "{}", ProviderResponse: "{}", Diagnostics: "{}", UpdatedAt: now,
-			}
-			if err := tx.Create(&row).Error; err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, models.Internal("create run: %w", err)
+	maxAttempts := make(map[string]int, len(policies))
+	for key, p := range policies {
+		maxAttempts[key] = p.MaxAttempts
+	}
+	if err := s.Workflows.CreateRun(ctx, run, maxAttempts); err != nil {
+		return nil, err
 	}
 	return run, s.execute(ctx, run, s.runInput(run), enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
 }
@@ -204,12 +166,9 @@ func (s *Runs) resume(ctx context.Context, run *automation.Run) error {
 		return nil
 	}
 	if run.Status == automation.RunFailed {
-		if err := s.DB.WithContext(ctx).Model(&automation.Run{}).Where("id = ?", run.ID).Updates(map[string]any{
-			"status": automation.RunPending, "terminal_reason": "", "error": "", "finished_at": nil, "updated_at": s.Now().UTC(),
-		}).Error; err != nil {
-			return models.Internal("reopen refused run: %w", err)
+		if err := s.Workflows.ReopenRun(ctx, run); err != nil {
+			return err
 		}
-		run.Status, run.TerminalReason, run.Error, run.FinishedAt = automation.RunPending, "", "", nil
 	}
 	return s.execute(ctx, run, s.runInput(run), enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
 }
@@ -238,12 +197,8 @@ func (s *Runs) execute(ctx context.Context, run *automation.Run, in RunInput, re
 	if err == nil || errors.As(err, &started) {
 		return nil
 	}
-	reason := "the workflow engine did not accept the run: " + err.Error()
-	now := s.Now().UTC()
-	if uerr := s.DB.WithContext(ctx).Model(&automation.Run{}).Where("id = ?", run.ID).Updates(map[string]any{
-		"status": automation.RunFailed, "terminal_reason": reason, "error": reason, "finished_at": now, "updated_at": now,
-	}).Error; uerr != nil {
-		return models.Internal("record refused run %s: %w (engine: %v)", run.ID, uerr, err)
+	if rerr := s.Workflows.RefuseRun(ctx, run.ID, "the workflow engine did not accept the run: "+err.Error()); rerr != nil {
+		return rerr
 	}
 	return &models.Error{Kind: models.KindUnavailable, Key: "engine_unavailable", Err: err}
 }
@@ -269,27 +224,26 @@ func (s *Runs) namespaces(run *automation.Run, st Start) map[string]any {
 func (s *Runs) policies(g automation.Graph) map[string]ActionPolicy {
 	out := map[string]ActionPolicy{}
 	for _, a := range g.Actions {
-		if t, ok := s.Catalog.Action(a.ActionTypeKey); !ok || t.Trigger || interpreted[a.ActionTypeKey] {
+		t, ok := s.Catalog.Action(a.ActionTypeKey)
+		if !ok || t.Trigger || interpreted[a.ActionTypeKey] {
 			continue // no activity, no attempts to plan
 		}
 		p := ActionPolicy{Timeout: defaultActionTimeout + timeoutMargin, MaxAttempts: defaultMaxAttempts,
 			InitialInterval: defaultInitial, BackoffCoefficient: defaultBackoff, MaxInterval: defaultMaxInterval}
-		if t, ok := s.Catalog.Action(a.ActionTypeKey); ok {
-			config := t.ApplyDefaults(a.Config)
-			p.Idempotent = t.Idempotent
-			if method, ok := config["method"].(string); ok && a.ActionTypeKey == "http.request" {
-				p.Idempotent = idempotentMethods[method]
-			}
-			if secs := toInt(config["timeout_seconds"]); secs > 0 {
-				p.Timeout = time.Duration(secs)*time.Second + timeoutMargin
-			}
-			if rp, ok := config["retry_policy"].(map[string]any); ok {
-				p.MaxAttempts = intOr(rp["max_attempts"], p.MaxAttempts)
-				p.InitialInterval = secondsOr(rp["initial_interval_seconds"], p.InitialInterval)
-				p.MaxInterval = secondsOr(rp["max_interval_seconds"], p.MaxInterval)
-				if b, ok := rp["backoff_coefficient"].(float64); ok && b >= 1 {
-					p.BackoffCoefficient = b
-				}
+		config := t.ApplyDefaults(a.Config)
+		p.Idempotent = t.Idempotent
+		if method, ok := config["method"].(string); ok && a.ActionTypeKey == "http.request" {
+			p.Idempotent = idempotentMethods[method]
+		}
+		if secs := toInt(config["timeout_seconds"]); secs > 0 {
+			p.Timeout = time.Duration(secs)*time.Second + timeoutMargin
+		}
+		if rp, ok := config["retry_policy"].(map[string]any); ok {
+			p.MaxAttempts = intOr(rp["max_attempts"], p.MaxAttempts)
+			p.InitialInterval = secondsOr(rp["initial_interval_seconds"], p.InitialInterval)
+			p.MaxInterval = secondsOr(rp["max_interval_seconds"], p.MaxInterval)
+			if b, ok := rp["backoff_coefficient"].(float64); ok && b >= 1 {
+				p.BackoffCoefficient = b
 			}
 		}
 		out[a.ActionKey] = p
@@ -352,9 +306,7 @@ func (s *Runs) RetryAction(ctx context.Context, r *automation.Run, actionKey str
 	resume := &Resume{RetryKey: actionKey, Actions: map[string]ResumedAction{}}
 	found := false
 	for _, row := range rows {
-		output := map[string]any{}
-		_ = jsonUnmarshal(row.Output, &output)
-		resume.Actions[row.ActionKey] = ResumedAction{Status: row.Status, Output: output, Attempts: row.AttemptCount}
+		resume.Actions[row.ActionKey] = ResumedAction{Status: row.Status, Output: automation.DecodeObject(row.Output), Attempts: row.AttemptCount}
 		if row.ActionKey == actionKey {
 			found = true
 			if row.Status != automation.ActionFailed && row.Status != automation.ActionDeadLettered {
@@ -365,21 +317,18 @@ func (s *Runs) RetryAction(ctx context.Context, r *automation.Run, actionKey str
 	if !found {
 		return nil, models.Invalid("unknown_action", "action_key")
 	}
-	var lastSeq int
-	if err := s.DB.WithContext(ctx).Model(&automation.RunEvent{}).Where("run_id = ?", r.ID).
-		Select("COALESCE(MAX(sequence), 0)").Scan(&lastSeq).Error; err != nil {
-		return nil, models.Internal("read last event: %w", err)
+	lastSeq, err := s.Workflows.LastEventSequence(ctx, r.ID)
+	if err != nil {
+		return nil, err
 	}
 	resume.NextSequence = lastSeq + 1
 	in := s.runInput(r)
 	in.Resume = resume
-	now := s.Now().UTC()
-	if err := s.DB.WithContext(ctx).Model(&automation.Run{}).Where("id = ?", r.ID).Updates(map[string]any{
-		"status": automation.RunPending, "terminal_reason": "", "error": "", "finished_at": nil, "updated_at": now,
-	}).Error; err != nil {
-		return nil, models.Internal("reopen run: %w", err)
+	reopened := *r
+	if err := s.Workflows.ReopenRun(ctx, &reopened); err != nil {
+		return nil, err
 	}
-	if err := s.execute(ctx, r, in, enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE); err != nil {
+	if err := s.execute(ctx, &reopened, in, enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE); err != nil {
 		return nil, err
 	}
 	return s.Workflows.Run(ctx, r.ID)

@@ -15,11 +15,11 @@ import (
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
 
+	"agencyhub/engine/devserver"
 	"agencyhub/models"
 	"agencyhub/models/automation"
-	"agencyhub/models/company"
 	"agencyhub/models/dbtest"
-	"agencyhub/schemas"
+	"agencyhub/models/realtime"
 )
 
 func TestScheduleCronExpressions(t *testing.T) {
@@ -97,7 +97,7 @@ var (
 func scheduleTemporal(t *testing.T) client.Client {
 	t.Helper()
 	scheduleServerOnce.Do(func() {
-		srv, err := StartDevServer(DevServerOptions{Namespace: "schedule-test"})
+		srv, err := devserver.Start(devserver.Options{Namespace: "schedule-test"})
 		if err != nil {
 			scheduleServerErr = err
 			return
@@ -112,40 +112,29 @@ func scheduleTemporal(t *testing.T) client.Client {
 	return scheduleClient
 }
 
-// scheduleFixture is a workflow in a project of its own, with Runs on a task queue of its own.
+// scheduleFixture is a workflow in a project of its own, with the engine's services on a
+// task queue of its own.
 type scheduleFixture struct {
 	ctx    context.Context
-	runs   *Runs
+	engine *Services
 	w      *automation.Workflow
 	userID uuid.UUID
 }
 
 func newScheduleFixture(t *testing.T, db *dbtest.DB) *scheduleFixture {
 	t.Helper()
-	catalog, err := schemas.LoadCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
-	now := time.Now().UTC()
-	suffix := strings.ReplaceAll(models.NewID().String(), "-", "")
-	co := company.Company{ID: models.NewID(), Slug: "c" + suffix, Name: "Company", CreatedAt: now, UpdatedAt: now}
-	project := company.Project{ID: models.NewID(), CompanyID: co.ID, Name: "Project", HookKey: "h" + suffix,
-		HookSecretSealed: "sealed", CreatedAt: now, UpdatedAt: now}
-	for _, row := range []any{&co, &project} {
-		if err := db.Create(row).Error; err != nil {
-			t.Fatal(err)
-		}
-	}
-	f := &scheduleFixture{ctx: context.Background(), userID: models.NewID()}
-	workflows := automation.NewService(db.DB, nil, catalog)
-	f.runs = &Runs{DB: db.DB, Client: scheduleTemporal(t), Workflows: workflows, Catalog: catalog,
-		TaskQueue: "schedule-test-" + models.NewID().String(), PublicURL: "https://hub.test", Now: time.Now}
-	if f.w, err = workflows.Create(f.ctx, &project, f.userID, "Scheduled", ""); err != nil {
+	tenant := dbtest.NewTenant(t, db.DB, "s"+strings.ReplaceAll(models.NewID().String(), "-", ""))
+	f := &scheduleFixture{ctx: context.Background(), userID: tenant.UserID}
+	workflows := automation.NewService(db.DB, tenant.Companies, tenant.Catalog, realtime.NewLocal())
+	f.engine = NewServices(scheduleTemporal(t), "schedule-test-"+models.NewID().String(), "https://hub.test", tenant.Catalog,
+		Stores{Workflows: workflows})
+	var err error
+	if f.w, err = workflows.Create(f.ctx, tenant.Project, f.userID, "Scheduled", ""); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		for _, key := range []string{"tick", "nightly"} {
-			_ = f.runs.deleteSchedule(context.Background(), ScheduleID(f.w.ID, key))
+			_ = f.engine.Schedules.deleteSchedule(context.Background(), ScheduleID(f.w.ID, key))
 		}
 	})
 	return f
@@ -162,12 +151,12 @@ func (f *scheduleFixture) publish(t *testing.T, actions ...automation.Action) (*
 	for _, a := range actions {
 		g.Connections = append(g.Connections, edge(a.ActionKey, "done"))
 	}
-	w, diags, err := f.runs.Workflows.PutDraft(f.ctx, f.w, automation.Draft{Graph: g})
+	w, diags, err := f.engine.Runs.Workflows.PutDraft(f.ctx, f.w, automation.Draft{Graph: g})
 	if err != nil || automation.HasErrors(diags) {
 		t.Fatalf("save draft: %v %+v", err, diags)
 	}
 	f.w = w
-	v, err := f.runs.Publish(f.ctx, f.w, f.userID, nil)
+	v, err := f.engine.Publisher.Publish(f.ctx, f.w, f.userID, nil)
 	if err == nil {
 		f.w.CurrentVersionID = &v.ID
 	}
@@ -186,7 +175,7 @@ func (f *scheduleFixture) mustPublish(t *testing.T, actions ...automation.Action
 // describe answers the trigger's schedule, or nil when there is none.
 func (f *scheduleFixture) describe(t *testing.T, key string) *client.ScheduleDescription {
 	t.Helper()
-	d, err := f.runs.Client.ScheduleClient().GetHandle(f.ctx, ScheduleID(f.w.ID, key)).Describe(f.ctx)
+	d, err := f.engine.Schedules.Client.ScheduleClient().GetHandle(f.ctx, ScheduleID(f.w.ID, key)).Describe(f.ctx)
 	if isNotFound(err) {
 		return nil
 	}
@@ -207,7 +196,6 @@ func (f *scheduleFixture) mustDescribe(t *testing.T, key string) *client.Schedul
 
 func TestScheduleSync(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
-		t.Parallel()
 		f := newScheduleFixture(t, db)
 		hourly := scheduleTriggerAction("tick", map[string]any{"schedule_key": "tick", "interval_seconds": 3600})
 
@@ -224,14 +212,14 @@ func TestScheduleSync(t *testing.T) {
 				t.Errorf("overlap policy %v, want skip", d.Schedule.Policy.Overlap)
 			}
 			a, ok := d.Schedule.Action.(*client.ScheduleWorkflowAction)
-			if !ok || a.Workflow != ScheduleWorkflowName || a.TaskQueue != f.runs.TaskQueue {
+			if !ok || a.Workflow != ScheduleWorkflowName || a.TaskQueue != f.engine.Schedules.TaskQueue {
 				t.Errorf("action %+v, want the tick workflow on the runs' task queue", d.Schedule.Action)
 			}
 		})
 
 		t.Run("syncing again changes nothing", func(t *testing.T) {
 			before := f.mustDescribe(t, "tick").Info.LastUpdateAt
-			if err := f.runs.SyncSchedules(f.ctx, f.w); err != nil {
+			if err := f.engine.Schedules.Sync(f.ctx, f.w); err != nil {
 				t.Fatal(err)
 			}
 			if after := f.mustDescribe(t, "tick").Info.LastUpdateAt; !after.Equal(before) {
@@ -279,7 +267,7 @@ func TestScheduleSync(t *testing.T) {
 		})
 
 		t.Run("restoring a version brings its schedules back", func(t *testing.T) {
-			restored, err := f.runs.Restore(f.ctx, f.w, withBoth.ID)
+			restored, err := f.engine.Publisher.Restore(f.ctx, f.w, withBoth.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -305,7 +293,6 @@ func TestScheduleSync(t *testing.T) {
 
 func TestScheduleStartScheduled(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
-		t.Parallel()
 		f := newScheduleFixture(t, db)
 		trigger := func(config map[string]any) automation.Action {
 			config["schedule_key"] = "tick"
@@ -316,7 +303,7 @@ func TestScheduleStartScheduled(t *testing.T) {
 		planned := time.Date(2026, 3, 1, 9, 0, 0, 0, time.FixedZone("MSK", 3*3600))
 		fire := func(t *testing.T, at time.Time) (*automation.Run, string) {
 			t.Helper()
-			run, skipped, err := f.runs.StartScheduled(f.ctx, ScheduleFiring{WorkflowID: f.w.ID, ActionKey: "tick", ScheduledAt: at})
+			run, skipped, err := f.engine.Intake.StartScheduled(f.ctx, ScheduleFiring{WorkflowID: f.w.ID, ActionKey: "tick", ScheduledAt: at})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -390,7 +377,7 @@ func TestScheduleStartScheduled(t *testing.T) {
 		})
 
 		t.Run("a firing of an unknown workflow is skipped", func(t *testing.T) {
-			run, skipped, err := f.runs.StartScheduled(f.ctx, ScheduleFiring{WorkflowID: models.NewID(), ActionKey: "tick", ScheduledAt: planned})
+			run, skipped, err := f.engine.Intake.StartScheduled(f.ctx, ScheduleFiring{WorkflowID: models.NewID(), ActionKey: "tick", ScheduledAt: planned})
 			if err != nil || run != nil || skipped == "" {
 				t.Fatalf("answered %v, %q, %v: want a skip", run, skipped, err)
 			}

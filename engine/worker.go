@@ -12,7 +12,6 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
-	"gorm.io/gorm"
 
 	"agencyhub/activities"
 	"agencyhub/models/automation"
@@ -37,13 +36,13 @@ var nonRetryableClasses = []string{
 
 // WorkerDeps are what the worker's activities need.
 type WorkerDeps struct {
-	DB *gorm.DB
+	// Workflows writes the run projection.
+	Workflows *automation.Service
 	// Actions are the activity action types, by action type key.
 	Actions map[string]activities.Func
-	Now     func() time.Time
-	// Runs starts the runs of schedules (the tick workflow and schedule.fire); nil leaves
+	// Intake starts the runs of schedules (the tick workflow and schedule.fire); nil leaves
 	// schedules to other workers of the task queue.
-	Runs *Runs
+	Intake *Intake
 	// BotSessions keeps the bot dialog state bot.set_state writes; nil leaves bot.set_state
 	// to other workers of the task queue.
 	BotSessions activities.BotSessions
@@ -54,9 +53,7 @@ type WorkerDeps struct {
 func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
 	w := worker.New(c, taskQueue, worker.Options{})
 	w.RegisterWorkflowWithOptions(Interpret, workflow.RegisterOptions{Name: WorkflowName})
-	w.RegisterActivityWithOptions(func(ctx context.Context, p automation.Progress) error {
-		return automation.ApplyProgress(ctx, d.DB, p, d.Now())
-	}, activity.RegisterOptions{Name: progressActivity})
+	w.RegisterActivityWithOptions(d.Workflows.ApplyProgress, activity.RegisterOptions{Name: progressActivity})
 	for _, key := range slices.Sorted(maps.Keys(d.Actions)) {
 		w.RegisterActivityWithOptions(runAction(d, d.Actions[key]), activity.RegisterOptions{Name: key})
 	}
@@ -64,8 +61,8 @@ func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
 		w.RegisterActivityWithOptions(runAction(d, activities.BotSetState{Sessions: d.BotSessions}.Run),
 			activity.RegisterOptions{Name: activities.ActionBotSetState})
 	}
-	if d.Runs != nil {
-		registerSchedules(w, d.Runs)
+	if d.Intake != nil {
+		registerScheduleTicks(w, d.Intake)
 	}
 	return w
 }
@@ -78,7 +75,7 @@ func runAction(d WorkerDeps, fn activities.Func) func(context.Context, ActionReq
 		retry := activity.GetInfo(ctx).Attempt > 1
 		attempt := req.PriorAttempts + int(activity.GetInfo(ctx).Attempt)
 		if retry && !req.Idempotent {
-			settled, err := automation.SettledAttempts(ctx, d.DB, req.RunID, req.ActionKey)
+			settled, err := d.Workflows.SettledAttempts(ctx, req.RunID, req.ActionKey)
 			if err != nil {
 				return activities.Result{}, err // a retryable infrastructure error
 			}
@@ -91,7 +88,7 @@ func runAction(d WorkerDeps, fn activities.Func) func(context.Context, ActionReq
 					"Check the target, then retry the action if it did not take effect"))
 			}
 		}
-		if err := automation.BeginAttempt(ctx, d.DB, req.RunID, req.ActionKey, attempt, d.Now()); err != nil {
+		if err := d.Workflows.BeginAttempt(ctx, req.RunID, req.ActionKey, attempt); err != nil {
 			return activities.Result{}, err // a retryable infrastructure error
 		}
 		ctx, stop := context.WithCancel(ctx)
@@ -110,7 +107,7 @@ func runAction(d WorkerDeps, fn activities.Func) func(context.Context, ActionReq
 		}()
 		req.Attempt = attempt
 		res, err := callAction(ctx, fn, req.Request)
-		if serr := automation.SettleAttempt(ctx, d.DB, req.RunID, req.ActionKey, attempt); serr != nil {
+		if serr := d.Workflows.SettleAttempt(ctx, req.RunID, req.ActionKey, attempt); serr != nil {
 			activity.GetLogger(ctx).Warn("could not record a settled attempt", "action_key", req.ActionKey, "err", serr)
 		}
 		if err != nil {

@@ -66,9 +66,18 @@ func List(dialect models.Dialect) ([]Migration, error) {
 // Apply brings the database up to the newest known version. It refuses a database whose
 // recorded version is newer than this binary knows.
 func Apply(ctx context.Context, db *gorm.DB, dialect models.Dialect) error {
+	return applyUpTo(ctx, db, dialect, 0)
+}
+
+// applyUpTo applies the migrations up to version last (0: all of them).
+func applyUpTo(ctx context.Context, db *gorm.DB, dialect models.Dialect, last int) error {
 	all, err := List(dialect)
 	if err != nil {
 		return err
+	}
+	known := len(all)
+	if last > 0 {
+		all = all[:last]
 	}
 	return db.WithContext(ctx).Connection(func(conn *gorm.DB) error {
 		if dialect == models.Postgres {
@@ -87,10 +96,10 @@ func Apply(ctx context.Context, db *gorm.DB, dialect models.Dialect) error {
 		if err := conn.Raw("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").Scan(&current).Error; err != nil {
 			return fmt.Errorf("read schema version: %w", err)
 		}
-		if current > len(all) {
-			return fmt.Errorf("database schema version %d is newer than this binary knows (%d): upgrade the binary", current, len(all))
+		if current > known {
+			return fmt.Errorf("database schema version %d is newer than this binary knows (%d): upgrade the binary", current, known)
 		}
-		for _, m := range all[current:] {
+		for _, m := range all[min(current, len(all)):] {
 			err := conn.Transaction(func(tx *gorm.DB) error {
 				if hasStatements(m.SQL) {
 					if err := tx.Exec(m.SQL).Error; err != nil {

@@ -68,3 +68,57 @@ func TestACommentOnlyMigrationIsRecordedWithoutWork(t *testing.T) {
 		}
 	}
 }
+
+func TestTheTriggerIndexStartsWithTheTriggersOfCurrentVersions(t *testing.T) {
+	dbtest.ForEachBlankDialect(t, func(t *testing.T, db *dbtest.DB) {
+		ctx := context.Background()
+		if err := migrations.ApplyUpTo(ctx, db.DB, db.Dialect, 10); err != nil {
+			t.Fatal(err)
+		}
+		companyID, projectID, workflowID, versionID, oldVersionID := models.NewID(), models.NewID(), models.NewID(), models.NewID(), models.NewID()
+		actions := `[{"action_key":"start","action_type_key":"manual.trigger","config":{}},
+			{"action_key":"send","action_type_key":"http.request","config":{"url":"https://example.com"}},
+			{"action_key":"hook","action_type_key":"webhook.trigger","config":{"endpoint_key":"orders"}},
+			{"action_key":"bot","action_type_key":"messenger_a.relay.trigger","config":{"action_dependency_id":"0190a1b2-0000-7000-8000-000000000001"}}]`
+		for _, stmt := range []struct {
+			sql  string
+			args []any
+		}{
+			{"INSERT INTO companies (id, slug, name, created_at, updated_at) VALUES (?, 'c', 'C', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)", []any{companyID}},
+			{"INSERT INTO projects (id, company_id, name, hook_key, hook_secret_sealed, created_at, updated_at) VALUES (?, ?, 'P', 'hk', 'x', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)", []any{projectID, companyID}},
+			{"INSERT INTO workflows (id, company_id, project_id, name, description, draft_actions, draft_connections, draft_test_input, draft_change_description, draft_updated_at, current_version_id, created_by, created_at, updated_at) VALUES (?, ?, ?, 'W', '', '[]', '[]', '{}', '', CURRENT_TIMESTAMP, ?, ?, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)", []any{workflowID, companyID, projectID, versionID, companyID}},
+			{"INSERT INTO workflow_versions (id, company_id, workflow_id, version_number, description, actions, connections, test_input, created_by, created_at) VALUES (?, ?, ?, 1, '', ?, '[]', '{}', ?, CURRENT_TIMESTAMP)", []any{oldVersionID, companyID, workflowID, `[{"action_key":"old","action_type_key":"schedule.trigger","config":{}}]`, companyID}},
+			{"INSERT INTO workflow_versions (id, company_id, workflow_id, version_number, description, actions, connections, test_input, created_by, created_at) VALUES (?, ?, ?, 2, '', ?, '[]', '{}', ?, CURRENT_TIMESTAMP)", []any{versionID, companyID, workflowID, actions, companyID}},
+		} {
+			if err := db.Exec(stmt.sql, stmt.args...).Error; err != nil {
+				t.Fatalf("%s: %v", stmt.sql, err)
+			}
+		}
+		if err := migrations.Apply(ctx, db.DB, db.Dialect); err != nil {
+			t.Fatal(err)
+		}
+		type row struct {
+			ActionKey, ActionTypeKey, TriggerKey, Config string
+			Position                                     int
+			WorkflowVersionID                            string
+		}
+		var rows []row
+		if err := db.Raw("SELECT action_key, action_type_key, trigger_key, config, position, workflow_version_id FROM workflow_triggers ORDER BY position").Scan(&rows).Error; err != nil {
+			t.Fatal(err)
+		}
+		want := []row{
+			{"start", "manual.trigger", "", `{}`, 0, versionID.String()},
+			{"hook", "webhook.trigger", "orders", `{"endpoint_key":"orders"}`, 2, versionID.String()},
+			{"bot", "messenger_a.relay.trigger", "0190a1b2-0000-7000-8000-000000000001", `{"action_dependency_id":"0190a1b2-0000-7000-8000-000000000001"}`, 3, versionID.String()},
+		}
+		if len(rows) != len(want) {
+			t.Fatalf("indexed %+v, want %+v", rows, want)
+		}
+		for i := range want {
+			rows[i].Config = strings.ReplaceAll(rows[i].Config, " ", "")
+			if rows[i] != want[i] {
+				t.Errorf("row %d = %+v, want %+v", i, rows[i], want[i])
+			}
+		}
+	})
+}

@@ -18,6 +18,8 @@ type Keys struct {
 	TokenSigning []byte
 	// Sealer encrypts secrets at rest.
 	Sealer *Sealer
+	// FileLinks signs the expiring download links of stored files.
+	FileLinks []byte
 }
 
 // DeriveKeys derives the purpose keys from a master key of at least 32 bytes.
@@ -36,7 +38,7 @@ func DeriveKeys(master []byte) (*Keys, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Keys{TokenSigning: derive("agencyhub token signing v1"), Sealer: sealer}, nil
+	return &Keys{TokenSigning: derive("agencyhub token signing v1"), Sealer: sealer, FileLinks: derive("agencyhub file links v1")}, nil
 }
 
 // Sealer encrypts secrets stored in the database with AES-256-GCM.

@@ -17,8 +17,33 @@ import (
 	"agencyhub/schemas"
 )
 
-// MaxBodyBytes caps JSON request bodies; larger ones answer 413. Set from APP_MAX_BODY_BYTES.
-var MaxBodyBytes int64 = 1 << 20
+const bodyLimitKey = "httpx.body_limit"
+
+// LimitBodies sets the largest request body ReadBody reads (APP_MAX_BODY_BYTES).
+func LimitBodies(max int64) gin.HandlerFunc {
+	return func(c *gin.Context) { c.Set(bodyLimitKey, max) }
+}
+
+// ReadBody reads the request body up to the limit LimitBodies set. Errors: invalid
+// (body_too_large, 413; an unreadable body).
+func ReadBody(c *gin.Context) ([]byte, error) { return ReadBodyUpTo(c, c.GetInt64(bodyLimitKey)) }
+
+// ReadBodyUpTo reads the request body, refusing one over limit bytes before reading it
+// when its length is declared. Errors: invalid (body_too_large, 413; an unreadable body).
+func ReadBodyUpTo(c *gin.Context, limit int64) ([]byte, error) {
+	if c.Request.ContentLength > limit {
+		return nil, models.Invalid("body_too_large", "body")
+	}
+	raw, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, limit))
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return nil, models.Invalid("body_too_large", "body")
+	}
+	if err != nil {
+		return nil, models.Invalid("invalid_body", "body")
+	}
+	return raw, nil
+}
 
 const operationKey = "httpx.operation"
 
@@ -59,13 +84,9 @@ func Bind(c *gin.Context, dst any) error {
 		return models.Internal("route %s %s has no contract operation", c.Request.Method, c.FullPath())
 	}
 	op := v.(*schemas.Operation)
-	raw, err := io.ReadAll(http.MaxBytesReader(c.Writer, c.Request.Body, MaxBodyBytes))
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
-		return models.Invalid("body_too_large", "body")
-	}
+	raw, err := ReadBody(c)
 	if err != nil {
-		return models.Invalid("malformed_json", "body")
+		return err
 	}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		raw = []byte("{}")

@@ -115,6 +115,13 @@ var catalog = map[string]map[string]MessageText{
 		"invalid_wait":                 {"Invalid wait", "wait must be a whole number of seconds from 0 to 30.", "Correct wait"},
 		"malformed_form":               {"Malformed form", "The body is not valid application/x-www-form-urlencoded data.", "Send a valid form body"},
 
+		// Stored files and download links.
+		"invalid_file_key":      {"Invalid file key", "A file key is 1 to 255 lower-case letters, digits, _ . - and single slashes between its parts, none of which is . or ..", "Correct key"},
+		"file_too_large":        {"File too large", "The file exceeds the size limit of this kind of upload.", "Upload a smaller file"},
+		"file_type_not_allowed": {"File type not allowed", "The file is not of a type accepted here; the type is recognised from the content, not from the name or the declared type.", "Upload a file of an accepted type"},
+		"file_not_found":        {"File not found", "No such file is stored.", "Check the file, or upload it again"},
+		"file_link_not_found":   {"Download link not valid", "The download link is wrong or has expired.", "Ask for a new download link"},
+
 		// Patch importer and integration docs.
 		"patch_not_found":           {"No patch found", "The body holds no JSON patch: neither JSON, nor a fenced json block, nor a JSON object in the text.", "Send the service-workflow-patch-v1 document as JSON"},
 		"patch_invalid":             {"Invalid patch", "The patch does not match service-workflow-patch-v1; validate names the fields.", "Correct the fields named in validate (operations.<n>.<field>)"},
@@ -240,6 +247,13 @@ var catalog = map[string]map[string]MessageText{
 		"invalid_delivery_id":          {"Некорректный идентификатор доставки", "Идентификатор доставки (webhook-id или Idempotency-Key) — не длиннее 255 символов.", "Передайте более короткий идентификатор"},
 		"invalid_wait":                 {"Некорректный wait", "wait — целое число секунд от 0 до 30.", "Исправьте wait"},
 		"malformed_form":               {"Некорректная форма", "Тело не является корректными данными application/x-www-form-urlencoded.", "Отправьте корректное тело формы"},
+
+		// Stored files and download links.
+		"invalid_file_key":      {"Некорректный ключ файла", "Ключ файла — от 1 до 255 строчных латинских букв, цифр, _ . - и одиночных косых черт между частями; часть не может быть . или ..", "Исправьте key"},
+		"file_too_large":        {"Файл слишком большой", "Файл превышает допустимый размер для этого вида загрузки.", "Загрузите файл меньшего размера"},
+		"file_type_not_allowed": {"Тип файла не допускается", "Файл не относится к допустимым здесь типам; тип определяется по содержимому, а не по имени или заявленному типу.", "Загрузите файл допустимого типа"},
+		"file_not_found":        {"Файл не найден", "Такой файл не хранится.", "Проверьте файл или загрузите его снова"},
+		"file_link_not_found":   {"Ссылка недействительна", "Ссылка на скачивание неверна или её срок истёк.", "Запросите новую ссылку на скачивание"},
 
 		// Patch importer and integration docs.
 		"patch_not_found":           {"Патч не найден", "В теле нет JSON-патча: ни JSON, ни блока ```json, ни JSON-объекта в тексте.", "Отправьте документ service-workflow-patch-v1 в формате JSON"},

@@ -16,6 +16,7 @@ import (
 
 	"agencyhub/activities/egress"
 	"agencyhub/models/auth"
+	"agencyhub/models/filestore"
 )
 
 // Config is every setting of the service. Each comes from an environment variable and may
@@ -40,6 +41,13 @@ type Config struct {
 
 	MessengerABaseURL string
 	MessengerBBaseURL string
+
+	// FilesS3URL selects S3-compatible storage for uploaded files; empty keeps them in
+	// DataDir/files.
+	FilesS3URL string
+	// SafetyPoll is how often event streams and receipt waits read the database when the
+	// event bus brought no news.
+	SafetyPoll time.Duration
 
 	// Role splits the binary: api serves HTTP, worker runs workflows, all does both.
 	Role              string
@@ -111,6 +119,8 @@ func ParseConfig(args []string, getenv func(string) string) (Config, error) {
 	dur(&c.ShutdownTimeout, "shutdown-timeout", "APP_SHUTDOWN_TIMEOUT", 15*time.Second, "how long in-flight requests may finish at shutdown")
 	str(&c.MessengerABaseURL, "messenger-a-api-base-url", "APP_MESSENGER_A_API_BASE_URL", "", "messenger_a bot API address for integrations that set no api_base_url")
 	str(&c.MessengerBBaseURL, "messenger-b-api-base-url", "APP_MESSENGER_B_API_BASE_URL", "", "messenger_b bot API address for integrations that set no api_base_url")
+	str(&c.FilesS3URL, "files-s3-url", "APP_FILES_S3_URL", "", "s3://ACCESS_KEY:SECRET@host[:port]/bucket[/prefix]?region=...: keep uploaded files in S3-compatible storage; empty keeps them in the data dir")
+	dur(&c.SafetyPoll, "safety-poll", "APP_SAFETY_POLL", 2*time.Second, "how often event streams and receipt waits read the database when the event bus brought no news")
 	str(&c.EgressAllow, "egress-allow", "APP_EGRESS_ALLOW", "", "comma-separated host names, IP addresses or CIDR networks that integrations may reach although internal")
 	str(&c.Role, "role", "APP_ROLE", "all", "api|worker|all: serve the API, run workflows, or both")
 	str(&c.TemporalAddress, "temporal-address", "TEMPORAL_ADDRESS", "", "host:port of a Temporal cluster; empty starts the embedded server")
@@ -181,6 +191,14 @@ func ParseConfig(args []string, getenv func(string) string) (Config, error) {
 	}
 	if _, err := c.egressPolicy(); err != nil {
 		return c, err
+	}
+	if c.FilesS3URL != "" {
+		if _, err := filestore.ParseS3URL(c.FilesS3URL); err != nil {
+			return c, fmt.Errorf("APP_FILES_S3_URL: %w", err)
+		}
+	}
+	if c.SafetyPoll < 100*time.Millisecond {
+		return c, errors.New("APP_SAFETY_POLL must be at least 100ms")
 	}
 	return c, nil
 }

@@ -21,16 +21,19 @@ import (
 	"gorm.io/gorm"
 
 	"agencyhub/activities"
+	"agencyhub/activities/egress"
 	"agencyhub/activities/mailer"
 	"agencyhub/api"
-	"agencyhub/api/httpx"
 	"agencyhub/engine"
+	"agencyhub/engine/devserver"
 	"agencyhub/migrations"
 	"agencyhub/models"
 	"agencyhub/models/auth"
 	"agencyhub/models/automation"
 	"agencyhub/models/company"
+	"agencyhub/models/filestore"
 	"agencyhub/models/integration"
+	"agencyhub/models/realtime"
 	"agencyhub/models/relay"
 	"agencyhub/models/webhook"
 	"agencyhub/schemas"
@@ -56,23 +59,35 @@ func main() {
 	}
 }
 
-// Main is the running service.
+// Main is the running service. It builds every store and service once, in Run, and hands
+// them to the API and the worker; nothing is configured through package-level settings.
 type Main struct {
 	Config Config
 	db     *gorm.DB
+	bus    realtime.Bus
 	http   *http.Server
 	ln     net.Listener
 	// The workflow engine: the embedded server (when no cluster is configured), the client
 	// and the worker (unless the role is api).
-	devServer       *engine.DevServer
-	temporal        client.Client
-	temporalAddress string
-	worker          worker.Worker
-	// Background loops (the mail dispatcher, the relay poller) run on workerCtx in workers;
-	// stopWorkers ends them.
-	workerCtx   context.Context
-	stopWorkers context.CancelFunc
-	workers     sync.WaitGroup
+	devServer *devserver.Server
+	temporal  client.Client
+	worker    worker.Worker
+	// Background loops (the mail dispatcher, the relay poller) run on loopsCtx; stopLoops
+	// ends them.
+	loopsCtx  context.Context
+	stopLoops context.CancelFunc
+	loops     sync.WaitGroup
+}
+
+// stores are the models the service keeps its data in.
+type stores struct {
+	auth         *auth.Service
+	companies    *company.Service
+	workflows    *automation.Service
+	integrations *integration.Service
+	webhooks     *webhook.Service
+	relays       *relay.Service
+	files        *filestore.Store
 }
 
 // ParseFlags reads the configuration from the environment and the command line.
@@ -85,13 +100,14 @@ func (m *Main) ParseFlags(args []string, getenv func(string) string) error {
 // Addr is the address the API listens on (useful when configured with port 0).
 func (m *Main) Addr() string { return m.ln.Addr().String() }
 
-// Run opens and migrates the database, starts background workers and begins serving. It
-// returns once the listener is up.
+// Run opens and migrates the database, builds the stores and services, starts the engine,
+// the worker and the background loops, and begins serving. It returns once the listener
+// is up.
 func (m *Main) Run(ctx context.Context) error {
 	level, _ := m.Config.logLevel()
 	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
+	m.loopsCtx, m.stopLoops = context.WithCancel(context.Background())
 
-	m.workerCtx, m.stopWorkers = context.WithCancel(context.Background())
 	db, dialect, err := models.OpenDB(m.Config.DatabaseURL, m.Config.DataDir)
 	if err != nil {
 		return err
@@ -104,68 +120,188 @@ func (m *Main) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	contract, err := schemas.Load()
-	if err != nil {
-		return fmt.Errorf("load contract: %w", err)
-	}
 	catalog, err := schemas.LoadCatalog()
 	if err != nil {
 		return fmt.Errorf("load action and dependency type catalogs: %w", err)
 	}
-
-	var sender *mailer.Sender
-	if m.Config.SMTPURL != "" {
-		smtpCfg, err := mailer.ParseURL(m.Config.SMTPURL)
-		if err != nil {
-			return fmt.Errorf("SMTP_URL: %w", err)
-		}
-		sender = mailer.NewSender(smtpCfg)
-	} else {
-		slog.Warn("SMTP_URL is not set: new accounts are active without e-mail activation, and mail stays in the outbox")
+	if m.bus, err = m.openBus(ctx, dialect); err != nil {
+		return err
 	}
+	sender, err := m.mailSender()
+	if err != nil {
+		return err
+	}
+	st, err := m.openStores(ctx, keys, catalog, sender != nil)
+	if err != nil {
+		return err
+	}
+	if err := m.connectTemporal(ctx); err != nil {
+		return err
+	}
+	services := engine.NewServices(m.temporal, engine.TaskQueue, m.Config.PublicURL, catalog, engine.Stores{
+		Workflows: st.workflows, Integrations: st.integrations, Webhooks: st.webhooks, Relays: st.relays,
+	})
+	egressPolicy, _ := m.Config.egressPolicy()
+	egressClient := egress.NewClient(egressPolicy, egress.DefaultMaxBody)
+	botAPI := &activities.BotAPI{ActionDependencies: st.integrations, Client: egressClient, MessengerABaseURL: m.Config.MessengerABaseURL}
+	if m.Config.Role != "api" {
+		if err := m.startWorker(st, services, botAPI, egressPolicy, egressClient); err != nil {
+			return err
+		}
+	}
+	if m.Config.Role == "worker" {
+		slog.Info("worker running", "database", dialect, "temporal", m.temporalAddress())
+		return nil
+	}
+	dispatcher := &mailer.Dispatcher{DB: db, Sender: sender, Now: st.auth.Now, Interval: 2 * time.Second, Log: slog.Default()}
+	m.loops.Go(func() { dispatcher.Run(m.loopsCtx) })
+	server, err := m.apiServer(st, services, catalog, botAPI, egressPolicy, egressClient)
+	if err != nil {
+		return err
+	}
+	return m.serve(server, dialect)
+}
 
+// openBus is the event bus: PostgreSQL LISTEN/NOTIFY when on PostgreSQL, so that every
+// instance sharing the database sees every event; in-process on SQLite, which one process
+// serves alone.
+func (m *Main) openBus(ctx context.Context, dialect models.Dialect) (realtime.Bus, error) {
+	if dialect != models.Postgres {
+		return realtime.NewLocal(), nil
+	}
+	bus, err := realtime.NewPostgres(ctx, realtime.PostgresOptions{URL: m.Config.DatabaseURL, Log: slog.Default()})
+	if err != nil {
+		return nil, fmt.Errorf("event bus: %w", err)
+	}
+	return bus, nil
+}
+
+// openStores builds the stores; uploaded files go to S3 when APP_FILES_S3_URL is set, else
+// to the data dir. New accounts need activation by mail when mail can be sent.
+func (m *Main) openStores(ctx context.Context, keys *models.Keys, catalog *schemas.Catalog, requireActivation bool) (*stores, error) {
 	settings := auth.DefaultSettings()
+	settings.RequireActivation = requireActivation
 	settings.AccessTTL, settings.RefreshTTL = m.Config.AccessTTL, m.Config.RefreshTTL
-	settings.RequireActivation = sender != nil
 	settings.AppURL = m.Config.WebURL
 	settings.SignInRedirectURL = m.Config.SignInRedirectURL
 	settings.Providers = m.Config.identityProviders()
 	settings.NativeRedirectPrefixes = m.Config.nativeRedirectPrefixes()
+	st := &stores{auth: auth.NewService(m.db, keys, settings), companies: company.NewService(m.db, keys.Sealer)}
+	st.workflows = automation.NewService(m.db, st.companies, catalog, m.bus)
+	st.integrations = integration.NewService(m.db, keys.Sealer, catalog)
+	st.webhooks = webhook.NewService(m.db, st.companies, st.workflows, m.Config.PublicURL)
+	st.relays = relay.NewService(m.db, keys.Sealer)
+	var err error
+	if m.Config.FilesS3URL != "" {
+		cfg, _ := filestore.ParseS3URL(m.Config.FilesS3URL)
+		st.files, err = filestore.NewS3(ctx, cfg)
+	} else {
+		st.files, err = filestore.NewDir(filepath.Join(m.Config.DataDir, "files"), keys.FileLinks, m.Config.PublicURL)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("file store: %w", err)
+	}
+	return st, nil
+}
+
+// connectTemporal connects to Temporal: the embedded server, started here, unless
+// TEMPORAL_ADDRESS names a cluster.
+func (m *Main) connectTemporal(ctx context.Context) error {
+	address := m.Config.TemporalAddress
+	if address == "" {
+		dev, err := devserver.Start(devserver.Options{
+			DataDir: m.Config.DataDir, Namespace: m.Config.TemporalNamespace, Port: int(m.Config.TemporalPort),
+			UIPort: int(m.Config.TemporalUIPort),
+		})
+		if err != nil {
+			return err
+		}
+		m.devServer = dev
+		address = dev.Address()
+	}
+	tlsConf, err := m.Config.temporalTLS()
+	if err != nil {
+		return err
+	}
+	m.temporal, err = engine.Dial(ctx, engine.ClientOptions{Address: address, Namespace: m.Config.TemporalNamespace, TLS: tlsConf})
+	return err
+}
+
+func (m *Main) temporalAddress() string {
+	if m.devServer != nil {
+		return m.devServer.Address()
+	}
+	return m.Config.TemporalAddress
+}
+
+// startWorker runs the interpreter, the action activities and the schedule ticks, and the
+// relay poller. Every instance with a worker polls relays: the poll leases in the database
+// keep each bot to one poller at a time, and a stopped poller gives its leases up.
+func (m *Main) startWorker(st *stores, services *engine.Services, botAPI *activities.BotAPI, policy egress.Policy, egressClient *http.Client) error {
+	m.worker = engine.NewWorker(m.temporal, engine.TaskQueue, engine.WorkerDeps{
+		Workflows: st.workflows, Intake: services.Intake, BotSessions: st.relays,
+		Actions: activities.Registry(activities.Deps{
+			ActionDependencies: st.integrations, EgressPolicy: policy, Egress: egressClient,
+			MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL,
+		}),
+	})
+	if err := m.worker.Start(); err != nil {
+		return err
+	}
+	poller := &engine.RelayPoller{Intake: services.Intake, BotAPI: botAPI, Log: slog.Default()}
+	m.loops.Go(func() { poller.Run(m.loopsCtx) })
+	return nil
+}
+
+// mailSender delivers mail by SMTP_URL; nil when it is not set, and mail stays in the outbox.
+func (m *Main) mailSender() (*mailer.Sender, error) {
+	if m.Config.SMTPURL == "" {
+		slog.Warn("SMTP_URL is not set: new accounts are active without e-mail activation, and mail stays in the outbox")
+		return nil, nil
+	}
+	smtpCfg, err := mailer.ParseURL(m.Config.SMTPURL)
+	if err != nil {
+		return nil, fmt.Errorf("SMTP_URL: %w", err)
+	}
+	return mailer.NewSender(smtpCfg), nil
+}
+
+// apiServer hands the API what its handlers need.
+func (m *Main) apiServer(st *stores, services *engine.Services, catalog *schemas.Catalog, botAPI *activities.BotAPI, policy egress.Policy, egressClient *http.Client) (*api.Server, error) {
+	contract, err := schemas.Load()
+	if err != nil {
+		return nil, fmt.Errorf("load contract: %w", err)
+	}
 	secure, _ := m.Config.secureCookies()
 	sameSite, _ := m.Config.sameSite()
-	egressPolicy, _ := m.Config.egressPolicy()
-	httpx.MaxBodyBytes = m.Config.MaxBodyBytes
-
-	server := &api.Server{
-		Auth:     auth.NewService(db, keys, settings),
-		Company:  company.NewService(db, keys.Sealer),
-		Contract: contract,
-		Catalog:  catalog,
+	return &api.Server{
+		Auth: st.auth, Company: st.companies, Contract: contract, Catalog: catalog,
+		Workflows: st.workflows, Runs: services.Runs, Intake: services.Intake, Publisher: services.Publisher, Bus: m.bus,
+		Integrations: st.integrations, Relays: st.relays, BotAPI: botAPI, Webhooks: st.webhooks, Files: st.files,
+		ProviderCheck: &activities.ProviderCheck{Store: st.integrations, Client: egressClient, Policy: policy,
+			MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL},
 		Health: []api.HealthCheck{
-			{Name: "database", Check: func(ctx context.Context) error { return models.Ping(ctx, db) }},
+			{Name: "database", Check: func(ctx context.Context) error { return models.Ping(ctx, m.db) }},
+			{Name: "temporal", Check: func(ctx context.Context) error {
+				_, err := m.temporal.CheckHealth(ctx, &client.CheckHealthRequest{})
+				return err
+			}},
 		},
 		Cookies:        api.CookieSettings{Secure: secure, SameSite: sameSite},
 		TrustedProxies: m.Config.trustedProxies(),
 		PublicURL:      m.Config.PublicURL,
+		MaxBodyBytes:   m.Config.MaxBodyBytes,
+		SafetyPoll:     m.Config.SafetyPoll,
 		Now:            func() time.Time { return time.Now().UTC() },
-		Integration:    integration.NewService(db, keys.Sealer, catalog, egressPolicy),
-	}
-	server.Integration.MessengerABaseURL, server.Integration.MessengerBBaseURL = m.Config.MessengerABaseURL, m.Config.MessengerBBaseURL
-	if err := m.startEngine(ctx, server, db, catalog); err != nil {
-		return err
-	}
-	if m.Config.Role == "worker" {
-		slog.Info("worker running", "database", dialect, "temporal", m.temporalAddress)
-		return nil
-	}
+	}, nil
+}
+
+// serve starts listening and serving the API.
+func (m *Main) serve(server *api.Server, dialect models.Dialect) error {
 	handler, err := server.Handler()
 	if err != nil {
 		return err
 	}
-
-	dispatcher := &mailer.Dispatcher{DB: db, Sender: sender, Now: server.Now, Interval: 2 * time.Second, Log: slog.Default()}
-	m.workers.Go(func() { dispatcher.Run(m.workerCtx) })
-
 	m.ln, err = net.Listen("tcp", m.Config.Addr)
 	if err != nil {
 		return err
@@ -176,62 +312,7 @@ func (m *Main) Run(ctx context.Context) error {
 			slog.Error("http server stopped", "err", err)
 		}
 	}()
-	slog.Info("listening", "addr", m.Addr(), "database", dialect, "public_url", m.Config.PublicURL)
-	return nil
-}
-
-// startEngine connects to Temporal — the embedded server unless TEMPORAL_ADDRESS names a
-// cluster — gives the API its workflow and run services, and starts the worker unless
-// the role is api.
-func (m *Main) startEngine(ctx context.Context, server *api.Server, db *gorm.DB, catalog *schemas.Catalog) error {
-	m.temporalAddress = m.Config.TemporalAddress
-	if m.temporalAddress == "" {
-		dev, err := engine.StartDevServer(engine.DevServerOptions{
-			DataDir: m.Config.DataDir, Namespace: m.Config.TemporalNamespace, Port: int(m.Config.TemporalPort),
-			UIPort: int(m.Config.TemporalUIPort),
-		})
-		if err != nil {
-			return err
-		}
-		m.devServer = dev
-		m.temporalAddress = dev.Address()
-	}
-	tlsConf, err := m.Config.temporalTLS()
-	if err != nil {
-		return err
-	}
-	m.temporal, err = engine.Dial(ctx, engine.ClientOptions{Address: m.temporalAddress, Namespace: m.Config.TemporalNamespace, TLS: tlsConf})
-	if err != nil {
-		return err
-	}
-	server.Workflows = automation.NewService(db, server.Company, catalog)
-	server.Runs = &engine.Runs{
-		DB: db, Client: m.temporal, Workflows: server.Workflows, Catalog: catalog,
-		Templates: server.Integration, TaskQueue: engine.TaskQueue, PublicURL: m.Config.PublicURL, Now: server.Now,
-	}
-	server.Webhooks = webhook.NewService(db, server.Company, server.Workflows, server.Runs, m.Config.PublicURL)
-	server.Relay = &engine.Relay{Store: relay.NewService(db, server.Integration.Sealer, server.Integration), Runs: server.Runs}
-	server.Health = append(server.Health, api.HealthCheck{Name: "temporal", Check: func(ctx context.Context) error {
-		_, err := m.temporal.CheckHealth(ctx, &client.CheckHealthRequest{})
-		return err
-	}})
-	if m.Config.Role == "api" {
-		return nil
-	}
-	m.worker = engine.NewWorker(m.temporal, engine.TaskQueue, engine.WorkerDeps{
-		DB: db, Now: server.Now, Runs: server.Runs, Actions: activities.Registry(activities.Deps{
-			Dependencies: server.Integration, EgressPolicy: server.Integration.Policy, Egress: server.Integration.Client,
-			MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL,
-		}),
-		BotSessions: server.Relay.Store,
-	})
-	if err := m.worker.Start(); err != nil {
-		return err
-	}
-	// Every instance with a worker polls; the poll leases in the database keep each bot to
-	// one poller at a time, and a stopped poller gives its leases up.
-	poller := &engine.RelayPoller{Relay: server.Relay, Log: slog.Default()}
-	m.workers.Go(func() { poller.Run(m.workerCtx) })
+	slog.Info("listening", "addr", m.Addr(), "database", dialect, "public_url", m.Config.PublicURL, "temporal", m.temporalAddress())
 	return nil
 }
 
@@ -265,8 +346,8 @@ func (m *Main) keys() (*models.Keys, error) {
 }
 
 // Close stops accepting connections, lets in-flight requests finish (up to the shutdown
-// timeout), stops the background loops, the worker, the Temporal client and embedded server,
-// and closes the database.
+// timeout), stops the background loops, the worker, the Temporal client and embedded server
+// and the event bus, and closes the database.
 func (m *Main) Close() error {
 	var err error
 	if m.http != nil {
@@ -274,9 +355,9 @@ func (m *Main) Close() error {
 		defer cancel()
 		err = m.http.Shutdown(ctx)
 	}
-	if m.stopWorkers != nil {
-		m.stopWorkers()
-		m.workers.Wait()
+	if m.stopLoops != nil {
+		m.stopLoops()
+		m.loops.Wait()
 	}
 	if m.worker != nil {
 		m.worker.Stop()
@@ -286,6 +367,9 @@ func (m *Main) Close() error {
 	}
 	if m.devServer != nil {
 		m.devServer.Stop()
+	}
+	if m.bus != nil {
+		m.bus.Close()
 	}
 	if m.db != nil {
 		models.CloseDB(m.db)

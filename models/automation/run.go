@@ -161,11 +161,70 @@ type EventRecord struct {
 	At        time.Time
 }
 
-// ApplyProgress writes a batch in one transaction. It is idempotent, since a replayed
-// workflow task may write the same batch again: updates set absolute values and events
-// are inserted once per sequence number.
-func ApplyProgress(ctx context.Context, db *gorm.DB, p Progress, now time.Time) error {
-	return db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+// CreateRun stores a new run, pending, with a pending row for each action of its graph;
+// maxAttempts holds the attempts planned per activity action (1 for the others).
+// Errors: internal.
+func (s *Service) CreateRun(ctx context.Context, run *Run, maxAttempts map[string]int) error {
+	run.CreatedAt = s.now()
+	run.UpdatedAt = run.CreatedAt
+	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(run).Error; err != nil {
+			return err
+		}
+		for _, a := range run.GraphJSON().Actions {
+			row := ActionRun{
+				ID: models.NewID(), RunID: run.ID, ActionKey: a.ActionKey, ActionTypeKey: a.ActionTypeKey,
+				Status: ActionPending, MaxAttempts: max(maxAttempts[a.ActionKey], 1),
+				Input: "{}", Output: "{}", ProviderResponse: "{}", Diagnostics: "{}", UpdatedAt: run.CreatedAt,
+			}
+			if err := tx.Create(&row).Error; err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return models.Internal("create run: %w", err)
+	}
+	s.notify(ctx, run.ID)
+	return nil
+}
+
+// ReopenRun makes a finished run pending again, its outcome cleared, before it is handed to
+// the engine once more (a retried action, a start the engine refused). Errors: internal.
+func (s *Service) ReopenRun(ctx context.Context, r *Run) error {
+	now := s.now()
+	err := s.DB.WithContext(ctx).Model(&Run{}).Where("id = ?", r.ID).Updates(map[string]any{
+		"status": RunPending, "terminal_reason": "", "error": "", "finished_at": nil, "updated_at": now,
+	}).Error
+	if err != nil {
+		return models.Internal("reopen run %s: %w", r.ID, err)
+	}
+	r.Status, r.TerminalReason, r.Error, r.FinishedAt, r.UpdatedAt = RunPending, "", "", nil, now
+	s.notify(ctx, r.ID)
+	return nil
+}
+
+// RefuseRun records that the engine did not take a run: it fails, reason saying why.
+// Errors: internal.
+func (s *Service) RefuseRun(ctx context.Context, runID uuid.UUID, reason string) error {
+	now := s.now()
+	err := s.DB.WithContext(ctx).Model(&Run{}).Where("id = ?", runID).Updates(map[string]any{
+		"status": RunFailed, "terminal_reason": reason, "error": reason, "finished_at": now, "updated_at": now,
+	}).Error
+	if err != nil {
+		return models.Internal("record refused run %s: %w", runID, err)
+	}
+	s.notify(ctx, runID)
+	return nil
+}
+
+// ApplyProgress writes a batch of the interpreter's projection writes in one transaction.
+// It is idempotent, since a replayed workflow task may write the same batch again: updates
+// set absolute values and events are inserted once per sequence number.
+func (s *Service) ApplyProgress(ctx context.Context, p Progress) error {
+	now := s.now()
+	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if p.Run != nil {
 			if err := tx.Model(&Run{}).Where("id = ?", p.RunID).Updates(runChanges(p.Run, now)).Error; err != nil {
 				return err
@@ -191,6 +250,11 @@ func ApplyProgress(ctx context.Context, db *gorm.DB, p Progress, now time.Time) 
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	s.notify(ctx, p.RunID)
+	return nil
 }
 
 // runChanges are the columns a RunUpdate sets.
@@ -252,29 +316,58 @@ func actionChanges(a ActionUpdate, now time.Time) map[string]any {
 }
 
 // SettledAttempts is how many attempts of an action ended with an answer.
-func SettledAttempts(ctx context.Context, db *gorm.DB, runID uuid.UUID, actionKey string) (int, error) {
+func (s *Service) SettledAttempts(ctx context.Context, runID uuid.UUID, actionKey string) (int, error) {
 	var settled int
-	err := db.WithContext(ctx).Model(&ActionRun{}).Where("run_id = ? AND action_key = ?", runID, actionKey).
+	err := s.DB.WithContext(ctx).Model(&ActionRun{}).Where("run_id = ? AND action_key = ?", runID, actionKey).
 		Select("settled_attempts").Scan(&settled).Error
 	return settled, err
 }
 
 // BeginAttempt notes that an action's activity started an attempt; attempts after the
 // first mark the action retrying.
-func BeginAttempt(ctx context.Context, db *gorm.DB, runID uuid.UUID, actionKey string, attempt int, now time.Time) error {
+func (s *Service) BeginAttempt(ctx context.Context, runID uuid.UUID, actionKey string, attempt int) error {
 	status := ActionRunning
 	if attempt > 1 {
 		status = ActionRetrying
 	}
-	return db.WithContext(ctx).Model(&ActionRun{}).Where("run_id = ? AND action_key = ? AND attempt_count < ?", runID, actionKey, attempt).
-		Updates(map[string]any{"attempt_count": attempt, "status": status, "updated_at": now}).Error
+	err := s.DB.WithContext(ctx).Model(&ActionRun{}).Where("run_id = ? AND action_key = ? AND attempt_count < ?", runID, actionKey, attempt).
+		Updates(map[string]any{"attempt_count": attempt, "status": status, "updated_at": s.now()}).Error
+	if err == nil {
+		s.notify(ctx, runID)
+	}
+	return err
 }
 
 // SettleAttempt notes that an attempt ended with an answer, a result or a classified
 // failure, so its outcome is known.
-func SettleAttempt(ctx context.Context, db *gorm.DB, runID uuid.UUID, actionKey string, attempt int) error {
-	return db.WithContext(ctx).Model(&ActionRun{}).Where("run_id = ? AND action_key = ? AND settled_attempts < ?", runID, actionKey, attempt).
+func (s *Service) SettleAttempt(ctx context.Context, runID uuid.UUID, actionKey string, attempt int) error {
+	return s.DB.WithContext(ctx).Model(&ActionRun{}).Where("run_id = ? AND action_key = ? AND settled_attempts < ?", runID, actionKey, attempt).
 		Update("settled_attempts", attempt).Error
+}
+
+// LastEventSequence is the sequence number of a run's last event, 0 before the first.
+func (s *Service) LastEventSequence(ctx context.Context, runID uuid.UUID) (int, error) {
+	var last int
+	if err := s.DB.WithContext(ctx).Model(&RunEvent{}).Where("run_id = ?", runID).
+		Select("COALESCE(MAX(sequence), 0)").Scan(&last).Error; err != nil {
+		return 0, models.Internal("read last event of run %s: %w", runID, err)
+	}
+	return last, nil
+}
+
+// LastTriggerRun is the newest run a workflow's trigger action started by triggerType,
+// nil when there is none.
+func (s *Service) LastTriggerRun(ctx context.Context, workflowID uuid.UUID, actionKey, triggerType string) (*Run, error) {
+	var last []Run
+	err := s.DB.WithContext(ctx).Where("workflow_id = ? AND trigger_action_key = ? AND trigger_type = ?", workflowID, actionKey, triggerType).
+		Order("id DESC").Limit(1).Find(&last).Error
+	if err != nil {
+		return nil, models.Internal("read last run of trigger %s: %w", actionKey, err)
+	}
+	if len(last) == 0 {
+		return nil, nil
+	}
+	return &last[0], nil
 }
 
 // DecodeObject decodes a JSON object column we wrote; an unreadable one reads as empty.

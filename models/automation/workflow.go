@@ -13,6 +13,7 @@ import (
 
 	"agencyhub/models"
 	"agencyhub/models/company"
+	"agencyhub/models/realtime"
 	"agencyhub/schemas"
 )
 
@@ -74,17 +75,19 @@ func (v *Version) Graph() Graph {
 	return g
 }
 
-// Service implements workflows, drafts and versions.
+// Service implements workflows, drafts, versions, the trigger index and the run projection.
 type Service struct {
 	DB      *gorm.DB
 	Company *company.Service
 	Catalog *schemas.Catalog
-	Now     func() time.Time
+	// Bus carries the run projection's changes to the subscribers of RunTopic.
+	Bus realtime.Bus
+	Now func() time.Time
 }
 
-// NewService returns a service on the real clock.
-func NewService(db *gorm.DB, companies *company.Service, catalog *schemas.Catalog) *Service {
-	return &Service{DB: db, Company: companies, Catalog: catalog, Now: func() time.Time { return time.Now().UTC() }}
+// NewService returns a service on the real clock that publishes run changes on bus.
+func NewService(db *gorm.DB, companies *company.Service, catalog *schemas.Catalog, bus realtime.Bus) *Service {
+	return &Service{DB: db, Company: companies, Catalog: catalog, Bus: bus, Now: func() time.Time { return time.Now().UTC() }}
 }
 
 func (s *Service) now() time.Time { return s.Now().UTC().Truncate(time.Microsecond) }
@@ -119,6 +122,19 @@ func (s *Service) Create(ctx context.Context, p *company.Project, userID uuid.UU
 // Errors: not_found.
 func (s *Service) WorkflowAccess(ctx context.Context, userID, id uuid.UUID) (*Workflow, *company.Access, error) {
 	return company.LoadOwned(ctx, s.Company, userID, id, "workflow_not_found", func(w *Workflow) uuid.UUID { return w.CompanyID })
+}
+
+// WorkflowOf reads a workflow of a company. Errors: not_found.
+func (s *Service) WorkflowOf(ctx context.Context, companyID, id uuid.UUID) (*Workflow, error) {
+	var w Workflow
+	err := s.DB.WithContext(ctx).Take(&w, "id = ? AND company_id = ?", id, companyID).Error
+	if models.IsNotFound(err) {
+		return nil, models.NotFound("workflow_not_found")
+	}
+	if err != nil {
+		return nil, models.Internal("read workflow: %w", err)
+	}
+	return &w, nil
 }
 
 // List returns a project's workflows.
@@ -187,7 +203,8 @@ func RequireValid(ds []Diagnostic) error {
 	return nil
 }
 
-// Publish freezes the draft as the next version and makes it current. The version's
+// Publish freezes the draft as the next version and makes it current, its triggers the
+// indexed ones (engine.Publisher adds the schedules; call that). The version's
 // description is the one given, or else the draft's change description, which is then
 // cleared. Errors: invalid (the draft's problems), conflict (a concurrent publish).
 func (s *Service) Publish(ctx context.Context, w *Workflow, userID uuid.UUID, description *string) (*Version, error) {
@@ -210,6 +227,9 @@ func (s *Service) Publish(ctx context.Context, w *Workflow, userID uuid.UUID, de
 		}
 		v.VersionNumber = last + 1
 		if err := tx.Create(v).Error; err != nil {
+			return err
+		}
+		if err := s.indexTriggers(tx, w, v); err != nil {
 			return err
 		}
 		return tx.Model(&Workflow{ID: w.ID}).Updates(map[string]any{
@@ -242,9 +262,9 @@ func (s *Service) VersionAccess(ctx context.Context, userID, id uuid.UUID) (*Ver
 }
 
 // Version returns one version of a workflow. Errors: not_found.
-func (s *Service) Version(ctx context.Context, w *Workflow, id uuid.UUID) (*Version, error) {
+func (s *Service) Version(ctx context.Context, workflowID, id uuid.UUID) (*Version, error) {
 	var v Version
-	err := s.DB.WithContext(ctx).Take(&v, "id = ? AND workflow_id = ?", id, w.ID).Error
+	err := s.DB.WithContext(ctx).Take(&v, "id = ? AND workflow_id = ?", id, workflowID).Error
 	if models.IsNotFound(err) {
 		return nil, models.NotFound("workflow_version_not_found")
 	}
@@ -254,10 +274,10 @@ func (s *Service) Version(ctx context.Context, w *Workflow, id uuid.UUID) (*Vers
 	return &v, nil
 }
 
-// Restore loads a version into the draft and makes it current. Runs keep the versions
-// they started on. Errors: not_found.
+// Restore loads a version into the draft and makes it current, its triggers the indexed
+// ones. Runs keep the versions they started on. Errors: not_found.
 func (s *Service) Restore(ctx context.Context, w *Workflow, versionID uuid.UUID) (*Workflow, error) {
-	v, err := s.Version(ctx, w, versionID)
+	v, err := s.Version(ctx, w.ID, versionID)
 	if err != nil {
 		return nil, err
 	}
@@ -267,11 +287,16 @@ func (s *Service) Restore(ctx context.Context, w *Workflow, versionID uuid.UUID)
 	out.DraftChangeDescription = fmt.Sprintf("Restored version %d", v.VersionNumber)
 	out.CurrentVersionID = &v.ID
 	out.DraftUpdatedAt, out.UpdatedAt = now, now
-	err = s.DB.WithContext(ctx).Model(&Workflow{ID: w.ID}).Updates(map[string]any{
-		"draft_actions": out.DraftActions, "draft_connections": out.DraftConnections, "draft_test_input": out.DraftTestInput,
-		"draft_change_description": out.DraftChangeDescription, "current_version_id": v.ID,
-		"draft_updated_at": now, "updated_at": now,
-	}).Error
+	err = s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := s.indexTriggers(tx, w, v); err != nil {
+			return err
+		}
+		return tx.Model(&Workflow{ID: w.ID}).Updates(map[string]any{
+			"draft_actions": out.DraftActions, "draft_connections": out.DraftConnections, "draft_test_input": out.DraftTestInput,
+			"draft_change_description": out.DraftChangeDescription, "current_version_id": v.ID,
+			"draft_updated_at": now, "updated_at": now,
+		}).Error
+	})
 	if err != nil {
 		return nil, models.Internal("restore version: %w", err)
 	}
@@ -283,5 +308,26 @@ func (s *Service) CurrentVersion(ctx context.Context, w *Workflow) (*Version, er
 	if w.CurrentVersionID == nil {
 		return nil, models.Invalid("workflow_not_published", "workflow_id")
 	}
-	return s.Version(ctx, w, *w.CurrentVersionID)
+	return s.Version(ctx, w.ID, *w.CurrentVersionID)
+}
+
+// ActionKeysEver are the action keys of the actions of a type in every version of a
+// workflow: for schedule triggers, the only Temporal Schedules of the workflow that can exist.
+func (s *Service) ActionKeysEver(ctx context.Context, workflowID uuid.UUID, actionTypeKey string) (map[string]bool, error) {
+	var columns []string
+	if err := s.DB.WithContext(ctx).Model(&Version{}).Where("workflow_id = ?", workflowID).
+		Pluck("actions", &columns).Error; err != nil {
+		return nil, models.Internal("read versions of workflow %s: %w", workflowID, err)
+	}
+	keys := map[string]bool{}
+	for _, column := range columns {
+		var actions []Action
+		_ = json.Unmarshal([]byte(column), &actions) // written by us from a Graph
+		for _, a := range actions {
+			if a.ActionTypeKey == actionTypeKey {
+				keys[a.ActionKey] = true
+			}
+		}
+	}
+	return keys, nil
 }

@@ -60,27 +60,53 @@ func postgresAnswers() bool {
 }
 
 // ForEachDialect runs fn as a subtest named after each available dialect, each with its own
-// fresh migrated database.
+// fresh migrated database. The test and its subtests run in parallel with other tests:
+// their databases are their own.
 func ForEachDialect(t *testing.T, fn func(t *testing.T, db *DB)) {
 	t.Helper()
-	t.Run("sqlite", func(t *testing.T) { fn(t, SQLite(t)) })
+	forEachDialect(t, true, fn)
+}
+
+// ForEachBlankDialect is ForEachDialect with databases that no migration touched yet, for
+// tests of the migrations themselves.
+func ForEachBlankDialect(t *testing.T, fn func(t *testing.T, db *DB)) {
+	t.Helper()
+	forEachDialect(t, false, fn)
+}
+
+func forEachDialect(t *testing.T, migrate bool, fn func(t *testing.T, db *DB)) {
+	t.Helper()
+	t.Parallel()
+	t.Run("sqlite", func(t *testing.T) {
+		t.Parallel()
+		fn(t, open(t, sqlitePath(t), migrate))
+	})
 	t.Run("postgres", func(t *testing.T) {
 		if !postgresAnswers() {
 			t.Skipf("PostgreSQL pass skipped: no server answers at %s", postgresURL())
 		}
-		fn(t, Postgres(t))
+		t.Parallel()
+		fn(t, open(t, postgresSchemaURL(t), migrate))
 	})
 }
 
 // SQLite returns a migrated database in a temporary file.
 func SQLite(t testing.TB) *DB {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "test.db")
-	return open(t, path)
+	return open(t, sqlitePath(t), true)
 }
+
+func sqlitePath(t testing.TB) string { return filepath.Join(t.TempDir(), "test.db") }
 
 // Postgres returns a migrated database in a new schema of the test server.
 func Postgres(t testing.TB) *DB {
+	t.Helper()
+	return open(t, postgresSchemaURL(t), true)
+}
+
+// postgresSchemaURL creates a schema of its own on the test server, dropped when the test
+// ends, and answers the URL that opens it.
+func postgresSchemaURL(t testing.TB) string {
 	t.Helper()
 	admin, _, err := models.OpenDB(postgresURL(), "")
 	if err != nil {
@@ -98,16 +124,19 @@ func Postgres(t testing.TB) *DB {
 	q := u.Query()
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
-	return open(t, u.String())
+	return u.String()
 }
 
-func open(t testing.TB, databaseURL string) *DB {
+func open(t testing.TB, databaseURL string, migrate bool) *DB {
 	t.Helper()
 	db, dialect, err := models.OpenDB(databaseURL, "")
 	if err != nil {
 		t.Fatalf("open test database: %v", err)
 	}
 	t.Cleanup(func() { models.CloseDB(db) })
+	if !migrate {
+		return &DB{DB: db, Dialect: dialect, URL: databaseURL}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := migrations.Apply(ctx, db, dialect); err != nil {

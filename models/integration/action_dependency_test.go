@@ -3,7 +3,6 @@ package integration_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -11,19 +10,16 @@ import (
 
 	"github.com/google/uuid"
 
-	"agencyhub/activities"
-	"agencyhub/activities/egress"
 	"agencyhub/models"
-	"agencyhub/models/company"
 	"agencyhub/models/dbtest"
 	"agencyhub/models/integration"
-	"agencyhub/schemas"
+	"agencyhub/models/integration/integrationtest"
 )
 
 const botToken = "123456789:AAE-secret_token_of_the_bot"
 
 // world is a migrated database with two companies, the first with two projects, and the
-// integration service on a fixed clock whose egress may reach loopback.
+// integration service on a fixed clock.
 type world struct {
 	db                   *dbtest.DB
 	svc                  *integration.Service
@@ -31,65 +27,23 @@ type world struct {
 	projectID, siblingID uuid.UUID
 	otherProjectID       uuid.UUID
 	now                  time.Time
-	created              int
 }
 
 func newWorld(t *testing.T, db *dbtest.DB) *world {
 	t.Helper()
-	ctx := context.Background()
-	keys, err := models.DeriveKeys([]byte("test-master-key-test-master-key-0123456789"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	catalog, err := schemas.LoadCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
-	policy, err := egress.ParsePolicy("127.0.0.0/8,::1,localhost")
-	if err != nil {
-		t.Fatal(err)
-	}
 	w := &world{db: db, now: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)}
-	w.svc = integration.NewService(db.DB, keys.Sealer, catalog, policy)
+	northwind, contoso := dbtest.NewTenant(t, db.DB, "northwind"), dbtest.NewTenant(t, db.DB, "contoso")
+	w.svc = integration.NewService(db.DB, northwind.Keys.Sealer, northwind.Catalog)
 	w.svc.Now = func() time.Time { return w.now }
-	companies := company.NewService(db.DB, keys.Sealer)
-	newCompany := func(slug string) uuid.UUID {
-		c := company.Company{ID: models.NewID(), Slug: slug, Name: slug, CreatedAt: w.now, UpdatedAt: w.now}
-		if err := db.Create(&c).Error; err != nil {
-			t.Fatal(err)
-		}
-		return c.ID
-	}
-	newProject := func(companyID uuid.UUID) uuid.UUID {
-		p, _, err := companies.CreateProject(ctx, companyID, "Site")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p.ID
-	}
-	w.companyID, w.otherCoID = newCompany("northwind"), newCompany("contoso")
-	w.projectID, w.siblingID, w.otherProjectID = newProject(w.companyID), newProject(w.companyID), newProject(w.otherCoID)
+	w.companyID, w.projectID, w.siblingID = northwind.Company.ID, northwind.Project.ID, northwind.NewProject(t, "Sibling").ID
+	w.otherCoID, w.otherProjectID = contoso.Company.ID, contoso.Project.ID
 	return w
 }
 
-// create adds a dependency to the world's project, its name made unique with a number,
-// and fails the test on an error.
+// create adds a dependency to the world's project.
 func (w *world) create(t *testing.T, in integration.ActionDependencyInput) *integration.ActionDependency {
 	t.Helper()
-	w.created++
-	in.Name = fmt.Sprintf("%s %d", in.Name, w.created)
-	d, err := w.svc.CreateActionDependency(context.Background(), w.companyID, w.projectID, in)
-	if err != nil {
-		t.Fatalf("create %s: %v", in.DependencyTypeKey, err)
-	}
-	return d
-}
-
-func messengerABot(baseURL, token string) integration.ActionDependencyInput {
-	return integration.ActionDependencyInput{
-		DependencyTypeKey: "messenger_a.bot", Name: "Support bot",
-		Metadata: map[string]any{"api_base_url": baseURL}, Auth: map[string]any{"bot_token": token},
-	}
+	return integrationtest.Create(t, w.svc, w.companyID, w.projectID, in)
 }
 
 // invalidFields returns the fields a domain error names, failing unless it is invalid.
@@ -134,7 +88,7 @@ func TestIntegrationActionDependencies(t *testing.T) {
 
 		var bot *integration.ActionDependency
 		t.Run("the stored auth is sealed and only its mask is kept in the clear", func(t *testing.T) {
-			bot = w.create(t, messengerABot("http://127.0.0.1:1", botToken))
+			bot = w.create(t, integrationtest.MessengerABot("http://127.0.0.1:1", botToken))
 			var raw struct{ AuthSealed, AuthMasked, Metadata string }
 			if err := db.Raw("SELECT auth_sealed, auth_masked, metadata FROM action_dependencies WHERE id = ?", bot.ID).Scan(&raw).Error; err != nil {
 				t.Fatal(err)
@@ -161,7 +115,7 @@ func TestIntegrationActionDependencies(t *testing.T) {
 		})
 
 		t.Run("Dependency answers the decrypted auth to the actions of the same project", func(t *testing.T) {
-			dep, err := w.svc.Dependency(ctx, w.companyID, w.projectID, bot.ID)
+			dep, err := w.svc.Unseal(ctx, w.companyID, w.projectID, bot.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -177,7 +131,7 @@ func TestIntegrationActionDependencies(t *testing.T) {
 				"wrong company":   {w.otherCoID, w.projectID, bot.ID},
 				"unknown id":      {w.companyID, w.projectID, models.NewID()},
 			} {
-				if _, err := w.svc.Dependency(ctx, ids[0], ids[1], ids[2]); !errors.Is(err, activities.ErrDependencyNotFound) {
+				if _, err := w.svc.Unseal(ctx, ids[0], ids[1], ids[2]); !errors.Is(err, integration.ErrActionDependencyNotFound) {
 					t.Errorf("%s: error = %v, want ErrDependencyNotFound", name, err)
 				}
 			}
@@ -198,9 +152,8 @@ func TestIntegrationActionDependencies(t *testing.T) {
 		})
 
 		t.Run("rotate replaces the auth, validating it, and voids the last test", func(t *testing.T) {
-			api := startBotA(t)
-			fresh := w.create(t, messengerABot(api.URL, api.Token))
-			tested, _, err := w.svc.Test(ctx, fresh)
+			fresh := w.create(t, integrationtest.MessengerABot("http://127.0.0.1:9", botToken))
+			tested, _, err := w.svc.RecordTest(ctx, fresh, integration.TestResult{Status: integration.TestOK, ReasonCode: "ok"}, nil)
 			if err != nil || tested.LastTest() == nil {
 				t.Fatalf("test before rotating: %v", err)
 			}
@@ -215,7 +168,7 @@ func TestIntegrationActionDependencies(t *testing.T) {
 			if rotated.LastTest() != nil || rotated.AuthMasked["bot_token"] != "9876****" {
 				t.Fatalf("after rotation: last test %v, masked %v", rotated.LastTest(), rotated.AuthMasked)
 			}
-			dep, err := w.svc.Dependency(ctx, w.companyID, w.projectID, fresh.ID)
+			dep, err := w.svc.Unseal(ctx, w.companyID, w.projectID, fresh.ID)
 			if err != nil || dep.Auth["bot_token"] != "987654321:BBB-the_new_secret_token" {
 				t.Fatalf("auth after rotation %v, %v", dep, err)
 			}
@@ -240,7 +193,7 @@ func TestIntegrationActionDependencies(t *testing.T) {
 			if err != nil || got.Name != "Sales bot" || got.Status != status || len(got.Metadata) != 0 || p.Name != "Sales bot" {
 				t.Fatalf("after patch %+v, %v", got, err)
 			}
-			if _, err := w.svc.Dependency(ctx, w.companyID, w.projectID, bot.ID); !errors.Is(err, activities.ErrDependencyNotFound) {
+			if _, err := w.svc.Unseal(ctx, w.companyID, w.projectID, bot.ID); !errors.Is(err, integration.ErrActionDependencyNotFound) {
 				t.Fatalf("Dependency of a disabled integration: %v", err)
 			}
 		})

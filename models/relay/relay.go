@@ -9,7 +9,6 @@ import (
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 
-	"agencyhub/activities"
 	"agencyhub/models"
 	"agencyhub/models/integration"
 )
@@ -55,19 +54,16 @@ type Relay struct {
 
 func (Relay) TableName() string { return "messenger_relays" }
 
-// Service implements the relay's storage and its bot API calls.
+// Service implements the relay's storage.
 type Service struct {
 	DB     *gorm.DB
 	Sealer *models.Sealer
-	// Integration reads the integrations and their credentials, and holds the egress client
-	// and the default messenger_a API address the bot API calls use.
-	Integration *integration.Service
-	Now         func() time.Time
+	Now    func() time.Time
 }
 
 // NewService returns a service on the real clock.
-func NewService(db *gorm.DB, sealer *models.Sealer, integrations *integration.Service) *Service {
-	return &Service{DB: db, Sealer: sealer, Integration: integrations, Now: func() time.Time { return time.Now().UTC() }}
+func NewService(db *gorm.DB, sealer *models.Sealer) *Service {
+	return &Service{DB: db, Sealer: sealer, Now: func() time.Time { return time.Now().UTC() }}
 }
 
 func (s *Service) now() time.Time { return s.Now().UTC().Truncate(time.Microsecond) }
@@ -79,7 +75,7 @@ func newWebhookSecret() string { return models.RandomToken(32) }
 // webhook secret, in webhook mode) the first time. Errors: invalid (action_dependency_id: the
 // integration is of another type).
 func (s *Service) Ensure(ctx context.Context, d *integration.ActionDependency) (*Relay, error) {
-	if d.DependencyTypeKey != activities.DependencyMessengerA {
+	if d.DependencyTypeKey != integration.TypeMessengerABot {
 		return nil, models.Invalid("relay_not_messenger_a_bot", "action_dependency_id")
 	}
 	r, err := s.of(ctx, d)

@@ -9,15 +9,11 @@ import (
 
 	"github.com/google/uuid"
 
-	"agencyhub/activities"
-	"agencyhub/activities/egress"
 	"agencyhub/models"
 	"agencyhub/models/automation"
-	"agencyhub/models/company"
 	"agencyhub/models/dbtest"
 	"agencyhub/models/integration"
 	"agencyhub/models/relay"
-	"agencyhub/schemas"
 )
 
 // world is a project with a messenger_a.bot integration and the relay service on a clock
@@ -30,33 +26,16 @@ type world struct {
 
 func newWorld(t *testing.T, db *dbtest.DB) *world {
 	t.Helper()
-	ctx := context.Background()
-	keys, err := models.DeriveKeys([]byte("test-master-key-test-master-key-0123456789"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	catalog, err := schemas.LoadCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	tenant := dbtest.NewTenant(t, db.DB, "northwind")
 	w := &world{now: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)}
-	clock := func() time.Time { return w.now }
-	integrations := integration.NewService(db.DB, keys.Sealer, catalog, egress.Policy{})
-	integrations.Now = clock
-	w.svc = relay.NewService(db.DB, keys.Sealer, integrations)
-	w.svc.Now = clock
-	c := company.Company{ID: models.NewID(), Slug: "northwind", Name: "Northwind", CreatedAt: w.now, UpdatedAt: w.now}
-	if err := db.Create(&c).Error; err != nil {
-		t.Fatal(err)
-	}
-	p, _, err := company.NewService(db.DB, keys.Sealer).CreateProject(ctx, c.ID, "Bots")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.bot, err = integrations.CreateActionDependency(ctx, c.ID, p.ID, integration.ActionDependencyInput{
-		DependencyTypeKey: "messenger_a.bot", Name: "Support bot",
-		Metadata: map[string]any{"api_base_url": "http://127.0.0.1:9"}, Auth: map[string]any{"bot_token": "1:token"},
-	})
+	w.svc = relay.NewService(db.DB, tenant.Keys.Sealer)
+	w.svc.Now = func() time.Time { return w.now }
+	var err error
+	w.bot, err = integration.NewService(db.DB, tenant.Keys.Sealer, tenant.Catalog).CreateActionDependency(context.Background(),
+		tenant.Company.ID, tenant.Project.ID, integration.ActionDependencyInput{
+			DependencyTypeKey: "messenger_a.bot", Name: "Support bot",
+			Metadata: map[string]any{"api_base_url": "http://127.0.0.1:9"}, Auth: map[string]any{"bot_token": "1:token"},
+		})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +234,7 @@ func TestSetRunChatStateMergesOrReplacesTheContext(t *testing.T) {
 			t.Fatalf("session %+v, %v", st, err)
 		}
 		manual := newRun(`{}`)
-		if _, err := w.svc.SetRunChatState(ctx, wf.CompanyID, wf.ProjectID, manual, "x", nil, false); !errors.Is(err, activities.ErrNoBotChat) {
+		if _, err := w.svc.SetRunChatState(ctx, wf.CompanyID, wf.ProjectID, manual, "x", nil, false); !errors.Is(err, relay.ErrNoBotChat) {
 			t.Fatalf("a run no update started: %v", err)
 		}
 	})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"maps"
 	"time"
 
@@ -11,7 +12,6 @@ import (
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
-	"agencyhub/activities"
 	"agencyhub/models"
 	"agencyhub/models/automation"
 )
@@ -60,8 +60,15 @@ func (s *Service) Session(ctx context.Context, r *Relay, chatID string) (Session
 	return SessionState{StateKey: row.StateKey, Context: decodeObject(row.Context)}, nil
 }
 
-// SetRunChatState implements activities.BotSessions: the chat and integration are those of
-// the update that started the run, read from the run's messenger_a_relay namespace.
+// ErrNoBotChat is what SetRunChatState answers for a run that no relayed bot update started
+// (a manual or test run, a webhook run).
+var ErrNoBotChat = errors.New("the run was not started by a bot update")
+
+// SetRunChatState saves the dialog state of the chat whose bot update started the run, and
+// answers the context as saved: the chat and integration are those of the update, read from
+// the run's messenger_a_relay namespace, so a workflow cannot write another chat's state.
+// With merge, botContext's top-level keys replace those of the saved context and the others
+// stay; without, botContext replaces it. Errors: ErrNoBotChat, internal.
 func (s *Service) SetRunChatState(ctx context.Context, companyID, projectID, runID uuid.UUID, stateKey string, botContext map[string]any, merge bool) (map[string]any, error) {
 	var run automation.Run
 	if err := s.DB.WithContext(ctx).Take(&run, "id = ? AND company_id = ? AND project_id = ?", runID, companyID, projectID).Error; err != nil {
@@ -74,7 +81,7 @@ func (s *Service) SetRunChatState(ctx context.Context, companyID, projectID, run
 	depText, _ := relayNS["action_dependency_id"].(string)
 	depID, err := uuid.Parse(depText)
 	if chatID == "" || err != nil {
-		return nil, activities.ErrNoBotChat
+		return nil, ErrNoBotChat
 	}
 	var saved map[string]any
 	// Two first states of one chat may race to insert; the loser finds the winner's row.
@@ -109,8 +116,6 @@ func (s *Service) SetRunChatState(ctx context.Context, companyID, projectID, run
 	}
 	return decodeObject(encodeObject(saved)), nil
 }
-
-var _ activities.BotSessions = (*Service)(nil)
 
 // decodeObject reads a JSON object column; numbers stay exact.
 func decodeObject(s string) map[string]any {

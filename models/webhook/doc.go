@@ -5,6 +5,6 @@
 // the stored requests (webhook events) with their idempotent ingestion, the link from each
 // run an event started back to it, receipts, and the sender snippets.
 //
-// Starting a run belongs to the engine, which this package may not import: the engine's
-// run service satisfies Runs, and the service calls it.
+// Starting a run belongs to the engine's trigger intake, which drives this package: it has
+// a delivery received here, starts the run, and has the answer recorded here.
 package webhook

@@ -92,20 +92,12 @@ type Endpoint struct {
 
 func (Endpoint) TableName() string { return "webhook_endpoints" }
 
-// Runs starts runs from webhook triggers; the engine's run service implements it.
-type Runs interface {
-	// StartWebhook runs the workflow's current version from the webhook.trigger whose
-	// endpoint_key is endpointKey, with payload as the trigger's output.
-	StartWebhook(ctx context.Context, w *automation.Workflow, endpointKey string, payload map[string]any, runID uuid.UUID, startedBy *uuid.UUID) (*automation.Run, error)
-}
-
 // Service implements webhook endpoints, their events and receipts.
 type Service struct {
 	DB        *gorm.DB
 	Sealer    *models.Sealer
 	Company   *company.Service
 	Workflows *automation.Service
-	Runs      Runs
 	// PublicURL is the base of the addresses senders use (endpoint url, receipt_url).
 	PublicURL string
 	// DuplicateWait is how long a duplicate delivery waits for the first one's answer
@@ -116,9 +108,9 @@ type Service struct {
 
 // NewService returns a service on the real clock, sealing secrets with the companies'
 // sealer.
-func NewService(db *gorm.DB, companies *company.Service, workflows *automation.Service, runs Runs, publicURL string) *Service {
+func NewService(db *gorm.DB, companies *company.Service, workflows *automation.Service, publicURL string) *Service {
 	return &Service{
-		DB: db, Sealer: companies.Sealer, Company: companies, Workflows: workflows, Runs: runs,
+		DB: db, Sealer: companies.Sealer, Company: companies, Workflows: workflows,
 		PublicURL: strings.TrimSuffix(publicURL, "/"), DuplicateWait: DefaultDuplicateWait,
 		Now: func() time.Time { return time.Now().UTC() },
 	}

@@ -30,7 +30,6 @@ const (
 	DefaultDuplicateWait = 5 * time.Second
 	duplicatePoll        = 25 * time.Millisecond
 	claimTimeout         = 2 * time.Minute
-	startTimeout         = 30 * time.Second
 )
 
 // Event is one request an endpoint accepted, stored as it arrived.
@@ -78,10 +77,10 @@ type EventRun struct {
 func (EventRun) TableName() string { return "webhook_event_runs" }
 
 // Target is what a request to /hooks/{hook_key}/{endpoint_key} reaches: an active endpoint
-// whose workflow's current version has the endpoint's trigger.
+// and its webhook.trigger in the trigger index (the workflow's current version).
 type Target struct {
 	Endpoint   *Endpoint
-	Workflow   *automation.Workflow
+	Trigger    automation.Trigger
 	HookKey    string
 	JSONFields []string
 }
@@ -106,22 +105,26 @@ func (s *Service) Resolve(ctx context.Context, hookKey, endpointKey string) (*Ta
 	if err != nil {
 		return nil, models.Internal("resolve webhook endpoint: %w", err)
 	}
-	w, err := s.workflow(ctx, &e)
+	trigger, ok, err := s.PublishedTrigger(ctx, &e)
 	if err != nil {
 		return nil, err
 	}
-	if w.CurrentVersionID == nil {
-		return nil, notFound()
-	}
-	v, err := s.Workflows.CurrentVersion(ctx, w)
-	if err != nil {
-		return nil, err
-	}
-	trigger, ok := TriggerFor(v.Graph(), endpointKey)
 	if !ok {
 		return nil, notFound()
 	}
-	return &Target{Endpoint: &e, Workflow: w, HookKey: hookKey, JSONFields: jsonFields(trigger.Config)}, nil
+	return &Target{Endpoint: &e, Trigger: trigger, HookKey: hookKey, JSONFields: jsonFields(trigger.Config)}, nil
+}
+
+// PublishedTrigger finds the endpoint's webhook.trigger in its workflow's current version,
+// through the trigger index; ok is false when the workflow is not published or its current
+// version lacks the trigger. Errors: internal.
+func (s *Service) PublishedTrigger(ctx context.Context, e *Endpoint) (trigger automation.Trigger, ok bool, err error) {
+	triggers, err := s.Workflows.Triggers(ctx, automation.TriggerQuery{ActionTypeKey: automation.TypeWebhook,
+		CompanyID: e.CompanyID, ProjectID: e.ProjectID, WorkflowID: e.WorkflowID, TriggerKey: e.EndpointKey})
+	if err != nil || len(triggers) == 0 {
+		return automation.Trigger{}, false, err
+	}
+	return triggers[0], true, nil
 }
 
 // Answer is what an ingested request is answered: kept with its event, so a duplicate
@@ -140,13 +143,13 @@ type Accepted struct {
 	ReceiptURL     string    `json:"receipt_url"`
 }
 
-// Ingest stores a delivery and starts its run. A delivery whose id the endpoint has seen
-// gets the first delivery's answer and starts nothing; the unique index on (endpoint,
-// delivery id) makes sure that of concurrent duplicates exactly one starts a run.
-// Errors: conflict (the id was used with another body; the first delivery is still being
-// started), not_found (the trigger vanished meanwhile), unavailable (the engine did not
-// take the run; the delivery may be retried with the same id).
-func (s *Service) Ingest(ctx context.Context, t *Target, d Delivery) (*Answer, error) {
+// Receive stores a delivery, or finds the one that came before it with the same delivery
+// id. It answers either the event whose run the caller must now start (a new delivery, or
+// one taken over from a start that failed or was abandoned), or the answer the first
+// delivery got, to repeat. The unique index on (endpoint, delivery id) makes sure that of
+// concurrent duplicates exactly one is handed out for starting. Errors: conflict (the id was
+// used with another body; the first delivery is still being started), internal.
+func (s *Service) Receive(ctx context.Context, t *Target, d Delivery) (*Event, *Answer, error) {
 	now := s.now()
 	e := t.Endpoint
 	ev := &Event{
@@ -166,41 +169,42 @@ func (s *Service) Ingest(ctx context.Context, t *Target, d Delivery) (*Answer, e
 		return s.duplicate(ctx, t, d)
 	}
 	if err != nil {
-		return nil, models.Internal("store webhook event: %w", err)
+		return nil, nil, models.Internal("store webhook event: %w", err)
 	}
-	return s.startDelivery(ctx, t, ev)
+	return ev, nil, nil
 }
 
 // duplicate answers a delivery whose id was seen: the first answer once there is one; the
-// start itself when the first delivery failed to start its run, or was abandoned.
-func (s *Service) duplicate(ctx context.Context, t *Target, d Delivery) (*Answer, error) {
+// event itself, taken over, when the first delivery failed to start its run or was
+// abandoned.
+func (s *Service) duplicate(ctx context.Context, t *Target, d Delivery) (*Event, *Answer, error) {
 	deadline := time.Now().Add(s.DuplicateWait)
 	for {
 		var ev Event
 		err := s.DB.WithContext(ctx).Take(&ev, "endpoint_id = ? AND delivery_id = ?", t.Endpoint.ID, d.ID).Error
 		if err != nil {
-			return nil, models.Internal("read duplicate webhook event: %w", err)
+			return nil, nil, models.Internal("read duplicate webhook event: %w", err)
 		}
 		switch {
 		case ev.BodySHA256 != d.BodySHA256:
-			return nil, models.Conflict("webhook_delivery_id_reused", d.IDHeader)
+			return nil, nil, models.Conflict("webhook_delivery_id_reused", d.IDHeader)
 		case ev.ResponseStatus != 0:
-			return &Answer{Status: ev.ResponseStatus, Body: []byte(ev.ResponseBody), Replayed: true}, nil
+			return nil, &Answer{Status: ev.ResponseStatus, Body: []byte(ev.ResponseBody), Replayed: true}, nil
 		case ev.Status == EventFailed || s.now().Sub(ev.ClaimedAt) > claimTimeout:
 			claimed, err := s.claim(ctx, &ev)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if claimed {
-				return s.startDelivery(ctx, t, &ev)
+				return &ev, nil, nil
 			}
 		}
 		if time.Now().After(deadline) {
-			return nil, &models.Error{Kind: models.KindConflict, Key: "webhook_delivery_in_progress", Fields: []string{d.IDHeader}, RetryAfterSeconds: 1}
+			return nil, nil, &models.Error{Kind: models.KindConflict, Key: "webhook_delivery_in_progress", Fields: []string{d.IDHeader}, RetryAfterSeconds: 1}
 		}
 		select {
 		case <-ctx.Done():
-			return nil, models.Internal("wait for a duplicate webhook delivery: %w", ctx.Err())
+			return nil, nil, models.Internal("wait for a duplicate webhook delivery: %w", ctx.Err())
 		case <-time.After(duplicatePoll):
 		}
 	}
@@ -223,37 +227,38 @@ func (s *Service) claim(ctx context.Context, ev *Event) (bool, error) {
 	return res.RowsAffected == 1, nil
 }
 
-// startDelivery starts the run of a claimed event and records the answer. The request's
-// own cancellation does not interrupt it: a sender that hung up finds the run started
-// when it retries.
-func (s *Service) startDelivery(ctx context.Context, t *Target, ev *Event) (*Answer, error) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), startTimeout)
-	defer cancel()
-	run, err := s.Runs.StartWebhook(ctx, t.Workflow, t.Endpoint.EndpointKey, ev.Payload, *ev.PlannedRunID, nil)
-	if err != nil {
-		if uerr := s.DB.WithContext(ctx).Model(&Event{}).Where("id = ?", ev.ID).
-			Updates(map[string]any{"status": EventFailed, "error": models.AsError(err).Error()}).Error; uerr != nil {
-			return nil, models.Internal("record failed webhook event: %w (start: %v)", uerr, err)
-		}
-		if k := models.AsError(err).Kind; k == models.KindInvalid || k == models.KindConflict || k == models.KindNotFound {
-			return nil, notFound() // the workflow changed since Resolve
-		}
-		return nil, err
-	}
-	body, _ := json.Marshal(Accepted{WorkflowRunID: run.ID, WebhookEventID: ev.ID, ReceiptURL: s.ReceiptURL(t.HookKey, t.Endpoint.EndpointKey, run.ID)})
-	err = s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Create(&EventRun{WorkflowRunID: run.ID, WebhookEventID: ev.ID, EndpointID: ev.EndpointID, CompanyID: ev.CompanyID, CreatedAt: s.now()}).Error; err != nil {
+// Accept records that the event's run started, and the answer its sender gets (and any
+// duplicate of it after).
+func (s *Service) Accept(ctx context.Context, t *Target, ev *Event, runID uuid.UUID) (*Answer, error) {
+	body, _ := json.Marshal(Accepted{WorkflowRunID: runID, WebhookEventID: ev.ID, ReceiptURL: s.ReceiptURL(t.HookKey, t.Endpoint.EndpointKey, runID)})
+	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(&EventRun{WorkflowRunID: runID, WebhookEventID: ev.ID, EndpointID: ev.EndpointID, CompanyID: ev.CompanyID, CreatedAt: s.now()}).Error; err != nil {
 			return err
 		}
 		return tx.Model(&Event{}).Where("id = ?", ev.ID).Updates(map[string]any{
-			"status": EventAccepted, "workflow_run_id": run.ID, "response_status": http.StatusAccepted,
+			"status": EventAccepted, "workflow_run_id": runID, "response_status": http.StatusAccepted,
 			"response_body": string(body), "error": "",
 		}).Error
 	})
 	if err != nil {
-		return nil, models.Internal("record webhook run %s: %w", run.ID, err)
+		return nil, models.Internal("record webhook run %s: %w", runID, err)
 	}
 	return &Answer{Status: http.StatusAccepted, Body: body}, nil
+}
+
+// Refuse records that the event's run did not start because of cause, and answers the
+// error its sender gets: the same not_found as for an unknown key when the workflow changed
+// since Resolve (a template it names is gone), cause itself otherwise (the engine is
+// unavailable: a retry with the same delivery id may start it).
+func (s *Service) Refuse(ctx context.Context, ev *Event, cause error) error {
+	if err := s.DB.WithContext(ctx).Model(&Event{}).Where("id = ?", ev.ID).
+		Updates(map[string]any{"status": EventFailed, "error": models.AsError(cause).Error()}).Error; err != nil {
+		return models.Internal("record failed webhook event: %w (start: %v)", err, cause)
+	}
+	if k := models.AsError(cause).Kind; k == models.KindInvalid || k == models.KindConflict || k == models.KindNotFound {
+		return notFound()
+	}
+	return cause
 }
 
 // ReceiptURL is where a sender reads the receipt of a run it started.
@@ -294,28 +299,22 @@ func (s *Service) ReplayRuns(ctx context.Context, eventIDs []uuid.UUID) (map[uui
 	return out, nil
 }
 
-// Replay starts a new run of the workflow's current version from a stored event, as if it
-// arrived now, linked to the event. It works on disabled endpoints too: the owner decides.
-// Errors: invalid (the workflow is not published), conflict (its current version has no
-// trigger for the endpoint), unavailable.
-func (s *Service) Replay(ctx context.Context, ev *Event, userID uuid.UUID) (*automation.Run, error) {
+// EventEndpoint reads the endpoint an event came to. Errors: internal.
+func (s *Service) EventEndpoint(ctx context.Context, ev *Event) (*Endpoint, error) {
 	var e Endpoint
 	if err := s.DB.WithContext(ctx).Take(&e, "id = ? AND company_id = ?", ev.EndpointID, ev.CompanyID).Error; err != nil {
 		return nil, models.Internal("read endpoint of webhook event %s: %w", ev.ID, err)
 	}
-	w, err := s.workflow(ctx, &e)
-	if err != nil {
-		return nil, err
+	return &e, nil
+}
+
+// LinkReplay records that a user's replay of an event started a run.
+func (s *Service) LinkReplay(ctx context.Context, ev *Event, runID, userID uuid.UUID) error {
+	link := EventRun{WorkflowRunID: runID, WebhookEventID: ev.ID, EndpointID: ev.EndpointID, CompanyID: ev.CompanyID, Replay: true, StartedBy: &userID, CreatedAt: s.now()}
+	if err := s.DB.WithContext(ctx).Create(&link).Error; err != nil {
+		return models.Internal("link replayed run %s: %w", runID, err)
 	}
-	run, err := s.Runs.StartWebhook(ctx, w, e.EndpointKey, ev.Payload, models.NewID(), &userID)
-	if run == nil {
-		return nil, err
-	}
-	link := EventRun{WorkflowRunID: run.ID, WebhookEventID: ev.ID, EndpointID: e.ID, CompanyID: e.CompanyID, Replay: true, StartedBy: &userID, CreatedAt: s.now()}
-	if lerr := s.DB.WithContext(context.WithoutCancel(ctx)).Create(&link).Error; lerr != nil {
-		return nil, models.Internal("link replayed run %s: %w", run.ID, lerr)
-	}
-	return run, err
+	return nil
 }
 
 // ReceiptEndpoint finds the endpoint whose receipts a request reads, whatever its status:

@@ -12,13 +12,12 @@ import (
 
 	"agencyhub/models"
 	"agencyhub/models/automation"
-	"agencyhub/models/company"
 	"agencyhub/models/dbtest"
+	"agencyhub/models/realtime"
 	"agencyhub/models/webhook"
-	"agencyhub/schemas"
 )
 
-// engine stands in for the engine's run service: it writes the run row a start writes,
+// engine stands in for the engine's trigger intake: it writes the run row a start writes,
 // after delay, or refuses while refuse is set.
 type engine struct {
 	db     *dbtest.DB
@@ -27,16 +26,30 @@ type engine struct {
 	starts atomic.Int32
 }
 
-func (e *engine) StartWebhook(ctx context.Context, w *automation.Workflow, endpointKey string, payload map[string]any, runID uuid.UUID, startedBy *uuid.UUID) (*automation.Run, error) {
+func (e *engine) start(ctx context.Context, t *webhook.Target, runID uuid.UUID) error {
 	e.starts.Add(1)
-	time.Sleep(e.delay)
+	time.Sleep(e.delay) // a start that takes a while, so duplicates overlap it
 	if e.refuse.Load() {
-		return nil, &models.Error{Kind: models.KindUnavailable, Key: "engine_unavailable"}
+		return &models.Error{Kind: models.KindUnavailable, Key: "engine_unavailable"}
 	}
 	now := time.Now().UTC()
-	r := &automation.Run{ID: runID, CompanyID: w.CompanyID, ProjectID: w.ProjectID, WorkflowID: w.ID, Status: automation.RunPending,
-		TriggerType: "webhook", TriggerActionKey: "hook", Input: "{}", Namespaces: "{}", Graph: "{}", StartedBy: startedBy, CreatedAt: now, UpdatedAt: now}
-	return r, e.db.WithContext(ctx).Create(r).Error
+	r := &automation.Run{ID: runID, CompanyID: t.Trigger.CompanyID, ProjectID: t.Trigger.ProjectID, WorkflowID: t.Trigger.WorkflowID,
+		Status: automation.RunPending, TriggerType: "webhook", TriggerActionKey: t.Trigger.ActionKey, Input: "{}", Namespaces: "{}", Graph: "{}",
+		CreatedAt: now, UpdatedAt: now}
+	return e.db.WithContext(ctx).Create(r).Error
+}
+
+// ingest is a delivery as the engine's intake drives it: received, then started and
+// accepted, or refused.
+func (w *ingestWorld) ingest(ctx context.Context, d webhook.Delivery) (*webhook.Answer, error) {
+	ev, answer, err := w.svc.Receive(ctx, w.target, d)
+	if ev == nil {
+		return answer, err
+	}
+	if err := w.engine.start(ctx, w.target, *ev.PlannedRunID); err != nil {
+		return nil, w.svc.Refuse(ctx, ev, err)
+	}
+	return w.svc.Accept(ctx, w.target, ev, *ev.PlannedRunID)
 }
 
 // ingestWorld is a published workflow with a webhook endpoint, on a clock tests move.
@@ -50,28 +63,10 @@ type ingestWorld struct {
 func newIngestWorld(t *testing.T, db *dbtest.DB) *ingestWorld {
 	t.Helper()
 	ctx := context.Background()
-	keys, err := models.DeriveKeys([]byte("test-master-key-test-master-key-0123456789"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	catalog, err := schemas.LoadCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
+	tenant := dbtest.NewTenant(t, db.DB, "northwind")
 	w := &ingestWorld{engine: &engine{db: db}, now: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)}
-	clock := func() time.Time { return w.now }
-	companies := company.NewService(db.DB, keys.Sealer)
-	c := company.Company{ID: models.NewID(), Slug: "northwind", Name: "Northwind", CreatedAt: w.now, UpdatedAt: w.now}
-	if err := db.Create(&c).Error; err != nil {
-		t.Fatal(err)
-	}
-	p, _, err := companies.CreateProject(ctx, c.ID, "Shop")
-	if err != nil {
-		t.Fatal(err)
-	}
-	workflows := automation.NewService(db.DB, companies, catalog)
-	user := models.NewID()
-	wf, err := workflows.Create(ctx, p, user, "Orders", "")
+	workflows := automation.NewService(db.DB, tenant.Companies, tenant.Catalog, realtime.NewLocal())
+	wf, err := workflows.Create(ctx, tenant.Project, tenant.UserID, "Orders", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,16 +75,16 @@ func newIngestWorld(t *testing.T, db *dbtest.DB) *ingestWorld {
 	}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := workflows.Publish(ctx, wf, user, nil); err != nil {
+	if _, err := workflows.Publish(ctx, wf, tenant.UserID, nil); err != nil {
 		t.Fatal(err)
 	}
-	w.svc = webhook.NewService(db.DB, companies, workflows, w.engine, "http://api.test")
-	w.svc.Now = clock
+	w.svc = webhook.NewService(db.DB, tenant.Companies, workflows, "http://api.test")
+	w.svc.Now = func() time.Time { return w.now }
 	w.svc.DuplicateWait = 300 * time.Millisecond
-	if _, _, err := w.svc.Create(ctx, wf, user, "orders", webhook.Settings{}); err != nil {
+	if _, _, err := w.svc.Create(ctx, wf, tenant.UserID, "orders", webhook.Settings{}); err != nil {
 		t.Fatal(err)
 	}
-	if w.target, err = w.svc.Resolve(ctx, p.HookKey, "orders"); err != nil {
+	if w.target, err = w.svc.Resolve(ctx, tenant.Project.HookKey, "orders"); err != nil {
 		t.Fatal(err)
 	}
 	return w
@@ -127,7 +122,7 @@ func TestIngestStartsOneRunForConcurrentDuplicates(t *testing.T) {
 		errs := make([]error, n)
 		var wg sync.WaitGroup
 		for i := range n {
-			wg.Go(func() { answers[i], errs[i] = w.svc.Ingest(context.Background(), w.target, d) })
+			wg.Go(func() { answers[i], errs[i] = w.ingest(context.Background(), d) })
 		}
 		wg.Wait()
 		replayed := 0
@@ -149,7 +144,7 @@ func TestIngestWithoutDeliveryIDStartsEveryTime(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
 		w := newIngestWorld(t, db)
 		for range 3 {
-			if a, err := w.svc.Ingest(context.Background(), w.target, w.delivery(t, "", `{"a":1}`)); err != nil || a.Replayed {
+			if a, err := w.ingest(context.Background(), w.delivery(t, "", `{"a":1}`)); err != nil || a.Replayed {
 				t.Fatalf("%+v, %v", a, err)
 			}
 		}
@@ -164,14 +159,14 @@ func TestIngestRetriesADeliveryTheEngineRefused(t *testing.T) {
 		w := newIngestWorld(t, db)
 		d := w.delivery(t, "msg_2", `{"a":2}`)
 		w.engine.refuse.Store(true)
-		if _, err := w.svc.Ingest(context.Background(), w.target, d); !models.IsKind(err, models.KindUnavailable) {
+		if _, err := w.ingest(context.Background(), d); !models.IsKind(err, models.KindUnavailable) {
 			t.Fatalf("error = %v, want unavailable", err)
 		}
 		if ev := w.events(t); len(ev) != 1 || ev[0].Status != webhook.EventFailed || ev[0].Error == "" || ev[0].ResponseStatus != 0 {
 			t.Fatalf("events after the refusal %+v", ev)
 		}
 		w.engine.refuse.Store(false)
-		a, err := w.svc.Ingest(context.Background(), w.target, d)
+		a, err := w.ingest(context.Background(), d)
 		if err != nil || a.Status != http.StatusAccepted || a.Replayed {
 			t.Fatalf("the retry: %+v, %v", a, err)
 		}
@@ -197,16 +192,16 @@ func TestIngestTakesOverAnAbandonedDelivery(t *testing.T) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if _, err := w.svc.Ingest(ctx, w.target, d); !models.IsKind(err, models.KindConflict) {
+		if _, err := w.ingest(ctx, d); !models.IsKind(err, models.KindConflict) {
 			t.Fatalf("a duplicate of a delivery in progress: %v, want conflict", err)
 		}
 		w.now = w.now.Add(3 * time.Minute)
-		a, err := w.svc.Ingest(ctx, w.target, d)
+		a, err := w.ingest(ctx, d)
 		if err != nil || a.Status != http.StatusAccepted || w.engine.starts.Load() != 1 {
 			t.Fatalf("the duplicate after the claim expired: %+v, %v, %d starts", a, err, w.engine.starts.Load())
 		}
 		other := w.delivery(t, "msg_3", `{"a":4}`)
-		if _, err := w.svc.Ingest(ctx, w.target, other); !models.IsKind(err, models.KindConflict) {
+		if _, err := w.ingest(ctx, other); !models.IsKind(err, models.KindConflict) {
 			t.Fatalf("the same id with another body: %v, want conflict", err)
 		}
 	})

@@ -1,14 +1,16 @@
-package relay
+package activities
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 
-	"agencyhub/activities"
 	"agencyhub/activities/messenger"
 	"agencyhub/models"
+	"agencyhub/models/integration"
+	"agencyhub/models/relay"
 )
 
 // ProxyMethods are the bot API methods the proxy forwards: replying in chats and describing
@@ -20,12 +22,23 @@ var ProxyMethods = []string{
 	"answerCallbackQuery", "sendChatAction",
 }
 
+// BotAPI calls the bot API of messenger relays' integrations: the relay poller's
+// getUpdates and the calls the bot API proxy forwards, with the integration's token, which
+// callers never see.
+type BotAPI struct {
+	ActionDependencies ActionDependencies
+	// Client is the egress HTTP client.
+	Client *http.Client
+	// MessengerABaseURL is the bot API address of integrations that set no api_base_url.
+	MessengerABaseURL string
+}
+
 // BotClient builds the bot API client of a relay's integration: its token, and its
 // api_base_url or else the server's default, through the egress client. Errors: not_found
 // (the integration is gone or disabled), conflict (no token or no API address).
-func (s *Service) BotClient(ctx context.Context, r *Relay) (*messenger.ClientA, error) {
-	dep, err := s.Integration.Dependency(ctx, r.CompanyID, r.ProjectID, r.ActionDependencyID)
-	if errors.Is(err, activities.ErrDependencyNotFound) {
+func (b *BotAPI) BotClient(ctx context.Context, r *relay.Relay) (*messenger.ClientA, error) {
+	dep, err := b.ActionDependencies.Unseal(ctx, r.CompanyID, r.ProjectID, r.ActionDependencyID)
+	if errors.Is(err, integration.ErrActionDependencyNotFound) {
 		return nil, models.NotFound("relay_not_found")
 	}
 	if err != nil {
@@ -34,9 +47,9 @@ func (s *Service) BotClient(ctx context.Context, r *Relay) (*messenger.ClientA, 
 	token, _ := dep.Auth["bot_token"].(string)
 	base, _ := dep.Metadata["api_base_url"].(string)
 	if base == "" {
-		base = s.Integration.MessengerABaseURL
+		base = b.MessengerABaseURL
 	}
-	client, err := messenger.NewClientA(s.Integration.Client, base, token)
+	client, err := messenger.NewClientA(b.Client, base, token)
 	if err != nil {
 		// The client's error names what is wrong and never repeats the token.
 		return nil, &models.Error{Kind: models.KindConflict, Key: "bot_api_not_configured", Err: err}
@@ -49,11 +62,11 @@ func (s *Service) BotClient(ctx context.Context, r *Relay) (*messenger.ClientA, 
 // "description", "parameters"}), the token masked should the API repeat it. The caller
 // never sees the token, not even in errors. Errors: invalid (method), not_found, conflict
 // (the integration lacks a token or an API address), unavailable (no usable answer).
-func (s *Service) CallBotAPI(ctx context.Context, r *Relay, method string, params map[string]any) (map[string]any, error) {
+func (b *BotAPI) Call(ctx context.Context, r *relay.Relay, method string, params map[string]any) (map[string]any, error) {
 	if !slices.Contains(ProxyMethods, method) {
 		return nil, models.Invalid("bot_api_method_not_allowed", "method")
 	}
-	client, err := s.BotClient(ctx, r)
+	client, err := b.BotClient(ctx, r)
 	if err != nil {
 		return nil, err
 	}

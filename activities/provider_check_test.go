@@ -1,4 +1,4 @@
-package integration_test
+package activities_test
 
 import (
 	"context"
@@ -6,13 +6,48 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/google/uuid"
+
+	"agencyhub/activities"
 	"agencyhub/activities/egress"
 	"agencyhub/activities/mailer/smtptest"
 	"agencyhub/models/dbtest"
 	"agencyhub/models/integration"
 	"agencyhub/models/integration/integrationtest"
 )
+
+const botToken = "123456789:AAE-secret_token_of_the_bot"
+
+// checkWorld is a project's action dependencies on a fixed clock and the connection test
+// over an egress client that may reach the local provider servers.
+type checkWorld struct {
+	svc                  *integration.Service
+	check                *activities.ProviderCheck
+	companyID, projectID uuid.UUID
+	now                  time.Time
+}
+
+func newCheckWorld(t *testing.T, db *dbtest.DB) *checkWorld {
+	t.Helper()
+	tenant := dbtest.NewTenant(t, db.DB, "northwind")
+	policy, err := egress.ParsePolicy("127.0.0.0/8,::1,localhost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &checkWorld{companyID: tenant.Company.ID, projectID: tenant.Project.ID, now: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)}
+	w.svc = integration.NewService(db.DB, tenant.Keys.Sealer, tenant.Catalog)
+	w.svc.Now = func() time.Time { return w.now }
+	w.check = &activities.ProviderCheck{Store: w.svc, Policy: policy, Client: egress.NewClient(policy, egress.DefaultMaxBody)}
+	return w
+}
+
+// create adds a dependency to the world's project.
+func (w *checkWorld) create(t *testing.T, in integration.ActionDependencyInput) *integration.ActionDependency {
+	t.Helper()
+	return integrationtest.Create(t, w.svc, w.companyID, w.projectID, in)
+}
 
 func startBotA(t *testing.T) *integrationtest.BotAPI {
 	return integrationtest.StartMessengerA(t, botToken, "agency_support_bot")
@@ -26,8 +61,8 @@ func smtpServer(host string, port int, user, pass string) integration.ActionDepe
 	}
 }
 
-// closedPort is a loopback port nothing listens on.
-func closedPort(t *testing.T) int {
+// closedLoopbackPort is a loopback port nothing listens on.
+func closedLoopbackPort(t *testing.T) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -38,14 +73,14 @@ func closedPort(t *testing.T) int {
 	return port
 }
 
-func TestIntegrationConnectionTest(t *testing.T) {
+func TestProviderCheck(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
-		w := newWorld(t, db)
+		w := newCheckWorld(t, db)
 		ctx := context.Background()
 		// test runs Test and checks the stored result equals the answered one.
 		test := func(t *testing.T, d *integration.ActionDependency) (*integration.ActionDependency, integration.TestResult) {
 			t.Helper()
-			out, r, err := w.svc.Test(ctx, d)
+			out, r, err := w.check.Test(ctx, d)
 			if err != nil {
 				t.Fatalf("Test: %v", err)
 			}
@@ -57,7 +92,7 @@ func TestIntegrationConnectionTest(t *testing.T) {
 
 		t.Run("a messenger_a bot whose token works is ok and its user name is recorded", func(t *testing.T) {
 			api := startBotA(t)
-			d, r := test(t, w.create(t, messengerABot(api.URL, api.Token)))
+			d, r := test(t, w.create(t, integrationtest.MessengerABot(api.URL, api.Token)))
 			if r.Status != integration.TestOK || r.RetryClass != "" || !strings.Contains(r.Message, "@agency_support_bot") {
 				t.Fatalf("result %+v", r)
 			}
@@ -68,7 +103,7 @@ func TestIntegrationConnectionTest(t *testing.T) {
 
 		t.Run("a messenger_a token the API refuses fails with retry class auth", func(t *testing.T) {
 			api := startBotA(t)
-			_, r := test(t, w.create(t, messengerABot(api.URL, "111:wrong")))
+			_, r := test(t, w.create(t, integrationtest.MessengerABot(api.URL, "111:wrong")))
 			if r.Status != integration.TestFailed || r.RetryClass != "auth" || r.ReasonCode != "bot_token_rejected" {
 				t.Fatalf("result %+v", r)
 			}
@@ -90,14 +125,14 @@ func TestIntegrationConnectionTest(t *testing.T) {
 		})
 
 		t.Run("a bot API that does not answer fails as transient", func(t *testing.T) {
-			_, r := test(t, w.create(t, messengerABot("http://127.0.0.1:"+strconv.Itoa(closedPort(t)), botToken)))
+			_, r := test(t, w.create(t, integrationtest.MessengerABot("http://127.0.0.1:"+strconv.Itoa(closedLoopbackPort(t)), botToken)))
 			if r.Status != integration.TestFailed || r.RetryClass != "transient" || r.ReasonCode != "connection_failed" {
 				t.Fatalf("result %+v", r)
 			}
 		})
 
 		t.Run("a bot without api_base_url and no server default fails as validation", func(t *testing.T) {
-			in := messengerABot("", botToken)
+			in := integrationtest.MessengerABot("", botToken)
 			in.Metadata = map[string]any{}
 			if _, r := test(t, w.create(t, in)); r.Status != integration.TestFailed || r.RetryClass != "validation" || r.ReasonCode != "api_base_url_missing" {
 				t.Fatalf("result %+v", r)
@@ -128,18 +163,18 @@ func TestIntegrationConnectionTest(t *testing.T) {
 		})
 
 		t.Run("an SMTP server that is not there fails as transient", func(t *testing.T) {
-			_, r := test(t, w.create(t, smtpServer("127.0.0.1", closedPort(t), "mailer", "pw")))
+			_, r := test(t, w.create(t, smtpServer("127.0.0.1", closedLoopbackPort(t), "mailer", "pw")))
 			if r.Status != integration.TestFailed || r.RetryClass != "transient" {
 				t.Fatalf("result %+v", r)
 			}
 		})
 
 		t.Run("a provider on an address the egress policy refuses fails as validation without a call", func(t *testing.T) {
-			strict := *w.svc
+			strict := *w.check
 			strict.Policy = egress.Policy{}
 			strict.Client = egress.NewClient(egress.Policy{}, 0)
 			api := startBotA(t)
-			d := w.create(t, messengerABot(api.URL, api.Token))
+			d := w.create(t, integrationtest.MessengerABot(api.URL, api.Token))
 			if _, r, err := strict.Test(ctx, d); err != nil || r.RetryClass != "validation" || r.ReasonCode != "egress_refused" || api.Calls() != 0 {
 				t.Fatalf("bot: result %+v, %v, %d calls", r, err, api.Calls())
 			}
@@ -159,11 +194,11 @@ func TestIntegrationConnectionTest(t *testing.T) {
 
 		t.Run("a result is not stored when the credential changed during the test", func(t *testing.T) {
 			api := startBotA(t)
-			d := w.create(t, messengerABot(api.URL, api.Token))
+			d := w.create(t, integrationtest.MessengerABot(api.URL, api.Token))
 			if _, err := w.svc.RotateSecret(ctx, d, map[string]any{"bot_token": "5:other"}); err != nil {
 				t.Fatal(err)
 			}
-			out, r, err := w.svc.Test(ctx, d) // d is the copy read before the rotation
+			out, r, err := w.check.Test(ctx, d) // d is the copy read before the rotation
 			if err != nil || r.Status != integration.TestOK || out.LastTest() != nil {
 				t.Fatalf("result %+v, stored %v, %v", r, out.LastTest(), err)
 			}

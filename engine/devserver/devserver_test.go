@@ -1,4 +1,4 @@
-package engine
+package devserver_test
 
 import (
 	"context"
@@ -8,6 +8,9 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
+
+	"agencyhub/engine"
+	"agencyhub/engine/devserver"
 )
 
 func echo(ctx workflow.Context, s string) (string, error) { return "echo: " + s, nil }
@@ -19,14 +22,14 @@ func TestEmbeddedServerRunsAWorkflow(t *testing.T) {
 }
 
 func runEcho(t *testing.T, dataDir string) {
-	srv, err := StartDevServer(DevServerOptions{Namespace: "test", DataDir: dataDir})
+	srv, err := devserver.Start(devserver.Options{Namespace: "test", DataDir: dataDir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer srv.Stop()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c, err := Dial(ctx, ClientOptions{Address: srv.Address(), Namespace: "test"})
+	c, err := engine.Dial(ctx, engine.ClientOptions{Address: srv.Address(), Namespace: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,8 @@
-package engine
+// Package devserver embeds a single-process Temporal server (frontend, history, matching
+// and worker services, one history shard, SQLite persistence) and its Web UI, for
+// `make run` and the tests. It is its own package so that only the binary and the tests
+// that start a server link the whole Temporal server.
+package devserver
 
 import (
 	"errors"
@@ -25,8 +29,8 @@ import (
 	"go.temporal.io/server/temporal"
 )
 
-// DevServerOptions configure the embedded Temporal server.
-type DevServerOptions struct {
+// Options configure the embedded Temporal server.
+type Options struct {
 	// DataDir holds temporal.db; empty keeps everything in memory (tests).
 	DataDir   string
 	Namespace string
@@ -40,9 +44,9 @@ type DevServerOptions struct {
 	UIPort int
 }
 
-// DevServer is a single-process Temporal cluster: frontend, history, matching and worker
+// Server is a single-process Temporal cluster: frontend, history, matching and worker
 // services on loopback ports, persisted in one SQLite file with one history shard.
-type DevServer struct {
+type Server struct {
 	server  temporal.Server
 	ui      *uiserver.Server
 	address string
@@ -55,8 +59,8 @@ const (
 	embeddedClusterID = "5d0c3c1e-4b8a-4a7e-9d52-0a6f2f1c7b21"
 )
 
-// StartDevServer starts the embedded server and returns once it accepts connections.
-func StartDevServer(opts DevServerOptions) (*DevServer, error) {
+// Start starts the embedded server and returns once it accepts connections.
+func Start(opts Options) (*Server, error) {
 	if opts.Namespace == "" {
 		return nil, errors.New("embedded Temporal: namespace is required")
 	}
@@ -104,7 +108,7 @@ func StartDevServer(opts DevServerOptions) (*DevServer, error) {
 	if err := server.Start(); err != nil {
 		return nil, fmt.Errorf("embedded Temporal: start: %w", err)
 	}
-	d := &DevServer{server: server, address: addr.of(addr.frontend)}
+	d := &Server{server: server, address: addr.of(addr.frontend)}
 	if opts.UIPort != 0 {
 		d.startUI(opts, addr.of(opts.UIPort))
 	}
@@ -163,7 +167,7 @@ func serverConfig(p servicePorts, sqlConf *config.SQL) *config.Config {
 // startUI serves the Temporal Web UI, as Temporal's own CLI embeds it, so operators can
 // read any run's history (its workflow id is our workflow_run_id). The UI server exits the
 // process when it cannot listen, so a busy port is checked first and only logged.
-func (d *DevServer) startUI(opts DevServerOptions, addr string) {
+func (d *Server) startUI(opts Options, addr string) {
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		slog.Warn("Temporal Web UI not started: its port is taken", "addr", addr, "err", err)
@@ -184,13 +188,13 @@ func (d *DevServer) startUI(opts DevServerOptions, addr string) {
 }
 
 // Address is the frontend's host:port for clients.
-func (d *DevServer) Address() string { return d.address }
+func (d *Server) Address() string { return d.address }
 
 // UIURL is where the Temporal Web UI answers; empty when it is off.
-func (d *DevServer) UIURL() string { return d.uiURL }
+func (d *Server) UIURL() string { return d.uiURL }
 
 // Stop shuts the UI and the server down.
-func (d *DevServer) Stop() {
+func (d *Server) Stop() {
 	if d.ui != nil {
 		d.ui.Stop()
 	}
@@ -199,7 +203,7 @@ func (d *DevServer) Stop() {
 
 // sqliteConfig points the SQLite persistence at temporal.db in the data dir (creating its
 // schema on first start) or at a private in-memory database, and registers the namespace.
-func sqliteConfig(opts DevServerOptions) (*config.SQL, error) {
+func sqliteConfig(opts Options) (*config.SQL, error) {
 	conf := &config.SQL{PluginName: sqliteplugin.PluginName}
 	if opts.DataDir == "" {
 		conf.ConnectAttributes = map[string]string{"mode": "memory", "cache": "shared"}

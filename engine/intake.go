@@ -1,0 +1,54 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+
+	"agencyhub/models"
+	"agencyhub/models/automation"
+	"agencyhub/models/relay"
+	"agencyhub/models/webhook"
+	"agencyhub/schemas"
+)
+
+// Intake is the one way an event starts runs of published workflows. Each kind of trigger
+// has a small adapter here (manual, webhook, bot relay, schedule) that finds the triggers
+// its event addresses in the trigger index (automation.Trigger: type, key, workflow,
+// version, written at publish and restore) and starts a run of each through fire. A new
+// kind of trigger is a line of automation.TriggerKeyFields and an adapter.
+type Intake struct {
+	Runs      *Runs
+	Workflows *automation.Service
+	Catalog   *schemas.Catalog
+	Webhooks  *webhook.Service
+	Relays    *relay.Service
+}
+
+// fire starts a run of the version an indexed trigger belongs to, from that trigger; st
+// carries what the event adds (payload, namespaces, run id, who started it).
+func (in *Intake) fire(ctx context.Context, t automation.Trigger, triggerType string, st Start) (*automation.Run, error) {
+	v, err := in.Workflows.Version(ctx, t.WorkflowID, t.WorkflowVersionID)
+	if err != nil {
+		return nil, err
+	}
+	st.CompanyID, st.ProjectID, st.WorkflowID = t.CompanyID, t.ProjectID, t.WorkflowID
+	st.Version, st.Graph, st.TriggerType, st.TriggerKey = v, v.Graph(), triggerType, t.ActionKey
+	return in.Runs.start(ctx, st)
+}
+
+// StartManual runs the current version from its first manual trigger with the given input.
+// Errors: invalid (not published, no manual trigger), unavailable.
+func (in *Intake) StartManual(ctx context.Context, w *automation.Workflow, userID uuid.UUID, input map[string]any) (*automation.Run, error) {
+	if w.CurrentVersionID == nil {
+		return nil, models.Invalid("workflow_not_published", "workflow_id")
+	}
+	triggers, err := in.Workflows.Triggers(ctx, automation.TriggerQuery{ActionTypeKey: automation.TypeManual, CompanyID: w.CompanyID, WorkflowID: w.ID})
+	if err != nil {
+		return nil, err
+	}
+	if len(triggers) == 0 {
+		return nil, models.Invalid("no_manual_trigger", "workflow_id")
+	}
+	return in.fire(ctx, triggers[0], TriggerManual, Start{Payload: input, StartedBy: &userID})
+}

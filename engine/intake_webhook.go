@@ -1,0 +1,71 @@
+package engine
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+
+	"agencyhub/models"
+	"agencyhub/models/automation"
+	"agencyhub/models/webhook"
+)
+
+// webhookStartTimeout bounds starting the run of one delivery.
+const webhookStartTimeout = 30 * time.Second
+
+// Webhook takes a delivery to a webhook endpoint: it has the delivery stored (or finds the
+// answer a delivery with the same id got), starts the run of the endpoint's trigger with the
+// delivery's payload, which templates read as {{ <endpoint_key>.<field> }}, and has the
+// answer recorded. The run's id was chosen when the delivery was stored, so a delivery
+// taken over after a crash finds a run that did start instead of starting a second one.
+// Errors: those of webhook.Service.Receive and Refuse.
+func (in *Intake) Webhook(ctx context.Context, t *webhook.Target, d webhook.Delivery) (*webhook.Answer, error) {
+	ev, answer, err := in.Webhooks.Receive(ctx, t, d)
+	if ev == nil {
+		return answer, err
+	}
+	// The request's own cancellation does not interrupt the start: a sender that hung up
+	// finds the run started when it retries.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), webhookStartTimeout)
+	defer cancel()
+	run, err := in.fire(ctx, t.Trigger, TriggerWebhook, Start{RunID: *ev.PlannedRunID, Payload: ev.Payload})
+	if err != nil {
+		return nil, in.Webhooks.Refuse(ctx, ev, err)
+	}
+	return in.Webhooks.Accept(ctx, t, ev, run.ID)
+}
+
+// ReplayWebhookEvent starts a new run of the workflow's current version from a stored
+// event, as if it arrived now, linked to the event. It works on disabled endpoints too: the
+// owner decides. Errors: invalid (the workflow is not published), conflict (its current
+// version has no trigger for the endpoint), unavailable.
+func (in *Intake) ReplayWebhookEvent(ctx context.Context, ev *webhook.Event, userID uuid.UUID) (*automation.Run, error) {
+	e, err := in.Webhooks.EventEndpoint(ctx, ev)
+	if err != nil {
+		return nil, err
+	}
+	trigger, ok, err := in.Webhooks.PublishedTrigger(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		w, err := in.Workflows.WorkflowOf(ctx, e.CompanyID, e.WorkflowID)
+		if err != nil {
+			return nil, err
+		}
+		if w.CurrentVersionID == nil {
+			return nil, models.Invalid("workflow_not_published", "workflow_id")
+		}
+		return nil, models.Conflict("webhook_trigger_missing", "endpoint_key")
+	}
+	run, err := in.fire(ctx, trigger, TriggerWebhook, Start{Payload: ev.Payload, StartedBy: &userID})
+	if run == nil {
+		return nil, err
+	}
+	// A run the engine refused is kept failed and linked too: it can be replayed itself.
+	if lerr := in.Webhooks.LinkReplay(context.WithoutCancel(ctx), ev, run.ID, userID); lerr != nil {
+		return nil, lerr
+	}
+	return run, err
+}

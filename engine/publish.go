@@ -1,0 +1,57 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+
+	"agencyhub/models/automation"
+	"agencyhub/schemas"
+)
+
+// Publisher is the one path by which a workflow's current version changes, publish or
+// restore: the version and its trigger index are written together, then the workflow's
+// schedules follow.
+type Publisher struct {
+	Workflows *automation.Service
+	Schedules *Schedules
+	Catalog   *schemas.Catalog
+}
+
+// Publish freezes the draft as the next version (automation.Service.Publish, which also
+// indexes its triggers) and brings the workflow's schedules in line with it. Errors:
+// invalid (the draft's problems, a cron expression schedules cannot run), conflict,
+// unavailable (the version is published but its schedules could not be updated;
+// publishing or restoring again repairs them).
+func (p *Publisher) Publish(ctx context.Context, w *automation.Workflow, userID uuid.UUID, description *string) (*automation.Version, error) {
+	d := w.Draft()
+	if err := automation.RequireValid(automation.Validate(d.Graph, p.Catalog)); err != nil {
+		return nil, err
+	}
+	if err := checkSchedules(d.Graph); err != nil {
+		return nil, err
+	}
+	v, err := p.Workflows.Publish(ctx, w, userID, description)
+	if err != nil {
+		return nil, err
+	}
+	return v, p.Schedules.Sync(ctx, w)
+}
+
+// Restore makes a version current again (automation.Service.Restore) and brings the
+// workflow's schedules in line with it. Errors: not_found, invalid (a cron expression
+// schedules cannot run), unavailable (restored, but the schedules could not be updated).
+func (p *Publisher) Restore(ctx context.Context, w *automation.Workflow, versionID uuid.UUID) (*automation.Workflow, error) {
+	v, err := p.Workflows.Version(ctx, w.ID, versionID)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSchedules(v.Graph()); err != nil {
+		return nil, err
+	}
+	restored, err := p.Workflows.Restore(ctx, w, versionID)
+	if err != nil {
+		return nil, err
+	}
+	return restored, p.Schedules.Sync(ctx, w)
+}

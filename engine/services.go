@@ -1,0 +1,41 @@
+package engine
+
+import (
+	"go.temporal.io/sdk/client"
+
+	"agencyhub/models/automation"
+	"agencyhub/models/integration"
+	"agencyhub/models/relay"
+	"agencyhub/models/webhook"
+	"agencyhub/schemas"
+)
+
+// Services are the engine's services on one Temporal client and task queue: runs, the
+// trigger intake, publishing and the schedules, wired to each other.
+type Services struct {
+	Runs      *Runs
+	Intake    *Intake
+	Publisher *Publisher
+	Schedules *Schedules
+}
+
+// Stores are the models the engine drives.
+type Stores struct {
+	Workflows    *automation.Service
+	Integrations *integration.Service
+	Webhooks     *webhook.Service
+	Relays       *relay.Service
+}
+
+// NewServices wires the engine's services. Runs are dispatched to taskQueue, where the
+// worker (NewWorker) must poll; publicURL is the base of the links runs carry.
+func NewServices(c client.Client, taskQueue, publicURL string, catalog *schemas.Catalog, st Stores) *Services {
+	runs := &Runs{Client: c, Workflows: st.Workflows, Catalog: catalog, Templates: st.Integrations, TaskQueue: taskQueue, PublicURL: publicURL}
+	schedules := &Schedules{Client: c, Workflows: st.Workflows, Catalog: catalog, TaskQueue: taskQueue}
+	return &Services{
+		Runs:      runs,
+		Intake:    &Intake{Runs: runs, Workflows: st.Workflows, Catalog: catalog, Webhooks: st.Webhooks, Relays: st.Relays},
+		Publisher: &Publisher{Workflows: st.Workflows, Schedules: schedules, Catalog: catalog},
+		Schedules: schedules,
+	}
+}
