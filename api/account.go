@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"agencyhub/api/httpx"
+	"agencyhub/models"
 	"agencyhub/models/auth"
 	"agencyhub/models/company"
 )
@@ -58,20 +59,6 @@ func (s *Server) authProfilePatch(c *gin.Context) {
 }
 
 // list is the shape of every list response.
-type list[T any] struct {
-	Items      []T    `json:"items"`
-	NextCursor string `json:"next_cursor"`
-}
-
-// renderList maps a page of rows to wire items.
-func renderList[R, T any](c *gin.Context, rows []R, next string, view func(R) T) {
-	items := make([]T, len(rows))
-	for i, r := range rows {
-		items[i] = view(r)
-	}
-	c.JSON(http.StatusOK, list[T]{Items: items, NextCursor: next})
-}
-
 type sessionView struct {
 	SessionID   uuid.UUID `json:"session_id"`
 	ClientType  string    `json:"client_type"`
@@ -84,23 +71,16 @@ type sessionView struct {
 
 // authSessionList serves GET /api/v1/auth/sessions.
 func (s *Server) authSessionList(c *gin.Context) {
-	page, err := httpx.Page(c)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
 	a := actor(c)
-	rows, next, err := s.Auth.Sessions(c, a.UserID, page)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	renderList(c, rows, next, func(s auth.Session) sessionView {
-		return sessionView{
-			SessionID: s.ID, ClientType: s.ClientType, DeviceLabel: s.DeviceLabel, IPAddress: s.IPAddress,
-			CreatedAt: s.CreatedAt, LastSeenAt: s.LastSeenAt, IsCurrent: s.ID == a.SessionID,
-		}
-	})
+	servePage(c, func(page models.PageRequest) ([]auth.Session, string, error) {
+		return s.Auth.Sessions(c, a.UserID, page)
+	},
+		each(func(s auth.Session) sessionView {
+			return sessionView{
+				SessionID: s.ID, ClientType: s.ClientType, DeviceLabel: s.DeviceLabel, IPAddress: s.IPAddress,
+				CreatedAt: s.CreatedAt, LastSeenAt: s.LastSeenAt, IsCurrent: s.ID == a.SessionID,
+			}
+		}))
 }
 
 // authSessionDelete serves DELETE /api/v1/auth/sessions/{session_id}.
@@ -135,17 +115,10 @@ func viewAPIKey(k auth.APIKey) apiKeyView {
 
 // apiKeyList serves GET /api/v1/auth/api-keys.
 func (s *Server) apiKeyList(c *gin.Context) {
-	page, err := httpx.Page(c)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	rows, next, err := s.Auth.APIKeys(c, actor(c).UserID, page)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	renderList(c, rows, next, viewAPIKey)
+	servePage(c, func(page models.PageRequest) ([]auth.APIKey, string, error) {
+		return s.Auth.APIKeys(c, actor(c).UserID, page)
+	},
+		each(viewAPIKey))
 }
 
 type apiKeyCreateRequest struct {

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"agencyhub/api/httpx"
+	"agencyhub/models"
 	"agencyhub/models/company"
 )
 
@@ -24,17 +25,10 @@ func viewCompany(a company.Access) companyView {
 
 // companyList serves GET /api/v1/companies: the caller's companies.
 func (s *Server) companyList(c *gin.Context) {
-	page, err := httpx.Page(c)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	rows, next, err := s.Company.List(c, actor(c).UserID, page)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	renderList(c, rows, next, viewCompany)
+	servePage(c, func(page models.PageRequest) ([]company.Access, string, error) {
+		return s.Company.List(c, actor(c).UserID, page)
+	},
+		each(viewCompany))
 }
 
 type companyCreateRequest struct {
@@ -106,17 +100,9 @@ func viewMember(m company.MemberView) memberView {
 
 // companyMemberList serves GET /api/v1/companies/{company_id}/members (extension).
 func (s *Server) companyMemberList(c *gin.Context) {
-	page, err := httpx.Page(c)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	rows, next, err := s.Company.Members(c, access(c).Company.ID, page)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	renderList(c, rows, next, viewMember)
+	servePage(c, func(page models.PageRequest) ([]company.MemberView, string, error) {
+		return s.Company.Members(c, access(c).Company.ID, page)
+	}, each(viewMember))
 }
 
 type memberCreateRequest struct {

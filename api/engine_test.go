@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
 
 	"agencyhub/activities"
@@ -105,18 +106,28 @@ func (e *env) addWorkflowIDs(u user, ids map[string]string) {
 	e.waitRun(u, r.str("workflow_run_id"))
 }
 
-// waitRun polls a run until it has finished and answers it.
+// waitRun waits until a run has finished and answers it.
 func (e *env) waitRun(u user, runID string) *response {
 	e.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	return e.awaitRun(u, runID, 30*time.Second, "finished", func(r *response) bool { return r.json["terminal"] == true })
+}
+
+// awaitRun reads a run through the API until done says so, reading it again whenever the
+// bus says it changed, for at most within; what names the awaited state in a failure.
+func (e *env) awaitRun(u user, runID string, within time.Duration, what string, done func(r *response) bool) *response {
+	e.t.Helper()
+	sub := e.server.Bus.Subscribe(automation.RunTopic(uuid.MustParse(runID)))
+	defer sub.Close()
+	timeout := time.After(within)
 	for {
 		r := e.do(req{method: "GET", path: "/api/v1/runs/" + runID, token: u.token}).expect(e.t, 200)
-		if r.json["terminal"] == true {
+		if done(r) {
 			return r
 		}
-		if time.Now().After(deadline) {
-			e.t.Fatalf("run %s did not finish: %s", runID, r.Body)
+		select {
+		case <-sub.C():
+		case <-timeout:
+			e.t.Fatalf("run %s is not %s after %v: %s", runID, what, within, r.Body)
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -30,6 +30,10 @@ type env struct {
 	now      time.Time
 }
 
+// testPasswordCost makes password hashes cheap: the tests hash hundreds of them, and what
+// they check does not depend on the cost.
+var testPasswordCost = auth.PasswordCost{MemoryKiB: 64, Passes: 1}
+
 func newEnv(t testing.TB, db *dbtest.DB, configure ...func(*api.Server)) *env {
 	t.Helper()
 	keys := dbtest.Keys(t)
@@ -39,7 +43,9 @@ func newEnv(t testing.TB, db *dbtest.DB, configure ...func(*api.Server)) *env {
 	}
 	e := &env{t: t, db: db, contract: contract, now: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)}
 	clock := func() time.Time { return e.now }
-	authSvc := auth.NewService(db.DB, keys, auth.DefaultSettings())
+	settings := auth.DefaultSettings()
+	settings.PasswordCost = testPasswordCost
+	authSvc := auth.NewService(db.DB, keys, settings)
 	authSvc.Now = clock
 	companySvc := company.NewService(db.DB, keys.Sealer)
 	companySvc.Now = clock

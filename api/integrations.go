@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"agencyhub/api/httpx"
+	"agencyhub/models"
 	"agencyhub/models/company"
 	"agencyhub/models/integration"
 )
@@ -102,18 +103,10 @@ func (s *Server) viewActionDependency(d integration.ActionDependency) actionDepe
 
 // actionDependencyList serves GET /api/v1/projects/{project_id}/action-dependencies.
 func (s *Server) actionDependencyList(c *gin.Context) {
-	page, err := httpx.Page(c)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
 	p := project(c)
-	rows, next, err := s.Integrations.ActionDependencies(c, p.CompanyID, p.ID, page)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	renderList(c, rows, next, s.viewActionDependency)
+	servePage(c, func(page models.PageRequest) ([]integration.ActionDependency, string, error) {
+		return s.Integrations.ActionDependencies(c, p.CompanyID, p.ID, page)
+	}, each(s.viewActionDependency))
 }
 
 type actionDependencyCreateRequest struct {

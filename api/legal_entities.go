@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"agencyhub/api/httpx"
+	"agencyhub/models"
 	"agencyhub/models/company"
 )
 
@@ -69,17 +70,9 @@ func viewLegalEntity(e company.LegalEntity) legalEntityView {
 
 // legalEntityList serves GET /api/v1/companies/{company_id}/legal-entities.
 func (s *Server) legalEntityList(c *gin.Context) {
-	page, err := httpx.Page(c)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	rows, next, err := s.Company.LegalEntities(c, access(c).Company.ID, page)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	renderList(c, rows, next, viewLegalEntity)
+	servePage(c, func(page models.PageRequest) ([]company.LegalEntity, string, error) {
+		return s.Company.LegalEntities(c, access(c).Company.ID, page)
+	}, each(viewLegalEntity))
 }
 
 // legalEntityCreate serves POST /api/v1/companies/{company_id}/legal-entities.

@@ -55,24 +55,18 @@ func (s *Server) renderProject(c *gin.Context, status int, p *company.Project, s
 
 // projectList serves GET /api/v1/companies/{company_id}/projects.
 func (s *Server) projectList(c *gin.Context) {
-	page, err := httpx.Page(c)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	rows, next, err := s.Company.Projects(c, access(c).Company.ID, page)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	items := make([]projectView, len(rows))
-	for i, p := range rows {
-		if items[i], err = s.viewProject(p); err != nil {
-			httpx.WriteError(c, err)
-			return
+	servePage(c, func(page models.PageRequest) ([]company.Project, string, error) {
+		return s.Company.Projects(c, access(c).Company.ID, page)
+	}, func(rows []company.Project) ([]projectView, error) {
+		items := make([]projectView, len(rows))
+		for i, p := range rows {
+			var err error
+			if items[i], err = s.viewProject(p); err != nil {
+				return nil, err
+			}
 		}
-	}
-	c.JSON(http.StatusOK, list[projectView]{Items: items, NextCursor: next})
+		return items, nil
+	})
 }
 
 type projectRequest struct {

@@ -81,17 +81,9 @@ func (s *Server) workflowTestRunCreate(c *gin.Context) {
 
 // runList serves GET /api/v1/workflows/{workflow_id}/runs.
 func (s *Server) runList(c *gin.Context) {
-	page, err := httpx.Page(c)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	rows, next, err := s.Workflows.Runs(c, workflow(c).ID, c.Query("status"), page)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	renderList(c, rows, next, func(r automation.Run) runView { return viewRun(&r) })
+	servePage(c, func(page models.PageRequest) ([]automation.Run, string, error) {
+		return s.Workflows.Runs(c, workflow(c).ID, c.Query("status"), page)
+	}, each(func(r automation.Run) runView { return viewRun(&r) }))
 }
 
 // runGet serves GET /api/v1/runs/{workflow_run_id}.

@@ -152,18 +152,8 @@ type templateRequest[F any] interface{ fields() F }
 // listTemplates renders a page of the project's templates that list returns.
 func listTemplates[T, V any](c *gin.Context,
 	list func(ctx context.Context, companyID, projectID uuid.UUID, page models.PageRequest) ([]T, string, error), view func(T) V) {
-	page, err := httpx.Page(c)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
 	p := project(c)
-	rows, next, err := list(c, p.CompanyID, p.ID, page)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	renderList(c, rows, next, view)
+	servePage(c, func(page models.PageRequest) ([]T, string, error) { return list(c, p.CompanyID, p.ID, page) }, each(view))
 }
 
 // createTemplate binds the body, creates a template of the project from it and renders it

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"agencyhub/api/httpx"
+	"agencyhub/models"
 	"agencyhub/models/company"
 	"agencyhub/models/webhook"
 )
@@ -110,23 +111,17 @@ type webhookEndpointCreateRequest struct {
 
 // webhookEndpointList serves GET /api/v1/workflows/{workflow_id}/webhook-endpoints.
 func (s *Server) webhookEndpointList(c *gin.Context) {
-	page, err := httpx.Page(c)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
 	w := workflow(c)
-	rows, next, err := s.Webhooks.List(c, w.ID, page)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	hookKey, err := s.Webhooks.HookKey(c, w.CompanyID, w.ProjectID)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	renderList(c, rows, next, func(e webhook.Endpoint) webhookEndpointView { return s.viewWebhookEndpoint(&e, hookKey) })
+	servePage(c, func(page models.PageRequest) ([]webhook.Endpoint, string, error) {
+		return s.Webhooks.List(c, w.ID, page)
+	},
+		func(rows []webhook.Endpoint) ([]webhookEndpointView, error) {
+			hookKey, err := s.Webhooks.HookKey(c, w.CompanyID, w.ProjectID)
+			if err != nil {
+				return nil, err
+			}
+			return each(func(e webhook.Endpoint) webhookEndpointView { return s.viewWebhookEndpoint(&e, hookKey) })(rows)
+		})
 }
 
 // webhookEndpointCreate serves POST /api/v1/workflows/{workflow_id}/webhook-endpoints.
@@ -260,26 +255,20 @@ func viewWebhookEventSummary(e *webhook.Event, replays []uuid.UUID) webhookEvent
 // webhookEventList serves GET /api/v1/webhook-endpoints/{webhook_endpoint_id}/events: the
 // requests the endpoint accepted, oldest first, without their bodies.
 func (s *Server) webhookEventList(c *gin.Context) {
-	page, err := httpx.Page(c)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	rows, next, err := s.Webhooks.Events(c, webhookEndpoint(c).ID, page)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	ids := make([]uuid.UUID, len(rows))
-	for i, r := range rows {
-		ids[i] = r.ID
-	}
-	replays, err := s.Webhooks.ReplayRuns(c, ids)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	renderList(c, rows, next, func(e webhook.Event) webhookEventSummary { return viewWebhookEventSummary(&e, replays[e.ID]) })
+	servePage(c, func(page models.PageRequest) ([]webhook.Event, string, error) {
+		return s.Webhooks.Events(c, webhookEndpoint(c).ID, page)
+	},
+		func(rows []webhook.Event) ([]webhookEventSummary, error) {
+			ids := make([]uuid.UUID, len(rows))
+			for i, r := range rows {
+				ids[i] = r.ID
+			}
+			replays, err := s.Webhooks.ReplayRuns(c, ids)
+			if err != nil {
+				return nil, err
+			}
+			return each(func(e webhook.Event) webhookEventSummary { return viewWebhookEventSummary(&e, replays[e.ID]) })(rows)
+		})
 }
 
 // webhookEventGet serves GET /api/v1/webhook-events/{webhook_event_id}.

@@ -185,22 +185,14 @@ func (j *journey) finish(runID, status string) *response {
 	return r
 }
 
-// waitStatus polls a run until it has status, failing if it ends first.
+// waitStatus waits until a run has status, failing if it ends first.
 func (j *journey) waitStatus(runID, status string) *response {
 	j.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		r := j.do(req{method: "GET", path: "/api/v1/runs/" + runID, token: j.u.token}).expect(j.t, http.StatusOK)
-		switch {
-		case r.str("status") == status:
-			return r
-		case r.json["terminal"] == true:
-			j.t.Fatalf("run %s ended %s while waiting for %s: %s", runID, r.str("status"), status, r.Body)
-		case time.Now().After(deadline):
-			j.t.Fatalf("run %s did not become %s: %s", runID, status, r.Body)
-		}
-		time.Sleep(20 * time.Millisecond)
+	r := j.awaitRun(j.u, runID, 10*time.Second, status, func(r *response) bool { return r.str("status") == status || r.json["terminal"] == true })
+	if r.str("status") != status {
+		j.t.Fatalf("run %s ended %s while waiting for %s: %s", runID, r.str("status"), status, r.Body)
 	}
+	return r
 }
 
 // actions are GET /runs/{id}/actions by action key; keys lists them in the order answered.

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"agencyhub/api/httpx"
+	"agencyhub/models"
 	"agencyhub/models/automation"
 )
 
@@ -64,17 +65,10 @@ func nonNil[T any](s []T) []T {
 
 // workflowList serves GET /api/v1/projects/{project_id}/workflows.
 func (s *Server) workflowList(c *gin.Context) {
-	page, err := httpx.Page(c)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	rows, next, err := s.Workflows.List(c, project(c).ID, page)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	renderList(c, rows, next, func(w automation.Workflow) workflowView { return s.viewWorkflow(&w) })
+	servePage(c, func(page models.PageRequest) ([]automation.Workflow, string, error) {
+		return s.Workflows.List(c, project(c).ID, page)
+	},
+		each(func(w automation.Workflow) workflowView { return s.viewWorkflow(&w) }))
 }
 
 type workflowCreateRequest struct {
@@ -182,18 +176,11 @@ func (s *Server) workflowPublish(c *gin.Context) {
 
 // workflowVersions serves GET /api/v1/workflows/{workflow_id}/versions.
 func (s *Server) workflowVersions(c *gin.Context) {
-	page, err := httpx.Page(c)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
 	w := workflow(c)
-	rows, next, err := s.Workflows.Versions(c, w.ID, page)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	renderList(c, rows, next, func(v automation.Version) versionView { return viewVersion(&v, w.CurrentVersionID) })
+	servePage(c, func(page models.PageRequest) ([]automation.Version, string, error) {
+		return s.Workflows.Versions(c, w.ID, page)
+	},
+		each(func(v automation.Version) versionView { return viewVersion(&v, w.CurrentVersionID) }))
 }
 
 // workflowVersionGet serves GET /api/v1/workflow-versions/{workflow_version_id}.

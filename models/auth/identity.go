@@ -56,7 +56,7 @@ func (s *Service) signInAs(tx *gorm.DB, id *providerIdentity) (uuid.UUID, error)
 	case models.IsNotFound(err):
 		u = User{
 			ID: models.NewID(), Email: email, Name: providerName(id.Name, email),
-			PasswordHash: hashPassword(models.RandomToken(32)), Status: StatusActive,
+			PasswordHash: s.hashPassword(models.RandomToken(32)), Status: StatusActive,
 			EmailVerifiedAt: &now, CreatedAt: now, UpdatedAt: now,
 		}
 		if err := tx.Create(&u).Error; err != nil {

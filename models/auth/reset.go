@@ -48,7 +48,7 @@ func (s *Service) ConfirmPasswordReset(ctx context.Context, token, newPassword s
 		}
 		now := s.now()
 		err = tx.Model(&User{}).Where("id = ?", row.UserID).Updates(map[string]any{
-			"password_hash": hashPassword(newPassword), "status": StatusActive,
+			"password_hash": s.hashPassword(newPassword), "status": StatusActive,
 			"email_verified_at": gorm.Expr("COALESCE(email_verified_at, ?)", now), "updated_at": now,
 		}).Error
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
+	"sync"
 	"time"
 
 	"gorm.io/gorm"
@@ -29,6 +30,8 @@ type Settings struct {
 	// NativeRedirectPrefixes are the deep links native apps may be sent back to after an
 	// identity-provider sign-in; with none, native sign-in is refused.
 	NativeRedirectPrefixes []string
+	// PasswordCost is the work of a new password hash.
+	PasswordCost PasswordCost
 }
 
 // DefaultSettings are the documented defaults.
@@ -40,6 +43,7 @@ func DefaultSettings() Settings {
 		ResetTTL:          time.Hour,
 		AppURL:            "http://127.0.0.1:8080",
 		SignInRedirectURL: "http://127.0.0.1:8080",
+		PasswordCost:      DefaultPasswordCost,
 	}
 }
 
@@ -52,6 +56,9 @@ type Service struct {
 	Now func() time.Time
 	// ProviderClient calls identity providers' token and userinfo endpoints.
 	ProviderClient *http.Client
+
+	dummyOnce sync.Once
+	dummyHash string
 }
 
 // NewService returns a service on the real clock.

@@ -92,7 +92,7 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (*Grant, error) {
 		return nil, err
 	}
 	if u == nil {
-		verifyPassword(dummyHash, in.Password)
+		s.verifyUnknown(in.Password)
 	}
 	if u == nil || !verifyPassword(u.PasswordHash, in.Password) {
 		if err := s.recordLoginFailure(ctx, email, in.Client.IPAddress); err != nil {

@@ -92,7 +92,7 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (*User, error)
 	}
 	now := s.now()
 	u := &User{
-		ID: models.NewID(), Email: email, Name: name, PasswordHash: hashPassword(in.Password),
+		ID: models.NewID(), Email: email, Name: name, PasswordHash: s.hashPassword(in.Password),
 		Status: StatusActive, CreatedAt: now, UpdatedAt: now,
 	}
 	if s.Settings.RequireActivation {
