@@ -26,10 +26,6 @@ type PasswordCost struct {
 	Passes    uint32
 }
 
-// DefaultPasswordCost is OWASP's minimum recommendation for argon2id (19 MiB, 2 passes),
-// which keeps a login under ~50 ms on the 2-core machines this runs on. Tests lower it.
-var DefaultPasswordCost = PasswordCost{MemoryKiB: 19 * 1024, Passes: 2}
-
 // argon2id's fixed parameters: one lane, a 32-byte key, a 16-byte salt.
 const (
 	argonThreads = 1

@@ -98,9 +98,13 @@ func SQLite(t testing.TB) *DB {
 
 func sqlitePath(t testing.TB) string { return filepath.Join(t.TempDir(), "test.db") }
 
-// Postgres returns a migrated database in a new schema of the test server.
+// Postgres returns a migrated database in a new schema of the test server; the test is
+// skipped, saying so, when no server answers.
 func Postgres(t testing.TB) *DB {
 	t.Helper()
+	if !postgresAnswers() {
+		t.Skipf("PostgreSQL test skipped: no server answers at %s", postgresURL())
+	}
 	return open(t, postgresSchemaURL(t), true)
 }
 

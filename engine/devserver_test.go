@@ -1,4 +1,4 @@
-package devserver_test
+package engine
 
 import (
 	"context"
@@ -9,12 +9,13 @@ import (
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
-	"agencyhub/engine"
 	"agencyhub/engine/devserver"
 )
 
 func echo(ctx workflow.Context, s string) (string, error) { return "echo: " + s, nil }
 
+// TestEmbeddedServerRunsAWorkflow: the embedded server, on a data dir as `make run` keeps it
+// and in memory as the tests do, runs a workflow for a client of this package.
 func TestEmbeddedServerRunsAWorkflow(t *testing.T) {
 	for name, dir := range map[string]string{"in a data dir": t.TempDir(), "in memory": ""} {
 		t.Run(name, func(t *testing.T) { runEcho(t, dir) })
@@ -29,7 +30,7 @@ func runEcho(t *testing.T, dataDir string) {
 	defer srv.Stop()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c, err := engine.Dial(ctx, engine.ClientOptions{Address: srv.Address(), Namespace: "test"})
+	c, err := Dial(ctx, ClientOptions{Address: srv.Address(), Namespace: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
