@@ -28,6 +28,7 @@ const (
 // its poll lease (a database row), renewed after every call, so each bot has one poller at
 // a time across instances and another instance takes over when one dies.
 type RelayPoller struct {
+	// Intake stores the updates and starts their runs; BotAPI asks for them (getUpdates).
 	Intake *Intake
 	BotAPI *activities.BotAPI
 	// Owner names this instance in the leases it holds; empty means a random id.
