@@ -10,10 +10,12 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/workflow"
 	"gorm.io/gorm"
 
 	"agencyhub/activities"
+	"agencyhub/engine/devserver"
 	"agencyhub/models"
 	"agencyhub/models/automation"
 	"agencyhub/models/dbtest"
@@ -360,4 +362,30 @@ func setAttempts(t testing.TB, db *gorm.DB, in RunInput, attempts map[string]int
 			t.Fatalf("set attempts of %s: %v", key, err)
 		}
 	}
+}
+
+// One embedded Temporal server serves the tests that need a real one; each test has a task
+// queue of its own, and no worker polls it unless the test starts one.
+var (
+	temporalOnce   sync.Once
+	temporalClient client.Client
+	temporalErr    error
+)
+
+func testTemporal(t *testing.T) client.Client {
+	t.Helper()
+	temporalOnce.Do(func() {
+		srv, err := devserver.Start(devserver.Options{Namespace: "engine-test"})
+		if err != nil {
+			temporalErr = err
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		temporalClient, temporalErr = Dial(ctx, ClientOptions{Address: srv.Address(), Namespace: "engine-test"})
+	})
+	if temporalErr != nil {
+		t.Fatalf("embedded Temporal: %v", temporalErr)
+	}
+	return temporalClient
 }

@@ -11,6 +11,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
 
 	"agencyhub/models"
 	"agencyhub/models/automation"
@@ -290,6 +291,23 @@ func (s *Runs) Cancel(ctx context.Context, r *automation.Run) error {
 	return nil
 }
 
+// closeTimeout bounds how long a retry waits for the failed execution to close.
+const closeTimeout = 30 * time.Second
+
+// awaitClosed waits until the run's current Temporal execution has closed, however it
+// ended. Errors: unavailable.
+func (s *Runs) awaitClosed(ctx context.Context, runID uuid.UUID) error {
+	ctx, cancel := context.WithTimeout(ctx, closeTimeout)
+	defer cancel()
+	err := s.Client.GetWorkflow(ctx, runID.String(), "").Get(ctx, nil)
+	var ended *temporal.WorkflowExecutionError
+	var canceled *temporal.CanceledError
+	if err == nil || errors.As(err, &ended) || errors.As(err, &canceled) {
+		return nil
+	}
+	return &models.Error{Kind: models.KindUnavailable, Key: "engine_unavailable", Err: err}
+}
+
 // RetryAction re-executes one failed action of a failed run and continues the graph from
 // it. The run keeps its id: a new Temporal execution of the same workflow id starts from
 // the recorded state, where actions that succeeded keep their outputs and are not run
@@ -322,6 +340,12 @@ func (s *Runs) RetryAction(ctx context.Context, r *automation.Run, actionKey str
 		return nil, err
 	}
 	resume.NextSequence = lastSeq + 1
+	// The projection says failed once the interpreter's last write committed, a moment
+	// before its Temporal execution closes: the new execution may start only after that,
+	// or Temporal would answer the closing one instead of starting it.
+	if err := s.awaitClosed(ctx, r.ID); err != nil {
+		return nil, err
+	}
 	in := s.runInput(r)
 	in.Resume = resume
 	reopened := *r

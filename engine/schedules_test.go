@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,7 +14,6 @@ import (
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
 
-	"agencyhub/engine/devserver"
 	"agencyhub/models"
 	"agencyhub/models/automation"
 	"agencyhub/models/dbtest"
@@ -86,32 +84,6 @@ func TestScheduleTickHandsThePlannedTimeToScheduleFire(t *testing.T) {
 	}
 }
 
-// One embedded Temporal server serves the schedule tests; each test has a task queue of its
-// own, and no worker polls it unless the test starts one.
-var (
-	scheduleServerOnce sync.Once
-	scheduleClient     client.Client
-	scheduleServerErr  error
-)
-
-func scheduleTemporal(t *testing.T) client.Client {
-	t.Helper()
-	scheduleServerOnce.Do(func() {
-		srv, err := devserver.Start(devserver.Options{Namespace: "schedule-test"})
-		if err != nil {
-			scheduleServerErr = err
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		scheduleClient, scheduleServerErr = Dial(ctx, ClientOptions{Address: srv.Address(), Namespace: "schedule-test"})
-	})
-	if scheduleServerErr != nil {
-		t.Fatalf("embedded Temporal: %v", scheduleServerErr)
-	}
-	return scheduleClient
-}
-
 // scheduleFixture is a workflow in a project of its own, with the engine's services on a
 // task queue of its own.
 type scheduleFixture struct {
@@ -126,7 +98,7 @@ func newScheduleFixture(t *testing.T, db *dbtest.DB) *scheduleFixture {
 	tenant := dbtest.NewTenant(t, db.DB, "s"+strings.ReplaceAll(models.NewID().String(), "-", ""))
 	f := &scheduleFixture{ctx: context.Background(), userID: tenant.UserID}
 	workflows := automation.NewService(db.DB, tenant.Companies, tenant.Catalog, realtime.NewLocal())
-	f.engine = NewServices(scheduleTemporal(t), "schedule-test-"+models.NewID().String(), "https://hub.test", tenant.Catalog,
+	f.engine = NewServices(testTemporal(t), "schedule-test-"+models.NewID().String(), "https://hub.test", tenant.Catalog,
 		Stores{Workflows: workflows})
 	var err error
 	if f.w, err = workflows.Create(f.ctx, tenant.Project, f.userID, "Scheduled", ""); err != nil {
