@@ -1,7 +1,7 @@
 // The architecture test: imports between the service's own packages go one way,
 // cmd -> api -> engine -> activities -> models, and any of them may import schemas.
-// migrations sits with models (it records the models' tables; the test databases of
-// models/dbtest apply it). Test files are held to the same rule as the code.
+// migrations sits with models: it records the models' tables, and its dbtest gives the
+// models' tests migrated databases. Test files are held to the same rule as the code.
 package architecture_test
 
 import (
@@ -104,7 +104,7 @@ func TestAnUpwardImportIsAViolation(t *testing.T) {
 	pkgs := []imports{
 		{pkg: "agencyhub/models/integration", imports: []string{"agencyhub/models", "agencyhub/schemas", "agencyhub/activities/egress"}},
 		{pkg: "agencyhub/activities", imports: []string{"agencyhub/models/integration", "agencyhub/activities/egress"}},
-		{pkg: "agencyhub/models/dbtest", imports: []string{"agencyhub/migrations", "agencyhub/models/company"}},
+		{pkg: "agencyhub/migrations/dbtest", imports: []string{"agencyhub/migrations", "agencyhub/models/company"}},
 		{pkg: "agencyhub/engine", imports: []string{"agencyhub/api/httpx"}},
 	}
 	want := []string{"agencyhub/models/integration -> agencyhub/activities/egress", "agencyhub/engine -> agencyhub/api/httpx"}

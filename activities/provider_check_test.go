@@ -13,7 +13,7 @@ import (
 	"agencyhub/activities"
 	"agencyhub/activities/egress"
 	"agencyhub/activities/mailer/smtptest"
-	"agencyhub/models/dbtest"
+	"agencyhub/migrations/dbtest"
 	"agencyhub/models/integration"
 	"agencyhub/models/integration/integrationtest"
 )

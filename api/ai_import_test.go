@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"agencyhub/models/dbtest"
+	"agencyhub/migrations/dbtest"
 	"agencyhub/schemas"
 )
 

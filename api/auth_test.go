@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"agencyhub/api"
-	"agencyhub/models/dbtest"
+	"agencyhub/migrations/dbtest"
 )
 
 // authStep runs one step of a scenario as a subtest, with the env reporting to it, so a

@@ -5,7 +5,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"agencyhub/models/dbtest"
+	"agencyhub/migrations/dbtest"
 )
 
 // BenchmarkAuthenticatedRead measures one signed-in read through the whole stack: request

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"agencyhub/api"
-	"agencyhub/models/dbtest"
+	"agencyhub/migrations/dbtest"
 	"agencyhub/schemas"
 )
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"agencyhub/models/dbtest"
+	"agencyhub/migrations/dbtest"
 )
 
 // slugPattern is the contract's pattern of a company slug.

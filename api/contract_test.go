@@ -10,8 +10,8 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"agencyhub/api/httpx"
+	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
-	"agencyhub/models/dbtest"
 	"agencyhub/schemas"
 )
 

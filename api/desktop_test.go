@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"agencyhub/api"
-	"agencyhub/models/dbtest"
+	"agencyhub/migrations/dbtest"
 )
 
 var desktopUserCode = regexp.MustCompile(`^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$`)

@@ -8,7 +8,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"agencyhub/models/dbtest"
+	"agencyhub/migrations/dbtest"
 )
 
 func TestDocs(t *testing.T) {

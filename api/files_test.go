@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"agencyhub/models/dbtest"
+	"agencyhub/migrations/dbtest"
 	"agencyhub/models/filestore"
 )
 

@@ -4,8 +4,8 @@ import (
 	"net/http"
 	"testing"
 
+	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
-	"agencyhub/models/dbtest"
 )
 
 func TestHealthz(t *testing.T) {

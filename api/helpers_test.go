@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"agencyhub/api"
+	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
 	"agencyhub/models/auth"
 	"agencyhub/models/company"
-	"agencyhub/models/dbtest"
 	"agencyhub/models/filestore"
 	"agencyhub/models/integration"
 	"agencyhub/schemas"

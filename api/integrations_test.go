@@ -9,7 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"agencyhub/activities/mailer/smtptest"
-	"agencyhub/models/dbtest"
+	"agencyhub/migrations/dbtest"
 	"agencyhub/models/integration"
 	"agencyhub/models/integration/integrationtest"
 )

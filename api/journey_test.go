@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"testing"
 
-	"agencyhub/models/dbtest"
+	"agencyhub/migrations/dbtest"
 )
 
 // TestNewUserJourney walks the path a new user takes, as the bar describes it.

@@ -14,9 +14,9 @@ import (
 	"golang.org/x/oauth2"
 
 	"agencyhub/api"
+	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
 	"agencyhub/models/auth"
-	"agencyhub/models/dbtest"
 )
 
 // oauthProvider is an identity provider on a local server speaking OAuth 2.0 as the real

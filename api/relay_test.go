@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"agencyhub/engine"
-	"agencyhub/models/dbtest"
+	"agencyhub/migrations/dbtest"
 	"agencyhub/models/integration/integrationtest"
 	"agencyhub/models/relay"
 )

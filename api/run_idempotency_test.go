@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"agencyhub/models/dbtest"
+	"agencyhub/migrations/dbtest"
 	"agencyhub/models/webhook"
 )
 

@@ -12,7 +12,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"agencyhub/engine"
-	"agencyhub/models/dbtest"
+	"agencyhub/migrations/dbtest"
 )
 
 // scheduleInterval is the shortest interval the catalog allows; the test waits on it.

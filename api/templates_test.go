@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"agencyhub/models/dbtest"
+	"agencyhub/migrations/dbtest"
 )
 
 func TestTemplateAPI(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"agencyhub/models/dbtest"
+	"agencyhub/migrations/dbtest"
 )
 
 // Webhook benchmark shape: the number of concurrent senders, and the fewest deliveries

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"agencyhub/models/dbtest"
+	"agencyhub/migrations/dbtest"
 )
 
 // snippetSample is the trigger's sample payload: a quote and non-ASCII text, which each

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"agencyhub/models/dbtest"
+	"agencyhub/migrations/dbtest"
 )
 
 // withWebhooks gives the server its webhook service; withEngine calls it once the run

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"agencyhub/activities/mailer/smtptest"
-	"agencyhub/models/dbtest"
+	"agencyhub/migrations/dbtest"
 	"agencyhub/models/integration/integrationtest"
 )
 

@@ -24,8 +24,8 @@ import (
 
 	"agencyhub/activities"
 	"agencyhub/engine/devserver"
+	"agencyhub/migrations/dbtest"
 	"agencyhub/models/automation"
-	"agencyhub/models/dbtest"
 	"agencyhub/models/realtime"
 )
 

@@ -16,9 +16,9 @@ import (
 
 	"agencyhub/activities"
 	"agencyhub/engine/devserver"
+	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
 	"agencyhub/models/automation"
-	"agencyhub/models/dbtest"
 	"agencyhub/models/realtime"
 )
 

@@ -11,9 +11,9 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"agencyhub/activities"
+	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
 	"agencyhub/models/automation"
-	"agencyhub/models/dbtest"
 	"agencyhub/models/realtime"
 )
 

@@ -14,9 +14,9 @@ import (
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
 
+	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
 	"agencyhub/models/automation"
-	"agencyhub/models/dbtest"
 	"agencyhub/models/realtime"
 )
 

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"agencyhub/migrations"
+	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
-	"agencyhub/models/dbtest"
 )
 
 func TestBothDialectsHaveTheSameVersions(t *testing.T) {

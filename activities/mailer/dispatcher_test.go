@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"agencyhub/activities/mailer/smtptest"
-	"agencyhub/models/dbtest"
+	"agencyhub/migrations/dbtest"
 	"agencyhub/models/outbox"
 )
 

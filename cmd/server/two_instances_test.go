@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"agencyhub/models/dbtest"
+	"agencyhub/migrations/dbtest"
 )
 
 // TestAnEventOfOneInstanceReachesTheOther runs two instances on one PostgreSQL database, as

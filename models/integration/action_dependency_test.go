@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
-	"agencyhub/models/dbtest"
 	"agencyhub/models/integration"
 	"agencyhub/models/integration/integrationtest"
 )

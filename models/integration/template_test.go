@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
-	"agencyhub/models/dbtest"
 	"agencyhub/models/integration"
 )
 

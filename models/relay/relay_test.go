@@ -9,9 +9,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
 	"agencyhub/models/automation"
-	"agencyhub/models/dbtest"
 	"agencyhub/models/integration"
 	"agencyhub/models/relay"
 )
