@@ -86,6 +86,9 @@ type httpCall struct {
 	// secretHeader is a header from the integration that must not follow a redirect to
 	// another host; Authorization is dropped by net/http itself.
 	secretHeader string
+	// allowedHosts are the hosts the integration's credential may go to (its
+	// metadata.allowed_hosts, lower case); none allows any host.
+	allowedHosts []string
 }
 
 // Run executes one http.request.
@@ -113,7 +116,7 @@ func (a HTTPRequest) Run(ctx context.Context, req Request) (Result, error) {
 	}
 	httpReq.Header = call.header
 
-	resp, err := a.client(call.secretHeader).Do(httpReq)
+	resp, err := a.client(call).Do(httpReq)
 	if err != nil {
 		if ctx.Err() == context.Canceled {
 			return Result{}, ctx.Err()
@@ -152,21 +155,25 @@ func (a HTTPRequest) Run(ctx context.Context, req Request) (Result, error) {
 	}, nil
 }
 
-// client is a.Client (a zero-policy egress client when unset), adjusted so that a secret
-// header is not sent on to another host.
-func (a HTTPRequest) client(secretHeader string) *http.Client {
+// client is a.Client (a zero-policy egress client when unset), adjusted so that the
+// integration's credential goes to no host it may not go to: a redirect to a host outside
+// its allowed_hosts fails the call, and a secret header is not sent on to another host.
+func (a HTTPRequest) client(call *httpCall) *http.Client {
 	base := a.Client
 	if base == nil {
 		base = egress.NewClient(egress.Policy{}, 0)
 	}
-	if secretHeader == "" {
+	if call.secretHeader == "" && len(call.allowedHosts) == 0 {
 		return base
 	}
 	c := *base
 	next := c.CheckRedirect
 	c.CheckRedirect = func(r *http.Request, via []*http.Request) error {
-		if !strings.EqualFold(r.URL.Host, via[0].URL.Host) {
-			r.Header.Del(secretHeader)
+		if !hostAllowed(call.allowedHosts, r.URL) {
+			return &hostNotAllowedError{host: r.URL.Hostname()}
+		}
+		if call.secretHeader != "" && !strings.EqualFold(r.URL.Host, via[0].URL.Host) {
+			r.Header.Del(call.secretHeader)
 		}
 		if next != nil {
 			return next(r, via)
@@ -285,8 +292,21 @@ func validHeaderName(name string) bool {
 	return true
 }
 
-// authorize adds the credentials of an http.auth integration.
+// authorize adds the credentials of an http.auth integration, once the request's host is
+// one its allowed_hosts lets them go to.
 func (c *httpCall) authorize(dep *integration.Unsealed) error {
+	hosts, _ := dep.Metadata["allowed_hosts"].([]any)
+	for _, h := range hosts {
+		if h, ok := h.(string); ok && h != "" {
+			c.allowedHosts = append(c.allowedHosts, strings.ToLower(h))
+		}
+	}
+	if !hostAllowed(c.allowedHosts, c.url) {
+		return Fail(ClassValidation, "host_not_allowed",
+			fmt.Sprintf("The http.auth integration in auth_dependency_id may be sent only to %s, not to %s.",
+				strings.Join(c.allowedHosts, ", "), c.url.Hostname()),
+			"Call one of the integration's allowed_hosts, or ask an admin to add this host to them")
+	}
 	scheme, _ := optionalString(dep.Auth, "scheme")
 	if scheme == "" {
 		scheme, _ = optionalString(dep.Metadata, "scheme")
@@ -349,14 +369,19 @@ func (c *httpCall) idempotent() bool {
 func (c *httpCall) transportFailure(err error, sent bool) *Failure {
 	host := c.url.Host
 	var (
-		refused   *egress.RefusedError
-		certErr   *tls.CertificateVerificationError
-		unknownCA x509.UnknownAuthorityError
-		hostErr   x509.HostnameError
-		invalid   x509.CertificateInvalidError
-		dnsErr    *net.DNSError
+		notAllowed *hostNotAllowedError
+		refused    *egress.RefusedError
+		certErr    *tls.CertificateVerificationError
+		unknownCA  x509.UnknownAuthorityError
+		hostErr    x509.HostnameError
+		invalid    x509.CertificateInvalidError
+		dnsErr     *net.DNSError
 	)
 	switch {
+	case errors.As(err, &notAllowed):
+		return Fail(ClassValidation, "host_not_allowed",
+			fmt.Sprintf("%s redirected to %s, where the http.auth integration in auth_dependency_id may not be sent; the redirect was not followed.", host, notAllowed.host),
+			"Call the final address directly, if it is one of the integration's allowed_hosts")
 	case errors.As(err, &refused):
 		return Fail(ClassValidation, "egress_refused",
 			fmt.Sprintf("%s may not be called: %s.", host, refused.Reason),
@@ -469,4 +494,33 @@ func fromEndpoint(f *Failure, provider map[string]any) *Failure {
 	f.Provider = httpProvider
 	f.ProviderResponse = provider
 	return f
+}
+
+// hostAllowed reports whether u's host is one of allowed: a name equal to an entry, or under
+// an entry *.example.com (any depth of subdomain, not example.com itself). The host is the
+// URL's host proper, lower case and without a trailing dot: neither user info
+// (http://allowed@other/) nor a query that names an allowed host changes it. No entries
+// allow every host.
+func hostAllowed(allowed []string, u *url.URL) bool {
+	if len(allowed) == 0 {
+		return true
+	}
+	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	for _, a := range allowed {
+		if suffix, wildcard := strings.CutPrefix(a, "*"); wildcard {
+			if strings.HasSuffix(host, suffix) && len(host) > len(suffix) {
+				return true
+			}
+		} else if host == a {
+			return true
+		}
+	}
+	return false
+}
+
+// hostNotAllowedError stops a redirect to a host the credential may not go to.
+type hostNotAllowedError struct{ host string }
+
+func (e *hostNotAllowedError) Error() string {
+	return "redirect to " + e.host + ", which is not among the integration's allowed_hosts"
 }

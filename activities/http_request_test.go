@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"reflect"
 	"strings"
 	"sync"
@@ -170,6 +171,70 @@ func TestHTTPRequestDoesNotForwardACustomAuthHeaderToAnotherHost(t *testing.T) {
 	if got := other.seen()[0].Header.Get("X-Api-Key"); got != "" {
 		t.Errorf("the redirect target got X-Api-Key %q", got)
 	}
+}
+
+// TestHTTPRequestSendsACredentialOnlyToItsAllowedHosts is the attack of an editor who may
+// use an admin's http.auth integration but should not be able to pull its token out: the
+// request names another host, hides it behind user info or a query, or is redirected away.
+func TestHTTPRequestSendsACredentialOnlyToItsAllowedHosts(t *testing.T) {
+	e := startEndpoint(t, answerWith(200, "ok"))
+	_, port, _ := net.SplitHostPort(e.Listener.Addr().String())
+	deps := newProjectDependencies()
+	bearer := map[string]any{"scheme": "bearer", "token": "s3cret-t0ken"}
+	onlyAPI := deps.add(integration.TypeHTTPAuth, map[string]any{"allowed_hosts": []any{"api.example.com"}}, bearer)
+	onlyOther := deps.add(integration.TypeHTTPAuth, map[string]any{"allowed_hosts": []any{"127.0.0.2"}}, bearer)
+	for _, tt := range []struct {
+		name, url, dep string
+	}{
+		{"a host that is not allowed", e.URL + "/x", onlyAPI},
+		{"an allowed name as user info before another host", "http://api.example.com@127.0.0.1:" + port + "/x", onlyAPI},
+		{"an allowed name in the query", e.URL + "/x?h=api.example.com", onlyAPI},
+		{"a neighbouring address", e.URL + "/x", onlyOther},
+	} {
+		t.Run(tt.name+" gets nothing", func(t *testing.T) {
+			before := len(e.seen())
+			_, err := runHTTPRequest(t, deps, loopbackClient(t, 5*time.Second), map[string]any{"url": tt.url, "auth_dependency_id": tt.dep})
+			requireFailure(t, err, ClassValidation, "host_not_allowed")
+			if n := len(e.seen()) - before; n != 0 {
+				t.Fatalf("the endpoint got %d requests", n)
+			}
+		})
+	}
+
+	t.Run("an allowed host gets the credential, and a wildcard allows subdomains only", func(t *testing.T) {
+		for _, allowed := range []string{"127.0.0.1", "localhost"} {
+			id := deps.add(integration.TypeHTTPAuth, map[string]any{"allowed_hosts": []any{"*.example.com", allowed}}, bearer)
+			url := strings.Replace(e.URL, "127.0.0.1", allowed, 1) + "/y"
+			if _, err := runHTTPRequest(t, deps, loopbackClient(t, 5*time.Second), map[string]any{"url": url, "auth_dependency_id": id}); err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if got := e.seen()[len(e.seen())-1].Header.Get("Authorization"); got != "Bearer s3cret-t0ken" {
+				t.Fatalf("Authorization = %q", got)
+			}
+		}
+		u := func(raw string) *url.URL { v, _ := url.Parse(raw); return v }
+		for raw, want := range map[string]bool{"https://a.example.com/": true, "https://b.a.example.com/": true,
+			"https://example.com/": false, "https://evilexample.com/": false, "https://a.example.com.evil.test/": false} {
+			if got := hostAllowed([]string{"*.example.com"}, u(raw)); got != want {
+				t.Errorf("%s allowed %v, want %v", raw, got, want)
+			}
+		}
+	})
+
+	t.Run("a redirect to a host that is not allowed is not followed", func(t *testing.T) {
+		away := startEndpoint(t, answerWith(200, "landed"))
+		_, awayPort, _ := net.SplitHostPort(away.Listener.Addr().String())
+		front := startEndpoint(t, func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "http://localhost:"+awayPort+"/landing", http.StatusFound)
+		})
+		id := deps.add(integration.TypeHTTPAuth, map[string]any{"allowed_hosts": []any{"127.0.0.1"}},
+			map[string]any{"scheme": "header", "header_name": "X-Api-Key", "header_value": "k3y-for-127"})
+		_, err := runHTTPRequest(t, deps, loopbackClient(t, 5*time.Second), map[string]any{"url": front.URL, "auth_dependency_id": id})
+		requireFailure(t, err, ClassValidation, "host_not_allowed")
+		if n := len(away.seen()); n != 0 {
+			t.Fatalf("the redirect target got %d requests", n)
+		}
+	})
 }
 
 func TestHTTPRequestClassifiesAnswersByStatusAndMethod(t *testing.T) {
