@@ -10,7 +10,7 @@ export GOFLAGS := -tags=release
 BIN := bin/server
 GO_FILES = $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')
 
-.PHONY: run build test fmt-check bench fmt
+.PHONY: run build test fmt-check bench crash fmt
 
 run: build
 	./$(BIN)
@@ -31,6 +31,10 @@ fmt-check:
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./...
+
+# The crash test at length: 350 runs over 10 kills of the real binary (make test runs 30 over 2).
+crash:
+	CRASH_ROUNDS=10 CRASH_RUNS=35 go test -count=1 -timeout 30m -run TestNoActionActsTwiceAcrossCrashes -v ./cmd/server
 
 fmt:
 	gofmt -w $(GO_FILES)

@@ -2,11 +2,13 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/interceptor"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
@@ -17,63 +19,92 @@ import (
 	"agencyhub/models/realtime"
 )
 
+// liveEngine is the engine on the embedded Temporal server with fake actions: a tenant, the
+// workflow store, the engine's services and a worker on a task queue of the test's own.
+type liveEngine struct {
+	tenant    *dbtest.Tenant
+	workflows *automation.Service
+	engine    *Services
+	fakes     *fakeActions
+}
+
+// newLiveEngine starts the worker; progress replaces the projection writer when not nil,
+// and interceptors wrap the worker's calls.
+func newLiveEngine(t *testing.T, progress func(context.Context, automation.Progress) error, interceptors ...interceptor.WorkerInterceptor) *liveEngine {
+	t.Helper()
+	c := testTemporal(t)
+	db := dbtest.SQLite(t)
+	l := &liveEngine{tenant: dbtest.NewTenant(t, db.DB, "live"), fakes: newFakeActions()}
+	l.workflows = automation.NewService(db.DB, l.tenant.Companies, l.tenant.Catalog, realtime.NewLocal())
+	queue := "live-" + models.NewID().String()
+	l.engine = NewServices(c, queue, "https://hub.test", l.tenant.Catalog, Stores{Workflows: l.workflows})
+	if progress == nil {
+		progress = l.workflows.ApplyProgress
+	}
+	w := worker.New(c, queue, worker.Options{Interceptors: interceptors})
+	w.RegisterWorkflowWithOptions(Interpret, workflow.RegisterOptions{Name: WorkflowName})
+	w.RegisterActivityWithOptions(progress, activity.RegisterOptions{Name: progressActivity})
+	w.RegisterActivityWithOptions(runAction(WorkerDeps{Workflows: l.workflows}, l.fakes.run), activity.RegisterOptions{Name: activities.ActionHTTPRequest})
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	return l
+}
+
+// chargeGraph is a manual trigger and a POST: an action that must not run twice.
+func chargeGraph() automation.Graph {
+	return graph([]automation.Action{manualTrigger("start"), httpRequest("charge", map[string]any{"method": "POST", "url": "https://pay.example/charges"})},
+		edge("start", "charge"))
+}
+
+// start publishes g and starts a manual run of it.
+func (l *liveEngine) start(t *testing.T, g automation.Graph) *automation.Run {
+	t.Helper()
+	ctx := context.Background()
+	wf, err := l.workflows.Create(ctx, l.tenant.Project, l.tenant.UserID, "Charge", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wf, _, err = l.workflows.PutDraft(ctx, wf, automation.Draft{Graph: g}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := l.engine.Publisher.Publish(ctx, wf, l.tenant.UserID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wf.CurrentVersionID = &v.ID
+	run, err := l.engine.Intake.StartManual(ctx, wf, l.tenant.UserID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
+}
+
 // TestRetryActionWaitsForTheFailedExecutionToClose: the projection says failed as soon as
 // the interpreter's last write commits, while its Temporal execution is still open. A
 // retry asked for in that moment must start a new execution once the old one closed, not
 // attach to the closing one and leave the run pending for ever.
 func TestRetryActionWaitsForTheFailedExecutionToClose(t *testing.T) {
-	ctx := context.Background()
-	c := testTemporal(t)
-	db := dbtest.SQLite(t)
-	tenant := dbtest.NewTenant(t, db.DB, "retry")
-	workflows := automation.NewService(db.DB, tenant.Companies, tenant.Catalog, realtime.NewLocal())
-	queue := "retry-" + models.NewID().String()
-	engine := NewServices(c, queue, "https://hub.test", tenant.Catalog, Stores{Workflows: workflows})
-
-	fakes := newFakeActions()
-	fakes.on("charge", failing(activities.Fail(activities.ClassPermanent, "declined", "the card was declined", "Retry"), 1, map[string]any{"ok": true}))
 	release := make(chan struct{})
 	var held atomic.Bool
-	w := worker.New(c, queue, worker.Options{})
-	w.RegisterWorkflowWithOptions(Interpret, workflow.RegisterOptions{Name: WorkflowName})
-	w.RegisterActivityWithOptions(func(ctx context.Context, p automation.Progress) error {
-		if err := workflows.ApplyProgress(ctx, p); err != nil {
+	var l *liveEngine
+	l = newLiveEngine(t, func(ctx context.Context, p automation.Progress) error {
+		if err := l.workflows.ApplyProgress(ctx, p); err != nil {
 			return err
 		}
 		if p.Run != nil && p.Run.Status == automation.RunFailed && held.CompareAndSwap(false, true) {
 			<-release // the failed execution stays open after its failure is recorded
 		}
 		return nil
-	}, activity.RegisterOptions{Name: progressActivity})
-	w.RegisterActivityWithOptions(runAction(WorkerDeps{Workflows: workflows}, fakes.run), activity.RegisterOptions{Name: activities.ActionHTTPRequest})
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(w.Stop)
-
-	wf, err := workflows.Create(ctx, tenant.Project, tenant.UserID, "Charge", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := graph([]automation.Action{manualTrigger("start"), httpRequest("charge", map[string]any{"method": "POST", "url": "https://pay.example/charges"})},
-		edge("start", "charge"))
-	if wf, _, err = workflows.PutDraft(ctx, wf, automation.Draft{Graph: g}); err != nil {
-		t.Fatal(err)
-	}
-	v, err := engine.Publisher.Publish(ctx, wf, tenant.UserID, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wf.CurrentVersionID = &v.ID
-	run, err := engine.Intake.StartManual(ctx, wf, tenant.UserID, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	failed := awaitStatus(t, workflows, run, automation.RunFailed)
+	})
+	l.fakes.on("charge", failing(activities.Fail(activities.ClassPermanent, "declined", "the card was declined", "Retry"), 1, map[string]any{"ok": true}))
+	run := l.start(t, chargeGraph())
+	failed := awaitStatus(t, l.workflows, run, automation.RunFailed)
 
 	retried := make(chan error, 1)
 	go func() {
-		_, err := engine.Runs.RetryAction(ctx, failed, "charge")
+		_, err := l.engine.Runs.RetryAction(context.Background(), failed, "charge")
 		retried <- err
 	}()
 	// Whether the retry returns at once (attached) or waits (right), the old execution may
@@ -87,10 +118,51 @@ func TestRetryActionWaitsForTheFailedExecutionToClose(t *testing.T) {
 	if err := <-retried; err != nil {
 		t.Fatalf("retry-action: %v", err)
 	}
-	awaitStatus(t, workflows, run, automation.RunSucceeded)
-	if n := len(fakes.requests("charge")); n != 2 {
+	awaitStatus(t, l.workflows, run, automation.RunSucceeded)
+	if n := len(l.fakes.requests("charge")); n != 2 {
 		t.Fatalf("charge ran %d times, want 2: once failing, once retried", n)
 	}
+}
+
+// TestAnAnswerLostOnItsWayToTemporalIsNotActedTwice: a worker that dies after an attempt
+// succeeded and was recorded, but before Temporal heard of it, leaves Temporal to retry the
+// action. The retry must answer the recorded result, not make the POST again.
+func TestAnAnswerLostOnItsWayToTemporalIsNotActedTwice(t *testing.T) {
+	l := newLiveEngine(t, nil, &loseFirstAnswer{})
+	run := l.start(t, chargeGraph())
+	done := awaitStatus(t, l.workflows, run, automation.RunSucceeded)
+	if n := len(l.fakes.requests("charge")); n != 1 {
+		t.Fatalf("charge ran %d times, want once", n)
+	}
+	actions, err := l.workflows.ActionRuns(context.Background(), done)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range actions {
+		if a.ActionKey == "charge" && (a.Status != automation.ActionSucceeded || a.AttemptCount != 1) {
+			t.Fatalf("charge = %s after %d attempts, want succeeded after 1", a.Status, a.AttemptCount)
+		}
+	}
+}
+
+// loseFirstAnswer plays a worker that dies between recording an action's first answer and
+// telling Temporal: the answer is replaced by an error, and Temporal retries the activity.
+type loseFirstAnswer struct{ interceptor.WorkerInterceptorBase }
+
+func (*loseFirstAnswer) InterceptActivity(ctx context.Context, next interceptor.ActivityInboundInterceptor) interceptor.ActivityInboundInterceptor {
+	i := &lostAnswer{}
+	i.Next = next
+	return i
+}
+
+type lostAnswer struct{ interceptor.ActivityInboundInterceptorBase }
+
+func (l *lostAnswer) ExecuteActivity(ctx context.Context, in *interceptor.ExecuteActivityInput) (any, error) {
+	res, err := l.Next.ExecuteActivity(ctx, in)
+	if info := activity.GetInfo(ctx); err == nil && info.Attempt == 1 && info.ActivityType.Name == activities.ActionHTTPRequest {
+		return nil, errors.New("the worker died before Temporal heard the answer")
+	}
+	return res, err
 }
 
 // awaitStatus waits, on the run's bus topic, until the run's projection has status.

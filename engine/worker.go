@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"maps"
 	"runtime/debug"
 	"slices"
@@ -68,18 +69,27 @@ func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
 }
 
 // runAction wraps an action function as an activity: it records the attempt in the
-// projection, heartbeats so cancellation arrives, and turns a classified failure into a
-// Temporal application error whose type is the retry class.
+// projection before the action runs and its answer after, heartbeats so cancellation
+// arrives, and turns a classified failure into a Temporal application error whose type is
+// the retry class. On an automatic retry the records say what became of the previous
+// attempt: succeeded (answered again, not run), failed (run again), or unknown (a
+// non-idempotent action is refused, not run).
 func runAction(d WorkerDeps, fn activities.Func) func(context.Context, ActionRequest) (activities.Result, error) {
 	return func(ctx context.Context, req ActionRequest) (activities.Result, error) {
 		retry := activity.GetInfo(ctx).Attempt > 1
 		attempt := req.PriorAttempts + int(activity.GetInfo(ctx).Attempt)
-		if retry && !req.Idempotent {
-			settled, err := d.Workflows.SettledAttempts(ctx, req.RunID, req.ActionKey)
+		if retry {
+			previous, err := d.Workflows.LastSettledAttempt(ctx, req.RunID, req.ActionKey)
 			if err != nil {
 				return activities.Result{}, err // a retryable infrastructure error
 			}
-			if settled < attempt-1 {
+			var answered activities.Result
+			switch {
+			case previous.Attempt == attempt-1 && previous.Result != "" && json.Unmarshal([]byte(previous.Result), &answered) == nil:
+				// The previous attempt succeeded, but its answer never reached Temporal (its
+				// worker died after recording it): answer it again rather than act twice.
+				return answered, nil
+			case previous.Attempt < attempt-1 && !req.Idempotent:
 				// The previous attempt timed out or its worker died before answering: it may
 				// have taken effect, so a non-idempotent action is not tried again on its own,
 				// and this refusal is no attempt.
@@ -107,7 +117,11 @@ func runAction(d WorkerDeps, fn activities.Func) func(context.Context, ActionReq
 		}()
 		req.Attempt = attempt
 		res, err := callAction(ctx, fn, req.Request)
-		if serr := d.Workflows.SettleAttempt(ctx, req.RunID, req.ActionKey, attempt); serr != nil {
+		settled := ""
+		if err == nil {
+			settled = mustJSON(res)
+		}
+		if serr := d.Workflows.SettleAttempt(ctx, req.RunID, req.ActionKey, attempt, settled); serr != nil {
 			activity.GetLogger(ctx).Warn("could not record a settled attempt", "action_key", req.ActionKey, "err", serr)
 		}
 		if err != nil {

@@ -82,14 +82,16 @@ func (r *Run) Terminal() bool {
 
 // ActionRun is the projection of one action within a run.
 type ActionRun struct {
-	ID               uuid.UUID `gorm:"primaryKey"`
-	RunID            uuid.UUID
-	ActionKey        string
-	ActionTypeKey    string
-	Status           string
-	AttemptCount     int
-	MaxAttempts      int
-	SettledAttempts  int
+	ID              uuid.UUID `gorm:"primaryKey"`
+	RunID           uuid.UUID
+	ActionKey       string
+	ActionTypeKey   string
+	Status          string
+	AttemptCount    int
+	MaxAttempts     int
+	SettledAttempts int
+	// SettledResult is the answer of the last settled attempt when it succeeded (JSON).
+	SettledResult    string
 	Input            string
 	Output           string
 	ProviderResponse string
@@ -315,12 +317,23 @@ func actionChanges(a ActionUpdate, now time.Time) map[string]any {
 	return set
 }
 
-// SettledAttempts is how many attempts of an action ended with an answer.
-func (s *Service) SettledAttempts(ctx context.Context, runID uuid.UUID, actionKey string) (int, error) {
-	var settled int
-	err := s.DB.WithContext(ctx).Model(&ActionRun{}).Where("run_id = ? AND action_key = ?", runID, actionKey).
-		Select("settled_attempts").Scan(&settled).Error
-	return settled, err
+// SettledAttempt is the last attempt of an action that ended with an answer.
+type SettledAttempt struct {
+	// Attempt counts the attempts that ended with an answer; 0 before the first.
+	Attempt int
+	// Result is the successful answer of that attempt as JSON, "" when it failed.
+	Result string
+}
+
+// LastSettledAttempt reads an action's last settled attempt.
+func (s *Service) LastSettledAttempt(ctx context.Context, runID uuid.UUID, actionKey string) (SettledAttempt, error) {
+	var row ActionRun
+	err := s.DB.WithContext(ctx).Select("settled_attempts", "settled_result").
+		Take(&row, "run_id = ? AND action_key = ?", runID, actionKey).Error
+	if err != nil {
+		return SettledAttempt{}, models.Internal("read settled attempt of %s: %w", actionKey, err)
+	}
+	return SettledAttempt{Attempt: row.SettledAttempts, Result: row.SettledResult}, nil
 }
 
 // BeginAttempt notes that an action's activity started an attempt; attempts after the
@@ -338,11 +351,12 @@ func (s *Service) BeginAttempt(ctx context.Context, runID uuid.UUID, actionKey s
 	return err
 }
 
-// SettleAttempt notes that an attempt ended with an answer, a result or a classified
-// failure, so its outcome is known.
-func (s *Service) SettleAttempt(ctx context.Context, runID uuid.UUID, actionKey string, attempt int) error {
+// SettleAttempt notes that an attempt ended with an answer, so its outcome is known: a
+// success with its result as JSON, or a classified failure (result ""). It is one write, so
+// the count and the answer never disagree.
+func (s *Service) SettleAttempt(ctx context.Context, runID uuid.UUID, actionKey string, attempt int, result string) error {
 	return s.DB.WithContext(ctx).Model(&ActionRun{}).Where("run_id = ? AND action_key = ? AND settled_attempts < ?", runID, actionKey, attempt).
-		Update("settled_attempts", attempt).Error
+		Updates(map[string]any{"settled_attempts": attempt, "settled_result": result}).Error
 }
 
 // LastEventSequence is the sequence number of a run's last event, 0 before the first.
