@@ -30,9 +30,10 @@ func integrationIn(typeKey, field string) string {
 }
 
 // loadDependency loads the integration whose id is in config field, which must be of type
-// typeKey. It returns nil, nil when the field is empty and not required. Every failure
-// names the field: validation when the id is missing, malformed, unknown in the project or
-// of another type; transient when the lookup itself failed.
+// typeKey, and notes its secrets as used (Redacting keeps them out of the answer). It
+// returns nil, nil when the field is empty and not required. Every failure names the
+// field: validation when the id is missing, malformed, unknown in the project or of
+// another type; transient when the lookup itself failed.
 func loadDependency(ctx context.Context, deps ActionDependencies, req Request, field, typeKey string, required bool) (*integration.Unsealed, error) {
 	raw, err := optionalString(req.Config, field)
 	if err != nil {
@@ -69,6 +70,9 @@ func loadDependency(ctx context.Context, deps ActionDependencies, req Request, f
 		return nil, Fail(ClassValidation, "dependency_type_mismatch",
 			fmt.Sprintf("Integration %s in config field %s is a %s integration, not %s.", id, field, dep.TypeKey, typeKey),
 			fmt.Sprintf("Choose a %s integration in %s", typeKey, field))
+	}
+	for _, secret := range dep.Secrets {
+		useSecret(ctx, secret)
 	}
 	return dep, nil
 }

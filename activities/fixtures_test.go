@@ -16,7 +16,17 @@ import (
 
 	"agencyhub/activities/egress"
 	"agencyhub/models/integration"
+	"agencyhub/schemas"
 )
+
+// testCatalog is the catalog the fixtures read secret fields from.
+var testCatalog = func() *schemas.Catalog {
+	c, err := schemas.LoadCatalog()
+	if err != nil {
+		panic(err)
+	}
+	return c
+}()
 
 // projectDependencies is a map-backed ActionDependencies of one project: the engine reaches
 // the real store across a process boundary, so a map stands in for it.
@@ -40,7 +50,8 @@ func (p *projectDependencies) Unseal(_ context.Context, companyID, projectID, id
 // add stores an integration and returns its id as a config value.
 func (p *projectDependencies) add(typeKey string, metadata, auth map[string]any) string {
 	id := uuid.New()
-	p.byID[id] = &integration.Unsealed{ID: id, TypeKey: typeKey, Metadata: metadata, Auth: auth}
+	t, _ := testCatalog.Dependency(typeKey)
+	p.byID[id] = &integration.Unsealed{ID: id, TypeKey: typeKey, Metadata: metadata, Auth: auth, Secrets: integration.SecretValues(t, auth)}
 	return id.String()
 }
 

@@ -102,7 +102,7 @@ func (a HTTPRequest) Run(ctx context.Context, req Request) (Result, error) {
 		return Result{}, err
 	}
 	if dep != nil {
-		if err := call.authorize(dep); err != nil {
+		if err := call.authorize(ctx, dep); err != nil {
 			return Result{}, err
 		}
 	}
@@ -294,7 +294,7 @@ func validHeaderName(name string) bool {
 
 // authorize adds the credentials of an http.auth integration, once the request's host is
 // one its allowed_hosts lets them go to.
-func (c *httpCall) authorize(dep *integration.Unsealed) error {
+func (c *httpCall) authorize(ctx context.Context, dep *integration.Unsealed) error {
 	hosts, _ := dep.Metadata["allowed_hosts"].([]any)
 	for _, h := range hosts {
 		if h, ok := h.(string); ok && h != "" {
@@ -335,6 +335,7 @@ func (c *httpCall) authorize(dep *integration.Unsealed) error {
 		password, _ := optionalString(dep.Auth, "password")
 		r := &http.Request{Header: c.header}
 		r.SetBasicAuth(user, password)
+		useSecret(ctx, user+":"+password) // its base64 is what goes over the wire
 	case "header":
 		name, err := field("header_name")
 		if err != nil {

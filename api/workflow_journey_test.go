@@ -68,6 +68,10 @@ func (tg *target) serve(w http.ResponseWriter, r *http.Request) {
 		answer(status, map[string]any{"error": http.StatusText(status)})
 		return
 	}
+	if r.URL.Path == "/echo" { // a debugging endpoint: it repeats the credentials it got
+		answer(http.StatusOK, map[string]any{"authorization": r.Header.Get("Authorization")})
+		return
+	}
 	if id, ok := strings.CutPrefix(r.URL.Path, "/customers/"); ok {
 		if c, found := customers[id]; found {
 			answer(http.StatusOK, c)
@@ -556,6 +560,30 @@ func TestWorkflowJourneyCancel(t *testing.T) {
 		j.do(req{method: "POST", path: "/api/v1/runs/" + runID + "/cancel", token: j.u.token}).expect(t, http.StatusConflict, "workflow_run_id")
 		j.do(req{method: "POST", path: "/api/v1/runs/" + runID + "/retry-action", token: j.u.token, body: map[string]any{"action_key": "wait"}}).
 			expect(t, http.StatusConflict, "workflow_run_id")
+	})
+}
+
+// TestARunNeverShowsTheCredentialItsActionsUsed: a target that echoes the Authorization it
+// got puts the integration's token in the action's answer; the run's actions show it
+// redacted, in the output and in the provider's response.
+func TestARunNeverShowsTheCredentialItsActionsUsed(t *testing.T) {
+	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
+		j := newJourney(t, db)
+		const token = "sk_live_0123456789abcdef"
+		dep := j.do(req{method: "POST", path: "/api/v1/projects/" + j.projectID + "/action-dependencies", token: j.u.token, body: map[string]any{
+			"dependency_type_key": "http.auth", "name": "Payments API", "auth": map[string]any{"scheme": "bearer", "token": token},
+		}}).expect(t, http.StatusCreated).str("action_dependency_id")
+		wfID := j.create("Echo", draft([]any{
+			act("start", "manual.trigger", map[string]any{}),
+			act("call", "http.request", map[string]any{"url": j.target.URL + "/echo", "auth_dependency_id": dep}),
+		}, edge("start", "call", "")))
+		j.publish(wfID, 1)
+		runID := j.runManual(wfID, map[string]any{}).str("workflow_run_id")
+		j.finish(runID, "succeeded")
+		shown := j.do(req{method: "GET", path: "/api/v1/runs/" + runID + "/actions", token: j.u.token}).expect(t, http.StatusOK)
+		if body := shown.Body.String(); strings.Contains(body, token) || !strings.Contains(body, "Bearer [redacted]") {
+			t.Fatalf("the run's actions show %s", body)
+		}
 	})
 }
 

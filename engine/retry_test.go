@@ -147,7 +147,9 @@ func TestAnAnswerLostOnItsWayToTemporalIsNotActedTwice(t *testing.T) {
 
 // loseFirstAnswer plays a worker that dies between recording an action's first answer and
 // telling Temporal: the answer is replaced by an error, and Temporal retries the activity.
-type loseFirstAnswer struct{ interceptor.WorkerInterceptorBase }
+type loseFirstAnswer struct {
+	interceptor.WorkerInterceptorBase
+}
 
 func (*loseFirstAnswer) InterceptActivity(ctx context.Context, next interceptor.ActivityInboundInterceptor) interceptor.ActivityInboundInterceptor {
 	i := &lostAnswer{}
@@ -155,7 +157,9 @@ func (*loseFirstAnswer) InterceptActivity(ctx context.Context, next interceptor.
 	return i
 }
 
-type lostAnswer struct{ interceptor.ActivityInboundInterceptorBase }
+type lostAnswer struct {
+	interceptor.ActivityInboundInterceptorBase
+}
 
 func (l *lostAnswer) ExecuteActivity(ctx context.Context, in *interceptor.ExecuteActivityInput) (any, error) {
 	res, err := l.Next.ExecuteActivity(ctx, in)

@@ -116,7 +116,7 @@ func runAction(d WorkerDeps, fn activities.Func) func(context.Context, ActionReq
 			}
 		}()
 		req.Attempt = attempt
-		res, err := callAction(ctx, fn, req.Request)
+		res, err := callAction(ctx, activities.Redacting(fn), req.Request)
 		settled := ""
 		if err == nil {
 			settled = mustJSON(res)

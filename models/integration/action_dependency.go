@@ -121,14 +121,32 @@ func invalidSettings(fields ...[]string) error {
 // short one (a password) is hidden whole, so a mask never gives away much of it.
 const maskedSecretMinLength = 16
 
-// maskAuth returns auth with every secret field masked. A field is secret when the type's
-// auth schema marks it writeOnly, or does not describe it at all.
-func maskAuth(t *schemas.DependencyType, auth map[string]any) map[string]any {
+// secretField tells whether an auth field holds a secret: one the type's auth schema marks
+// writeOnly, or does not describe at all. The others (a scheme, a user name, a header's
+// name) are settings that happen to travel with the credential.
+func secretField(t *schemas.DependencyType, name string) bool {
 	props, _ := t.AuthSchema["properties"].(map[string]any)
+	prop, described := props[name].(map[string]any)
+	writeOnly, _ := prop["writeOnly"].(bool)
+	return !described || writeOnly
+}
+
+// SecretValues are the values of auth's secret fields: what no answer may repeat.
+func SecretValues(t *schemas.DependencyType, auth map[string]any) []string {
+	var out []string
+	for name, v := range auth {
+		if v, isText := v.(string); isText && v != "" && (t == nil || secretField(t, name)) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// maskAuth returns auth with every secret field masked.
+func maskAuth(t *schemas.DependencyType, auth map[string]any) map[string]any {
 	out := make(map[string]any, len(auth))
 	for name, v := range auth {
-		prop, described := props[name].(map[string]any)
-		if secret, _ := prop["writeOnly"].(bool); described && !secret {
+		if !secretField(t, name) {
 			out[name] = v
 			continue
 		}

@@ -25,6 +25,9 @@ type Unsealed struct {
 	TypeKey  string
 	Metadata map[string]any
 	Auth     map[string]any
+	// Secrets are the values of the auth's secret fields, which nothing an action answers
+	// may repeat.
+	Secrets []string
 }
 
 // ErrActionDependencyNotFound is what Unseal answers for an id that is no usable action
@@ -54,5 +57,6 @@ func (s *Service) UnsealDependency(d *ActionDependency) (*Unsealed, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Unsealed{ID: d.ID, TypeKey: d.DependencyTypeKey, Metadata: d.Metadata, Auth: auth}, nil
+	t, _ := s.Catalog.Dependency(d.DependencyTypeKey) // a type the catalog lost: every field is secret
+	return &Unsealed{ID: d.ID, TypeKey: d.DependencyTypeKey, Metadata: d.Metadata, Auth: auth, Secrets: SecretValues(t, auth)}, nil
 }
