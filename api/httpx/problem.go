@@ -1,7 +1,9 @@
 package httpx
 
 import (
+	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -46,6 +48,43 @@ var keyStatus = map[string]int{
 	"method_not_allowed":     http.StatusMethodNotAllowed,
 }
 
+// A Problem names at most maxValidateNames fields in validate, and its X-App-Validate
+// header at most maxValidateHeader bytes of them (proxies refuse long header lines); a last
+// item "+N more" counts the names left off. A draft with thousands of bad actions still
+// answers a short list, and its diagnostics (validate) hold the whole of it.
+const (
+	maxValidateNames  = 100
+	maxValidateHeader = 1024
+)
+
+// validateList joins names with commas, at most maxNames of them in at most maxBytes,
+// ending in "+N more" when some are left off.
+func validateList(names []string, maxNames, maxBytes int) string {
+	reserve := len(fmt.Sprintf(",+%d more", len(names)))
+	var b strings.Builder
+	for i, name := range names {
+		need := len(name)
+		if i > 0 {
+			need++
+		}
+		if i < len(names)-1 {
+			need += reserve
+		}
+		if i == maxNames || b.Len()+need > maxBytes {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "+%d more", len(names)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(name)
+	}
+	return b.String()
+}
+
 // fixRequired lists the kinds the caller resolves by changing the request.
 var fixRequired = map[models.Kind]bool{
 	models.KindInvalid: true, models.KindUnauthenticated: true, models.KindConflict: true,
@@ -72,13 +111,13 @@ func WriteError(c *gin.Context, err error) {
 	msg := Message(Lang(c), e.Key, e.Kind)
 	p := Problem{
 		Status: result, Title: msg.Title, Detail: msg.Detail, Action: msg.Action,
-		Validate: strings.Join(e.Fields, ","), RequestID: RequestID(c),
+		Validate: validateList(e.Fields, maxValidateNames, math.MaxInt), RequestID: RequestID(c),
 	}
 	h := c.Writer.Header()
 	h.Set("X-App-Result", result)
 	h.Set("X-App-Action", msg.Action)
 	if p.Validate != "" {
-		h.Set("X-App-Validate", p.Validate)
+		h.Set("X-App-Validate", validateList(e.Fields, maxValidateNames, maxValidateHeader))
 	}
 	if e.RetryAfterSeconds > 0 {
 		h.Set("Retry-After", strconv.Itoa(e.RetryAfterSeconds))

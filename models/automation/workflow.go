@@ -147,9 +147,9 @@ func (s *Service) List(ctx context.Context, projectID uuid.UUID, page models.Pag
 	return items, next, nil
 }
 
-// PutDraft replaces the draft and answers what validation finds in it; an invalid draft is
-// still saved, since editors save work in progress. Nil Graph slices count as empty.
-func (s *Service) PutDraft(ctx context.Context, w *Workflow, d Draft) (*Workflow, []Diagnostic, error) {
+// PutDraft replaces the draft; an invalid draft is still saved, since editors save work in
+// progress (engine.Drafts reports its problems). Nil Graph slices count as empty.
+func (s *Service) PutDraft(ctx context.Context, w *Workflow, d Draft) (*Workflow, error) {
 	if d.Graph.Actions == nil {
 		d.Graph.Actions = []Action{}
 	}
@@ -169,14 +169,9 @@ func (s *Service) PutDraft(ctx context.Context, w *Workflow, d Draft) (*Workflow
 		"draft_change_description": out.DraftChangeDescription, "draft_updated_at": out.DraftUpdatedAt, "updated_at": out.UpdatedAt,
 	}).Error
 	if err != nil {
-		return nil, nil, models.Internal("save draft: %w", err)
+		return nil, models.Internal("save draft: %w", err)
 	}
-	return &out, Validate(d.Graph, s.Catalog), nil
-}
-
-// ValidateDraft reports every problem of the draft.
-func (s *Service) ValidateDraft(w *Workflow) []Diagnostic {
-	return Validate(w.Draft().Graph, s.Catalog)
+	return &out, nil
 }
 
 // RequireValid turns error diagnostics into invalid input naming where each problem is
@@ -189,7 +184,10 @@ func RequireValid(ds []Diagnostic) error {
 			continue
 		}
 		f := d.Field
-		if d.ActionKey != "" && !strings.HasPrefix(f, "connections") {
+		switch {
+		case d.ActionKey != "" && !ActionKeyPattern.MatchString(d.ActionKey):
+			f = "actions" // a bad key names no field, and may hold what a header cannot carry
+		case d.ActionKey != "" && !strings.HasPrefix(f, "connections"):
 			f = strings.TrimSuffix("actions."+d.ActionKey+"."+f, ".")
 		}
 		if !seen[f] {

@@ -1,0 +1,111 @@
+package api_test
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"agencyhub/migrations/dbtest"
+)
+
+// TestAHugeInvalidDraftAnswersAShortProblem: publishing a draft of 499 broken actions
+// names the first 100 fields in the Problem and at most 1 KB of them in X-App-Validate,
+// each list ending in a count of the rest, so that no proxy refuses the answer.
+func TestAHugeInvalidDraftAnswersAShortProblem(t *testing.T) {
+	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
+		j := newJourney(t, db)
+		const broken = 499 // a draft holds 500 actions at most
+		actions := []any{act("start", "manual.trigger", map[string]any{})}
+		for i := range broken {
+			actions = append(actions, act(fmt.Sprintf("step_%d", i), "no.such_type", map[string]any{}))
+		}
+		wfID := j.do(req{method: "POST", path: "/api/v1/projects/" + j.projectID + "/workflows", token: j.u.token,
+			body: map[string]any{"name": "Huge"}}).expect(t, http.StatusCreated).str("workflow_id")
+		j.putDraft(wfID, draft(actions, edge("start", "step_0", "")))
+
+		refused := j.do(req{method: "POST", path: "/api/v1/workflows/" + wfID + "/publish", token: j.u.token, body: map[string]any{}})
+		if refused.Code != http.StatusBadRequest {
+			t.Fatalf("publish answered %d %s", refused.Code, refused.Body)
+		}
+		header := refused.Header().Get("X-App-Validate")
+		if len(header) > 1024 || !strings.HasPrefix(header, "actions.step_0.action_type_key,") {
+			t.Fatalf("X-App-Validate is %d bytes: %.200s", len(header), header)
+		}
+		names := strings.Split(refused.str("validate"), ",")
+		more := 0
+		if len(names) != 101 || !strings.HasPrefix(names[0], "actions.step_0.") {
+			t.Fatalf("validate names %d fields, starting %q", len(names), names[0])
+		}
+		if _, err := fmt.Sscanf(names[100], "+%d more", &more); err != nil || more < broken-100 {
+			t.Fatalf("validate ends in %q, want a count of at least %d more", names[100], broken-100)
+		}
+	})
+}
+
+// TestADraftNamingAnotherTenantsRecordsDoesNotPublish: an integration and a template of
+// another company are unknown references, reported by validation and refused by publish
+// naming the config fields, as an integration of the wrong type is.
+func TestADraftNamingAnotherTenantsRecordsDoesNotPublish(t *testing.T) {
+	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
+		j := newJourney(t, db)
+		eve := j.signUp("Eve")
+		eveProject := j.projectIn(eve, j.companyOf(eve, "Rival"), "Theirs")
+		foreignAuth := j.do(req{method: "POST", path: "/api/v1/projects/" + eveProject + "/action-dependencies", token: eve.token, body: map[string]any{
+			"dependency_type_key": "http.auth", "name": "Their API", "auth": map[string]any{"scheme": "bearer", "token": "their-token-123"},
+		}}).expect(t, http.StatusCreated).str("action_dependency_id")
+		foreignTemplate := j.do(req{method: "POST", path: "/api/v1/projects/" + eveProject + "/email-templates", token: eve.token, body: map[string]any{
+			"name": "Theirs", "subject": "Hi", "body": "Hello",
+		}}).expect(t, http.StatusCreated).str("email_template_id")
+		ownMail := j.do(req{method: "POST", path: "/api/v1/projects/" + j.projectID + "/action-dependencies", token: j.u.token, body: map[string]any{
+			"dependency_type_key": "smtp.server", "name": "Mail",
+			"metadata": map[string]any{"host": "127.0.0.1", "port": 2525, "from": "noreply@northwind.test"},
+			"auth":     map[string]any{"username": "mailer", "password": "mail-password"},
+		}}).expect(t, http.StatusCreated).str("action_dependency_id")
+
+		wfID := j.do(req{method: "POST", path: "/api/v1/projects/" + j.projectID + "/workflows", token: j.u.token,
+			body: map[string]any{"name": "Borrowed"}}).expect(t, http.StatusCreated).str("workflow_id")
+		saved := j.putDraft(wfID, draft([]any{
+			act("start", "manual.trigger", map[string]any{}),
+			act("call", "http.request", map[string]any{"url": j.target.URL + "/echo", "auth_dependency_id": foreignAuth}),
+			act("mail", "email.send", map[string]any{"smtp_action_dependency_id": ownMail, "to": []any{"a@example.com"}, "email_template_id": foreignTemplate}),
+			act("mistyped", "email.send", map[string]any{"smtp_action_dependency_id": foreignAuth, "to": []any{"a@example.com"}, "body": "Hi"}),
+		}, edge("start", "call", ""), edge("call", "mail", ""), edge("mail", "mistyped", "")))
+		want := []string{"call config.auth_dependency_id integration_not_found", "mail config.email_template_id template_not_found",
+			"mistyped config.smtp_action_dependency_id integration_not_found"}
+		if got := diagnosticsOf(saved); !slices.Equal(got, want) {
+			t.Fatalf("the saved draft's diagnostics are %v, want %v", got, want)
+		}
+		valid := j.do(req{method: "POST", path: "/api/v1/workflows/" + wfID + "/validate", token: j.u.token}).expect(t, http.StatusOK)
+		if got := diagnosticsOf(valid); valid.json["valid"] != false || !slices.Equal(got, want) {
+			t.Fatalf("validate answered %s", valid.Body)
+		}
+		j.do(req{method: "POST", path: "/api/v1/workflows/" + wfID + "/publish", token: j.u.token, body: map[string]any{}}).expect(t, http.StatusBadRequest,
+			"actions.call.config.auth_dependency_id", "actions.mail.config.email_template_id", "actions.mistyped.config.smtp_action_dependency_id")
+		j.do(req{method: "POST", path: "/api/v1/workflows/" + wfID + "/test-runs", token: j.u.token, body: map[string]any{}}).expect(t, http.StatusBadRequest,
+			"actions.call.config.auth_dependency_id", "actions.mail.config.email_template_id", "actions.mistyped.config.smtp_action_dependency_id")
+
+		// The same ids of the project itself: the wrong type is still named.
+		ownAuth := j.do(req{method: "POST", path: "/api/v1/projects/" + j.projectID + "/action-dependencies", token: j.u.token, body: map[string]any{
+			"dependency_type_key": "http.auth", "name": "Our API", "auth": map[string]any{"scheme": "bearer", "token": "our-token-1234"},
+		}}).expect(t, http.StatusCreated).str("action_dependency_id")
+		saved = j.putDraft(wfID, draft([]any{
+			act("start", "manual.trigger", map[string]any{}),
+			act("mistyped", "email.send", map[string]any{"smtp_action_dependency_id": ownAuth, "to": []any{"a@example.com"}, "body": "Hi"}),
+		}, edge("start", "mistyped", "")))
+		if got := diagnosticsOf(saved); !slices.Equal(got, []string{"mistyped config.smtp_action_dependency_id integration_wrong_type"}) {
+			t.Fatalf("the saved draft's diagnostics are %v", got)
+		}
+	})
+}
+
+// diagnosticsOf lists a workflow's or a validation's diagnostics as "action field code".
+func diagnosticsOf(r *response) []string {
+	var out []string
+	for _, d := range r.json["diagnostics"].([]any) {
+		d := d.(map[string]any)
+		out = append(out, fmt.Sprint(d["action_key"], " ", d["field"], " ", d["code"]))
+	}
+	return out
+}
