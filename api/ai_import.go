@@ -105,6 +105,7 @@ type aiContextActionType struct {
 	Trigger            bool           `json:"trigger"`
 	RequiresDependency bool           `json:"requires_dependency"`
 	ProviderKey        string         `json:"provider_key"`
+	DependencyTypeKey  string         `json:"dependency_type_key"`
 	DependencyField    string         `json:"dependency_field"`
 	ConfigSchemaJSON   map[string]any `json:"config_schema_json,omitempty"`
 }
@@ -155,7 +156,11 @@ func (s *Server) workflowAIContext(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	view := s.viewWorkflow(w)
+	view, err := s.viewWorkflow(c, w)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
 	out := aiContextView{
 		Format: schemas.WorkflowContextFormat, SchemaVersion: schemas.WorkflowPatchVersion,
 		Workflow: aiContextWorkflow{WorkflowID: w.ID, ProjectID: w.ProjectID, Name: w.Name, Description: w.Description,
@@ -173,7 +178,8 @@ func (s *Server) workflowAIContext(c *gin.Context) {
 	}
 	for _, t := range catalog.Actions() {
 		v := aiContextActionType{ActionTypeKey: t.Key, DisplayName: t.DisplayName, Category: t.Category, Trigger: t.Trigger,
-			RequiresDependency: t.RequiresDependency, ProviderKey: t.ProviderKey, DependencyField: t.DependencyField}
+			RequiresDependency: t.RequiresDependency, ProviderKey: t.ProviderKey, DependencyTypeKey: t.DependencyTypeKey,
+			DependencyField: t.DependencyField}
 		if t.Importable {
 			v.ConfigSchemaJSON = t.ConfigSchema
 			out.ActionCatalog.SupportedNow = append(out.ActionCatalog.SupportedNow, v)

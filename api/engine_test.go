@@ -74,7 +74,7 @@ func (e *env) withEngine(s *api.Server) {
 	queue := "test-" + models.NewID().String()
 	services := engine.NewServices(c, queue, s.PublicURL, s.Catalog, engine.Stores{
 		Workflows: s.Workflows, Integrations: s.Integrations, Webhooks: s.Webhooks, Relays: s.Relays})
-	s.Runs, s.Intake, s.Publisher = services.Runs, services.Intake, services.Publisher
+	s.Drafts, s.Runs, s.Intake, s.Publisher = services.Drafts, services.Runs, services.Intake, services.Publisher
 	egressClient := egress.NewClient(testEgress, egress.DefaultMaxBody)
 	s.ProviderCheck = &activities.ProviderCheck{Store: s.Integrations, Client: egressClient, Policy: testEgress}
 	s.BotAPI = &activities.BotAPI{ActionDependencies: s.Integrations, Client: egressClient}

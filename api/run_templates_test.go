@@ -6,13 +6,12 @@ import (
 	"testing"
 
 	"agencyhub/migrations/dbtest"
-	"agencyhub/models"
 	"agencyhub/models/integration/integrationtest"
 )
 
 // TestSendActionsUseProjectTemplates: a messenger send naming a message template sends the
-// template's text rendered with the run's variables; a template that does not exist in the
-// project is refused before anything runs.
+// template's text rendered with the run's variables; a template deleted since publishing is
+// refused before anything runs.
 func TestSendActionsUseProjectTemplates(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
 		e := newEnv(t, db)
@@ -57,8 +56,12 @@ func TestSendActionsUseProjectTemplates(t *testing.T) {
 				t.Fatalf("bot received %v", sent)
 			}
 		})
-		t.Run("a template missing from the project is refused before anything runs", func(t *testing.T) {
-			id := flow(t, models.NewID().String())
+		t.Run("a template deleted since publishing is refused before anything runs", func(t *testing.T) {
+			goneID := e.do(req{method: "POST", path: base + "/message-templates", token: ada.token, body: map[string]any{
+				"name": "Soon gone", "text": "Bye",
+			}}).expect(t, http.StatusCreated).str("message_template_id")
+			id := flow(t, goneID)
+			e.do(req{method: "DELETE", path: base + "/message-templates/" + goneID, token: ada.token}).expect(t, http.StatusNoContent)
 			resp := e.do(req{method: "POST", path: "/api/v1/workflows/" + id + "/runs/manual", token: ada.token}).
 				expect(t, http.StatusBadRequest, "actions.greet.config.message_template_id")
 			if !strings.Contains(resp.str("title"), "emplate") {

@@ -44,8 +44,10 @@ type Server struct {
 	Catalog  *schemas.Catalog
 	// Workflows holds workflows, versions and the run projection.
 	Workflows *automation.Service
-	// Runs steers runs (test runs, replay, retry, cancel); Intake starts runs from triggers;
-	// Publisher changes current versions.
+	// Drafts validates drafts against the catalog and their project; Runs steers runs
+	// (test runs, replay, retry, cancel); Intake starts runs from triggers; Publisher
+	// changes current versions.
+	Drafts    *engine.Drafts
 	Runs      *engine.Runs
 	Intake    *engine.Intake
 	Publisher *engine.Publisher

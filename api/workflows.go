@@ -40,8 +40,14 @@ const (
 	workflowPublished = "published"
 )
 
-func (s *Server) viewWorkflow(w *automation.Workflow) workflowView {
+// viewWorkflow answers a workflow with its draft's diagnostics. Errors: a failed lookup
+// of what the draft names.
+func (s *Server) viewWorkflow(c *gin.Context, w *automation.Workflow) (workflowView, error) {
 	d := w.Draft()
+	diagnostics, err := s.Drafts.Validate(c, w, d.Graph)
+	if err != nil {
+		return workflowView{}, err
+	}
 	status := workflowDraft
 	if w.CurrentVersionID != nil {
 		status = workflowPublished
@@ -51,9 +57,19 @@ func (s *Server) viewWorkflow(w *automation.Workflow) workflowView {
 		Status: status, CurrentVersionID: w.CurrentVersionID,
 		Draft: draftView{Actions: d.Graph.Actions, Connections: d.Graph.Connections, TestInputJSON: d.TestInput,
 			ChangeDescription: d.ChangeDescription, UpdatedAt: w.DraftUpdatedAt},
-		Diagnostics: nonNil(s.Workflows.ValidateDraft(w)),
+		Diagnostics: nonNil(diagnostics),
 		CreatedAt:   w.CreatedAt, UpdatedAt: w.UpdatedAt,
+	}, nil
+}
+
+// serveWorkflow answers a workflow with status.
+func (s *Server) serveWorkflow(c *gin.Context, status int, w *automation.Workflow) {
+	view, err := s.viewWorkflow(c, w)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
 	}
+	c.JSON(status, view)
 }
 
 func nonNil[T any](s []T) []T {
@@ -68,7 +84,16 @@ func (s *Server) workflowList(c *gin.Context) {
 	servePage(c, func(page models.PageRequest) ([]automation.Workflow, string, error) {
 		return s.Workflows.List(c, project(c).ID, page)
 	},
-		each(func(w automation.Workflow) workflowView { return s.viewWorkflow(&w) }))
+		func(rows []automation.Workflow) ([]workflowView, error) {
+			items := make([]workflowView, len(rows))
+			for i := range rows {
+				var err error
+				if items[i], err = s.viewWorkflow(c, &rows[i]); err != nil {
+					return nil, err
+				}
+			}
+			return items, nil
+		})
 }
 
 type workflowCreateRequest struct {
@@ -88,12 +113,12 @@ func (s *Server) workflowCreate(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	c.JSON(http.StatusCreated, s.viewWorkflow(w))
+	s.serveWorkflow(c, http.StatusCreated, w)
 }
 
 // workflowGet serves GET /api/v1/workflows/{workflow_id}.
 func (s *Server) workflowGet(c *gin.Context) {
-	c.JSON(http.StatusOK, s.viewWorkflow(workflow(c)))
+	s.serveWorkflow(c, http.StatusOK, workflow(c))
 }
 
 type draftRequest struct {
@@ -111,7 +136,7 @@ func (s *Server) workflowPutDraft(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	w, _, err := s.Workflows.PutDraft(c, workflow(c), automation.Draft{
+	w, err := s.Workflows.PutDraft(c, workflow(c), automation.Draft{
 		Graph:     automation.Graph{Actions: req.Actions, Connections: req.Connections},
 		TestInput: req.TestInputJSON, ChangeDescription: req.ChangeDescription,
 	})
@@ -119,7 +144,7 @@ func (s *Server) workflowPutDraft(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, s.viewWorkflow(w))
+	s.serveWorkflow(c, http.StatusOK, w)
 }
 
 type validationView struct {
@@ -129,7 +154,12 @@ type validationView struct {
 
 // workflowValidate serves POST /api/v1/workflows/{workflow_id}/validate.
 func (s *Server) workflowValidate(c *gin.Context) {
-	ds := s.Workflows.ValidateDraft(workflow(c))
+	w := workflow(c)
+	ds, err := s.Drafts.Validate(c, w, w.Draft().Graph)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
 	c.JSON(http.StatusOK, validationView{Valid: !automation.HasErrors(ds), Diagnostics: nonNil(ds)})
 }
 
@@ -206,5 +236,5 @@ func (s *Server) workflowVersionRestore(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, s.viewWorkflow(w))
+	s.serveWorkflow(c, http.StatusOK, w)
 }

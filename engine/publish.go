@@ -6,7 +6,6 @@ import (
 	"github.com/google/uuid"
 
 	"agencyhub/models/automation"
-	"agencyhub/schemas"
 )
 
 // Publisher is the one path by which a workflow's current version changes, publish or
@@ -15,17 +14,17 @@ import (
 type Publisher struct {
 	Workflows *automation.Service
 	Schedules *Schedules
-	Catalog   *schemas.Catalog
+	Drafts    *Drafts
 }
 
 // Publish freezes the draft as the next version (automation.Service.Publish, which also
 // indexes its triggers) and brings the workflow's schedules in line with it. Errors:
-// invalid (the draft's problems, a cron expression schedules cannot run), conflict,
+// invalid (the draft's problems, Drafts.Validate's, or a cron expression schedules cannot run), conflict,
 // unavailable (the version is published but its schedules could not be updated;
 // publishing or restoring again repairs them).
 func (p *Publisher) Publish(ctx context.Context, w *automation.Workflow, userID uuid.UUID, description *string) (*automation.Version, error) {
 	d := w.Draft()
-	if err := automation.RequireValid(automation.Validate(d.Graph, p.Catalog)); err != nil {
+	if err := p.Drafts.Require(ctx, w, d.Graph); err != nil {
 		return nil, err
 	}
 	if err := checkSchedules(d.Graph); err != nil {

@@ -66,7 +66,7 @@ func (l *liveEngine) start(t *testing.T, g automation.Graph) *automation.Run {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if wf, _, err = l.workflows.PutDraft(ctx, wf, automation.Draft{Graph: g}); err != nil {
+	if wf, err = l.workflows.PutDraft(ctx, wf, automation.Draft{Graph: g}); err != nil {
 		t.Fatal(err)
 	}
 	v, err := l.engine.Publisher.Publish(ctx, wf, l.tenant.UserID, nil)

@@ -48,6 +48,8 @@ type Runs struct {
 	Client    client.Client
 	Workflows *automation.Service
 	Catalog   *schemas.Catalog
+	// Drafts validates the drafts test runs start from.
+	Drafts *Drafts
 	// Templates resolves the project templates send actions name.
 	Templates *integration.Service
 	// TaskQueue is where runs are dispatched; the worker polls the same one.
@@ -80,7 +82,7 @@ type Start struct {
 // Errors: invalid (the draft's problems), unavailable.
 func (s *Runs) StartTest(ctx context.Context, w *automation.Workflow, userID uuid.UUID, input map[string]any) (*automation.Run, error) {
 	d := w.Draft()
-	if err := automation.RequireValid(automation.Validate(d.Graph, s.Catalog)); err != nil {
+	if err := s.Drafts.Require(ctx, w, d.Graph); err != nil {
 		return nil, err
 	}
 	trigger, ok := automation.FirstOfType(d.Graph, automation.TypeManual)

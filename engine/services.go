@@ -11,8 +11,9 @@ import (
 )
 
 // Services are the engine's services on one Temporal client and task queue: runs, the
-// trigger intake, publishing and the schedules, wired to each other.
+// trigger intake, draft validation, publishing and the schedules, wired to each other.
 type Services struct {
+	Drafts    *Drafts
 	Runs      *Runs
 	Intake    *Intake
 	Publisher *Publisher
@@ -30,12 +31,14 @@ type Stores struct {
 // NewServices wires the engine's services. Runs are dispatched to taskQueue, where the
 // worker (NewWorker) must poll; publicURL is the base of the links runs carry.
 func NewServices(c client.Client, taskQueue, publicURL string, catalog *schemas.Catalog, st Stores) *Services {
-	runs := &Runs{Client: c, Workflows: st.Workflows, Catalog: catalog, Templates: st.Integrations, TaskQueue: taskQueue, PublicURL: publicURL}
+	drafts := &Drafts{Catalog: catalog, Integrations: st.Integrations}
+	runs := &Runs{Client: c, Workflows: st.Workflows, Catalog: catalog, Drafts: drafts, Templates: st.Integrations, TaskQueue: taskQueue, PublicURL: publicURL}
 	schedules := &Schedules{Client: c, Workflows: st.Workflows, Catalog: catalog, TaskQueue: taskQueue}
 	return &Services{
+		Drafts:    drafts,
 		Runs:      runs,
 		Intake:    &Intake{Runs: runs, Workflows: st.Workflows, Catalog: catalog, Webhooks: st.Webhooks, Relays: st.Relays},
-		Publisher: &Publisher{Workflows: st.Workflows, Schedules: schedules, Catalog: catalog},
+		Publisher: &Publisher{Workflows: st.Workflows, Schedules: schedules, Drafts: drafts},
 		Schedules: schedules,
 	}
 }

@@ -25,12 +25,13 @@ func (s *Runs) withTemplates(ctx context.Context, companyID, projectID uuid.UUID
 				out.Actions[i].Config[field] = value
 			}
 		}
-		id, field := templateRef(a)
-		if id == uuid.Nil {
-			continue
+		field := templateField(a)
+		raw, _ := a.Config[field].(string)
+		id, err := uuid.Parse(raw)
+		if err != nil {
+			continue // Drafts.Validate refuses a malformed id before any run
 		}
 		out.Actions[i].Config = maps.Clone(a.Config)
-		var err error
 		switch field {
 		case "email_template_id":
 			var t *integration.EmailTemplate
@@ -55,14 +56,12 @@ func (s *Runs) withTemplates(ctx context.Context, companyID, projectID uuid.UUID
 	return out, nil
 }
 
-// templateRef is the template an action names, and the config field naming it.
-func templateRef(a automation.Action) (uuid.UUID, string) {
+// templateField is the config field naming the template an action uses, "" when none.
+func templateField(a automation.Action) string {
 	for _, field := range []string{"email_template_id", "message_template_id"} {
 		if s, _ := a.Config[field].(string); s != "" {
-			if id, err := uuid.Parse(s); err == nil {
-				return id, field
-			}
+			return field
 		}
 	}
-	return uuid.Nil, ""
+	return ""
 }

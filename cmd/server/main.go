@@ -276,7 +276,7 @@ func (m *Main) apiServer(st *stores, services *engine.Services, catalog *schemas
 	sameSite, _ := m.Config.sameSite()
 	return &api.Server{
 		Auth: st.auth, Company: st.companies, Contract: contract, Catalog: catalog,
-		Workflows: st.workflows, Runs: services.Runs, Intake: services.Intake, Publisher: services.Publisher, Bus: m.bus,
+		Workflows: st.workflows, Drafts: services.Drafts, Runs: services.Runs, Intake: services.Intake, Publisher: services.Publisher, Bus: m.bus,
 		Integrations: st.integrations, Relays: st.relays, BotAPI: botAPI, Webhooks: st.webhooks, Files: st.files,
 		ProviderCheck: &activities.ProviderCheck{Store: st.integrations, Client: egressClient, Policy: policy,
 			MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL},

@@ -70,7 +70,7 @@ func newIngestWorld(t *testing.T, db *dbtest.DB) *ingestWorld {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if wf, _, err = workflows.PutDraft(ctx, wf, automation.Draft{Graph: automation.Graph{Actions: []automation.Action{
+	if wf, err = workflows.PutDraft(ctx, wf, automation.Draft{Graph: automation.Graph{Actions: []automation.Action{
 		{ActionKey: "hook", ActionTypeKey: automation.TypeWebhook, Config: map[string]any{"endpoint_key": "orders", "auth_type": "none"}},
 	}}}); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,104 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/uuid"
+
+	"agencyhub/models"
+	"agencyhub/models/automation"
+	"agencyhub/models/integration"
+	"agencyhub/schemas"
+)
+
+// Drafts validates what a workflow's graph names beyond itself. A graph is checked
+// against the catalog (automation.Validate) and against its project: an integration or a
+// template id the project does not hold (unknown, another project's or another company's),
+// or an integration of another type than the action needs, is an error naming the config
+// field, like any other unknown reference, so that such a draft is not published to fail
+// at run time. A disabled integration is a warning: runs treat it as missing until it is
+// enabled again.
+type Drafts struct {
+	Catalog      *schemas.Catalog
+	Integrations *integration.Service
+}
+
+// Validate reports every problem of a graph of the workflow's project. Errors: only a
+// lookup that failed.
+func (d *Drafts) Validate(ctx context.Context, w *automation.Workflow, g automation.Graph) ([]automation.Diagnostic, error) {
+	ds := automation.Validate(g, d.Catalog)
+	flagged := map[string]bool{} // action key + field the schema already refused
+	for _, diag := range ds {
+		flagged[diag.ActionKey+" "+diag.Field] = true
+	}
+	for _, a := range g.Actions {
+		t, ok := d.Catalog.Action(a.ActionTypeKey)
+		if !ok {
+			continue
+		}
+		for _, field := range []string{t.DependencyField, templateField(a)} {
+			id, named := a.Config[field].(string)
+			if field == "" || !named || id == "" || flagged[a.ActionKey+" config."+field] {
+				continue
+			}
+			diag, err := d.reference(ctx, w, t, field, id)
+			if err != nil {
+				return nil, err
+			}
+			if diag != nil {
+				diag.ActionKey, diag.Field = a.ActionKey, "config."+field
+				ds = append(ds, *diag)
+			}
+		}
+	}
+	return ds, nil
+}
+
+// Require answers invalid input naming every error Validate finds in the graph.
+func (d *Drafts) Require(ctx context.Context, w *automation.Workflow, g automation.Graph) error {
+	ds, err := d.Validate(ctx, w, g)
+	if err != nil {
+		return err
+	}
+	return automation.RequireValid(ds)
+}
+
+// reference looks up the id in config field of an action of type t, and answers what is
+// wrong with it (nil when nothing is).
+func (d *Drafts) reference(ctx context.Context, w *automation.Workflow, t *schemas.ActionType, field, raw string) (*automation.Diagnostic, error) {
+	problem := func(severity, code, format string, args ...any) (*automation.Diagnostic, error) {
+		return &automation.Diagnostic{Severity: severity, Code: code, Message: fmt.Sprintf(format, args...)}, nil
+	}
+	id, err := uuid.Parse(raw)
+	if err != nil {
+		return problem(automation.SeverityError, "invalid_reference", "config.%s is not an id: %q", field, raw)
+	}
+	var found error
+	switch field {
+	case t.DependencyField:
+		var dep *integration.ActionDependency
+		dep, found = d.Integrations.ActionDependencyOf(ctx, w.CompanyID, w.ProjectID, id)
+		switch {
+		case found != nil:
+		case dep.DependencyTypeKey != t.DependencyTypeKey:
+			return problem(automation.SeverityError, "integration_wrong_type", "integration %s is a %s integration; %s needs a %s one",
+				id, dep.DependencyTypeKey, t.Key, t.DependencyTypeKey)
+		case dep.Status != integration.StatusActive:
+			return problem(automation.SeverityWarning, "integration_disabled", "integration %q (%s) is disabled; runs treat it as missing until it is enabled", dep.Name, id)
+		}
+	case "email_template_id":
+		_, found = d.Integrations.EmailTemplateOf(ctx, w.CompanyID, w.ProjectID, id)
+	case "message_template_id":
+		_, found = d.Integrations.MessageTemplateOf(ctx, w.CompanyID, w.ProjectID, id)
+	}
+	switch {
+	case models.IsKind(found, models.KindNotFound) && field == t.DependencyField:
+		return problem(automation.SeverityError, "integration_not_found", "the project has no integration %s", id)
+	case models.IsKind(found, models.KindNotFound):
+		return problem(automation.SeverityError, "template_not_found", "the project has no template %s", id)
+	case found != nil:
+		return nil, found
+	}
+	return nil, nil
+}
