@@ -11,13 +11,15 @@ import (
 )
 
 // actionTypeView is the wire form of an action type: the specification's
-// ActionTypeCatalogItem plus importable, trigger, dependency_field and idempotent.
+// ActionTypeCatalogItem plus dependency_type_key, dependency_field, importable, trigger
+// and idempotent.
 type actionTypeView struct {
 	ActionKey          string         `json:"action_key"`
 	DisplayName        string         `json:"display_name"`
 	Category           string         `json:"category"`
 	RequiresDependency bool           `json:"requires_dependency"`
 	ProviderKey        string         `json:"provider_key"`
+	DependencyTypeKey  string         `json:"dependency_type_key"`
 	DependencyField    string         `json:"dependency_field"`
 	Importable         bool           `json:"importable"`
 	Trigger            bool           `json:"trigger"`
@@ -38,7 +40,8 @@ type dependencyTypeView struct {
 func viewActionType(t *schemas.ActionType) actionTypeView {
 	return actionTypeView{
 		ActionKey: t.Key, DisplayName: t.DisplayName, Category: t.Category,
-		RequiresDependency: t.RequiresDependency, ProviderKey: t.ProviderKey, DependencyField: t.DependencyField,
+		RequiresDependency: t.RequiresDependency, ProviderKey: t.ProviderKey,
+		DependencyTypeKey: t.DependencyTypeKey, DependencyField: t.DependencyField,
 		Importable: t.Importable, Trigger: t.Trigger, Idempotent: t.Idempotent,
 		ConfigSchemaJSON: t.ConfigSchema, ResultSchemaJSON: t.ResultSchema,
 	}

@@ -57,9 +57,15 @@ func TestCatalogEndpoints(t *testing.T) {
 			t.Fatalf("action types %v, want the 18 of the catalog %v", got, want)
 		}
 	})
+	t.Run("an action whose credential is optional needs no provider", func(t *testing.T) {
+		resp := e.do(req{method: "GET", path: "/api/v1/action-types/http.request", token: u.token}).expect(t, http.StatusOK)
+		if resp.str("provider_key") != "" || resp.str("dependency_type_key") != "http.auth" || resp.json["requires_dependency"] != false {
+			t.Fatalf("http.request: %s", resp.Body)
+		}
+	})
 	t.Run("one action type answers with its schemas and flags", func(t *testing.T) {
 		resp := e.do(req{method: "GET", path: "/api/v1/action-types/email.send", token: u.token}).expect(t, http.StatusOK)
-		if resp.str("provider_key") != "smtp.server" || resp.str("dependency_field") != "smtp_action_dependency_id" ||
+		if resp.str("provider_key") != "smtp" || resp.str("dependency_type_key") != "smtp.server" || resp.str("dependency_field") != "smtp_action_dependency_id" ||
 			resp.json["requires_dependency"] != true || resp.json["idempotent"] != false || resp.str("category") != "integration" {
 			t.Fatalf("email.send: %s", resp.Body)
 		}

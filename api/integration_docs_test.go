@@ -118,8 +118,8 @@ func TestIntegrationDocs(t *testing.T) {
 			}
 		}
 		for _, a := range catalog.Actions() {
-			if a.Importable && (!covered[a.Key] || (a.ProviderKey != "" && !covered[a.ProviderKey])) {
-				t.Errorf("%s (dependency %q) has no integration document", a.Key, a.ProviderKey)
+			if a.Importable && (!covered[a.Key] || (a.DependencyTypeKey != "" && !covered[a.DependencyTypeKey])) {
+				t.Errorf("%s (dependency %q) has no integration document", a.Key, a.DependencyTypeKey)
 			}
 		}
 	})

@@ -29,8 +29,12 @@ type ActionType struct {
 	// Category is trigger, integration, logic or control.
 	Category           string
 	RequiresDependency bool
-	// ProviderKey is the dependency type the action's dependency field refers to; empty
-	// when the action uses no project dependency.
+	// DependencyTypeKey is the type of the integration the action's dependency field
+	// names; empty when the action uses none.
+	DependencyTypeKey string
+	// ProviderKey is the provider of that type when the action requires one (the
+	// specification's provider_key: empty when no project dependency is needed, as for
+	// http.request, whose http.auth credential is optional).
 	ProviderKey string
 	// DependencyField is the config field that holds the dependency id; empty when none.
 	DependencyField string
@@ -148,7 +152,7 @@ type actionEntry struct {
 	DisplayName        string `json:"display_name"`
 	Category           string `json:"category"`
 	RequiresDependency bool   `json:"requires_dependency"`
-	ProviderKey        string `json:"provider_key"`
+	DependencyTypeKey  string `json:"dependency_type_key"`
 	DependencyField    string `json:"dependency_field"`
 	Importable         bool   `json:"importable"`
 	Trigger            bool   `json:"trigger"`
@@ -213,7 +217,7 @@ func parseCatalog(files fs.FS) (*Catalog, error) {
 	for _, e := range actions {
 		t := &ActionType{
 			Key: e.ActionKey, DisplayName: e.DisplayName, Category: e.Category,
-			RequiresDependency: e.RequiresDependency, ProviderKey: e.ProviderKey, DependencyField: e.DependencyField,
+			RequiresDependency: e.RequiresDependency, DependencyTypeKey: e.DependencyTypeKey, DependencyField: e.DependencyField,
 			Importable: e.Importable, Trigger: e.Trigger, Idempotent: e.Idempotent,
 		}
 		var err error
@@ -240,7 +244,8 @@ func parseCatalog(files fs.FS) (*Catalog, error) {
 }
 
 // checkAction enforces what the rest of the service relies on: unique keys, a known
-// category, and a dependency field that the config has and whose type the catalog knows.
+// category, and a dependency field that the config has and whose type the catalog knows;
+// it fills in the provider of that type when the action requires it.
 func (c *Catalog) checkAction(t *ActionType) error {
 	switch {
 	case t.Key == "" || t.DisplayName == "":
@@ -251,16 +256,20 @@ func (c *Catalog) checkAction(t *ActionType) error {
 		return fmt.Errorf("category %q is not one of %v", t.Category, categories)
 	case t.Trigger != (t.Category == "trigger"):
 		return errors.New("trigger must be true exactly for the trigger category")
-	case (t.ProviderKey == "") != (t.DependencyField == ""):
-		return errors.New("provider_key and dependency_field go together")
-	case t.RequiresDependency && t.ProviderKey == "":
-		return errors.New("requires_dependency needs provider_key and dependency_field")
+	case (t.DependencyTypeKey == "") != (t.DependencyField == ""):
+		return errors.New("dependency_type_key and dependency_field go together")
+	case t.RequiresDependency && t.DependencyTypeKey == "":
+		return errors.New("requires_dependency needs dependency_type_key and dependency_field")
 	}
-	if t.ProviderKey == "" {
+	if t.DependencyTypeKey == "" {
 		return nil
 	}
-	if _, ok := c.dependencyBy[t.ProviderKey]; !ok {
-		return fmt.Errorf("provider_key %q is not in dependencies/catalog.json", t.ProviderKey)
+	d, ok := c.dependencyBy[t.DependencyTypeKey]
+	if !ok {
+		return fmt.Errorf("dependency_type_key %q is not in dependencies/catalog.json", t.DependencyTypeKey)
+	}
+	if t.RequiresDependency {
+		t.ProviderKey = d.ProviderKey
 	}
 	props, _ := t.ConfigSchema["properties"].(map[string]any)
 	if _, ok := props[t.DependencyField]; !ok {

@@ -82,26 +82,28 @@ func TestCatalogFlagsFollowTheDecisions(t *testing.T) {
 	cases := []struct {
 		key                 string
 		requires            bool
-		provider, field     string
+		provider            string
+		dependencyType      string
+		field               string
 		trigger, idempotent bool
 		category            string
 	}{
-		{"webhook.trigger", false, "", "", true, true, "trigger"},
-		{"messenger_a.relay.trigger", true, "messenger_a.bot", "action_dependency_id", true, true, "trigger"},
-		{"http.request", false, "http.auth", "auth_dependency_id", false, false, "integration"},
-		{"messenger_a.send_message", true, "messenger_a.bot", "action_dependency_id", false, false, "integration"},
-		{"messenger_b.send_message", true, "messenger_b.bot", "action_dependency_id", false, false, "integration"},
-		{"email.send", true, "smtp.server", "smtp_action_dependency_id", false, false, "integration"},
-		{"condition.branch", false, "", "", false, true, "logic"},
-		{"delay.wait", false, "", "", false, true, "control"},
-		{"stop", false, "", "", false, true, "control"},
+		{"webhook.trigger", false, "", "", "", true, true, "trigger"},
+		{"messenger_a.relay.trigger", true, "messenger_a", "messenger_a.bot", "action_dependency_id", true, true, "trigger"},
+		{"http.request", false, "", "http.auth", "auth_dependency_id", false, false, "integration"},
+		{"messenger_a.send_message", true, "messenger_a", "messenger_a.bot", "action_dependency_id", false, false, "integration"},
+		{"messenger_b.send_message", true, "messenger_b", "messenger_b.bot", "action_dependency_id", false, false, "integration"},
+		{"email.send", true, "smtp", "smtp.server", "smtp_action_dependency_id", false, false, "integration"},
+		{"condition.branch", false, "", "", "", false, true, "logic"},
+		{"delay.wait", false, "", "", "", false, true, "control"},
+		{"stop", false, "", "", "", false, true, "control"},
 	}
 	for _, tc := range cases {
 		a, _ := c.Action(tc.key)
-		got := []any{a.RequiresDependency, a.ProviderKey, a.DependencyField, a.Trigger, a.Idempotent, a.Category}
-		want := []any{tc.requires, tc.provider, tc.field, tc.trigger, tc.idempotent, tc.category}
+		got := []any{a.RequiresDependency, a.ProviderKey, a.DependencyTypeKey, a.DependencyField, a.Trigger, a.Idempotent, a.Category}
+		want := []any{tc.requires, tc.provider, tc.dependencyType, tc.field, tc.trigger, tc.idempotent, tc.category}
 		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: requires, provider, field, trigger, idempotent, category = %v, want %v", tc.key, got, want)
+			t.Errorf("%s: requires, provider, dependency type, field, trigger, idempotent, category = %v, want %v", tc.key, got, want)
 		}
 	}
 }
@@ -347,7 +349,7 @@ func TestBrokenCatalogsAreRefused(t *testing.T) {
 			"dependencies/smtp.server.auth.json":     schema(""),
 			"dependencies/smtp.server.metadata.json": schema(""),
 			"actions/catalog.json": {Data: []byte(`[{"action_key": "email.send", "display_name": "Mail", "category": "integration", "requires_dependency": true,
-				"provider_key": "smtp.server", "dependency_field": "smtp_action_dependency_id", "importable": true, "trigger": false, "idempotent": false}]`)},
+				"dependency_type_key": "smtp.server", "dependency_field": "smtp_action_dependency_id", "importable": true, "trigger": false, "idempotent": false}]`)},
 			"actions/email.send.config.json": schema(`, "properties": {"smtp_action_dependency_id": {"type": "string"}}`),
 			"actions/email.send.result.json": schema(""),
 		}

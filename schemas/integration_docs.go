@@ -290,7 +290,7 @@ func Providers(catalog *Catalog, docs *IntegrationDocs) []Provider {
 			return slices.ContainsFunc(p.DependencyTypes, func(d *DependencyType) bool { return d.Key == key })
 		}
 		for _, t := range catalog.Actions() {
-			if t.ProviderKey != "" && uses(t.ProviderKey) {
+			if t.DependencyTypeKey != "" && uses(t.DependencyTypeKey) {
 				p.ActionTypeKeys = append(p.ActionTypeKeys, t.Key)
 				p.SupportedNow = p.SupportedNow || t.Importable
 			}

@@ -621,11 +621,11 @@ func (pt *patcher) checkIntegration(a *Action, t *schemas.ActionType) []Diagnost
 	if id != "" {
 		in, ok := pt.integrations[strings.ToLower(id)]
 		switch {
-		case !ok || in.TypeKey != t.ProviderKey:
+		case !ok || in.TypeKey != t.DependencyTypeKey:
 			a.Config[field] = ""
 			return []Diagnostic{warning("integration_not_available", a.ActionKey, configField,
 				"%s named %q, which is not a %s integration of this project; it was left empty: choose one of the project's integrations%s",
-				configField, id, t.ProviderKey, pt.candidates(t.ProviderKey))}
+				configField, id, t.DependencyTypeKey, pt.candidates(t.DependencyTypeKey))}
 		case !in.Active:
 			return []Diagnostic{warning("integration_disabled", a.ActionKey, configField,
 				"integration %q (%s) is disabled; runs treat it as missing until it is enabled", in.Name, in.ID)}
@@ -637,7 +637,7 @@ func (pt *patcher) checkIntegration(a *Action, t *schemas.ActionType) []Diagnost
 	}
 	return []Diagnostic{warning("integration_required", a.ActionKey, configField,
 		"%s needs a %s integration of the project in %s before the workflow can be published%s",
-		a.ActionTypeKey, t.ProviderKey, configField, pt.candidates(t.ProviderKey))}
+		a.ActionTypeKey, t.DependencyTypeKey, configField, pt.candidates(t.DependencyTypeKey))}
 }
 
 // candidates names the project's integrations of a type, for a diagnostic's message.

@@ -112,7 +112,7 @@ func FuzzApplyPatch(f *testing.F) {
 			}
 			if typ, _ := c.Action(a.ActionTypeKey); typ.DependencyField != "" {
 				if id, _ := a.Config[typ.DependencyField].(string); id != "" && !slices.ContainsFunc(testIntegrations, func(in ProjectIntegration) bool {
-					return strings.EqualFold(in.ID, id) && in.TypeKey == typ.ProviderKey
+					return strings.EqualFold(in.ID, id) && in.TypeKey == typ.DependencyTypeKey
 				}) {
 					t.Fatalf("action %s keeps integration id %q the project cannot lend", a.ActionKey, id)
 				}
