@@ -27,6 +27,7 @@ import (
 	"go.temporal.io/server/common/primitives"
 	sqliteschema "go.temporal.io/server/schema/sqlite"
 	"go.temporal.io/server/temporal"
+	"go.uber.org/zap"
 )
 
 // Options configure the embedded Temporal server.
@@ -51,6 +52,8 @@ type Server struct {
 	ui      *uiserver.Server
 	address string
 	uiURL   string
+	// logLevel is the least level the server logs; Stop raises it (see there).
+	logLevel zap.AtomicLevel
 }
 
 // The embedded cluster's name and id; the id only has to be a stable UUID.
@@ -85,7 +88,8 @@ func Start(opts Options) (*Server, error) {
 	if level == "" {
 		level = "warn"
 	}
-	logger := log.NewZapLogger(log.BuildZapLogger(log.Config{Level: level, Format: "json"}))
+	logLevel := zap.NewAtomicLevelAt(log.ParseZapLevel(level))
+	logger := log.NewZapLogger(log.BuildZapLogger(log.Config{Level: level, Format: "json"}).WithOptions(zap.IncreaseLevel(logLevel)))
 	dyn := dynamicconfig.StaticClient{
 		dynamicconfig.HistoryCacheHostLevelMaxSize.Key():                 8096,
 		dynamicconfig.FrontendMaxNamespaceVisibilityRPSPerInstance.Key(): 100,
@@ -108,7 +112,7 @@ func Start(opts Options) (*Server, error) {
 	if err := server.Start(); err != nil {
 		return nil, fmt.Errorf("embedded Temporal: start: %w", err)
 	}
-	d := &Server{server: server, address: addr.of(addr.frontend)}
+	d := &Server{server: server, address: addr.of(addr.frontend), logLevel: logLevel}
 	if opts.UIPort != 0 {
 		d.startUI(opts, addr.of(opts.UIPort))
 	}
@@ -193,8 +197,12 @@ func (d *Server) Address() string { return d.address }
 // UIURL is where the Temporal Web UI answers; empty when it is off.
 func (d *Server) UIURL() string { return d.uiURL }
 
-// Stop shuts the UI and the server down.
+// Stop stops the Web UI and the server. The server stops its services one by one, and its
+// own system workers keep polling the frontend that stopped first: each poll then logs a
+// warning (closing transport, dial error) that says only that the server is stopping. So
+// the server logs errors alone from here on; the caller stops its own workers before.
 func (d *Server) Stop() {
+	d.logLevel.SetLevel(zap.ErrorLevel)
 	if d.ui != nil {
 		d.ui.Stop()
 	}
