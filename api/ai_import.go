@@ -5,6 +5,7 @@ import (
 	"mime"
 	"net/http"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
@@ -31,6 +32,9 @@ func readPatchBody(c *gin.Context) ([]byte, error) {
 	}
 	if mt, _, _ := mime.ParseMediaType(c.ContentType()); !slices.Contains(patchMediaTypes, mt) {
 		return nil, models.Invalid("unsupported_media_type", "body")
+	}
+	if !utf8.Valid(raw) {
+		return nil, models.Invalid("invalid_utf8", "body")
 	}
 	return raw, nil
 }

@@ -126,15 +126,23 @@ func TestBadInputIsRejectedNamingTheFields(t *testing.T) {
 				props, required := requestShape(doc, op)
 				example, _ := e.contract.ExampleBody(op).(map[string]any)
 				t.Run(op.ID+" rejects malformed JSON", func(t *testing.T) {
-					call(`{"name": `).expect(t, http.StatusBadRequest, "body")
+					call(`{"name": `).expect(t, http.StatusBadRequest, fieldsFor("body")...)
 				})
 				t.Run(op.ID+" rejects a body that is not JSON", func(t *testing.T) {
 					resp := e.do(req{method: op.Method, path: path, token: f.owner.token, body: "name=x", header: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}})
-					resp.expect(t, http.StatusUnsupportedMediaType, "body")
+					resp.expect(t, http.StatusUnsupportedMediaType, fieldsFor("body")...)
 				})
 				t.Run(op.ID+" rejects an oversized body", func(t *testing.T) {
-					call(`{"name": "`+strings.Repeat("x", int(e.server.MaxBodyBytes))+`"}`).expect(t, http.StatusRequestEntityTooLarge, "body")
+					call(`{"name": "`+strings.Repeat("x", int(e.server.MaxBodyBytes))+`"}`).expect(t, http.StatusRequestEntityTooLarge, fieldsFor("body")...)
 				})
+				t.Run(op.ID+" rejects invalid UTF-8", func(t *testing.T) {
+					call("{\"name\": \"caf\xe9\"}").expect(t, http.StatusBadRequest, fieldsFor("body")...) // Latin-1 é
+				})
+				if op.BodyRequired {
+					t.Run(op.ID+" rejects an empty body", func(t *testing.T) {
+						call("").expect(t, http.StatusBadRequest, fieldsFor("body")...)
+					})
+				}
 				t.Run(op.ID+" rejects an unknown field", func(t *testing.T) {
 					body := clone(example)
 					body["unexpected_field"] = 1

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -197,7 +198,7 @@ func (e *env) checkProblem(r req, resp *response) {
 	if v, header := p["validate"].(string), h.Get("X-App-Validate"); header != v && !shortened(header, v) {
 		e.t.Errorf("%s %s: X-App-Validate %q does not repeat Problem.validate %q", r.method, r.path, header, v)
 	}
-	if h.Get("X-App-Action") == "" || p["action"] != h.Get("X-App-Action") {
+	if action, err := new(mime.WordDecoder).DecodeHeader(h.Get("X-App-Action")); err != nil || action == "" || p["action"] != action {
 		e.t.Errorf("%s %s: X-App-Action %q does not repeat Problem.action %v", r.method, r.path, h.Get("X-App-Action"), p["action"])
 	}
 }

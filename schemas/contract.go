@@ -52,6 +52,9 @@ type Operation struct {
 	// ValidateFields, when set, is what `validate` names for any invalid body, where the
 	// specification fixes it (x-app-validate).
 	ValidateFields []string
+	// BodyRequired is the request body's required flag: an empty body is refused when it
+	// is set, and means "no fields" (the defaults) when it is not.
+	BodyRequired bool
 	// Raw is the operation object, for generators (curl examples, collections).
 	Raw       map[string]any
 	request   *jsonschema.Schema
@@ -136,6 +139,7 @@ func (c *Contract) operation(compiler *jsonschema.Compiler, path, method string,
 	}
 	pointer := "#/paths/" + escapePointer(path) + "/" + method
 	if body, ok := c.resolve(raw["requestBody"]); ok {
+		op.BodyRequired, _ = body["required"].(bool)
 		if _, ok := mediaSchema(body); ok {
 			s, err := compiler.Compile(contractURL + pointerOf(body, pointer+"/requestBody") + "/content/application~1json/schema")
 			if err != nil {

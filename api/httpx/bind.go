@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
@@ -76,22 +77,41 @@ func TemplatePath(route string) string {
 }
 
 // Bind reads the JSON body, validates it against the operation's request schema and
-// decodes it into dst. Malformed JSON, a body over the limit, a non-JSON content type and
-// every schema violation answer fix_required naming the fields. An empty body counts as {}.
+// decodes it into dst. Malformed JSON (invalid UTF-8 included, which a decoder would
+// silently replace), a body over the limit, a non-JSON content type and every schema
+// violation answer fix_required naming the fields, or the fields the specification fixes
+// for the operation (x-app-validate) whatever the fault. An empty body is refused when
+// the operation's body is required, and counts as {} when it is optional.
 func Bind(c *gin.Context, dst any) error {
 	v, ok := c.Get(operationKey)
 	if !ok {
 		return models.Internal("route %s %s has no contract operation", c.Request.Method, c.FullPath())
 	}
 	op := v.(*schemas.Operation)
+	if err := bindJSON(c, op, dst); err != nil {
+		if e := models.AsError(err); e.Kind == models.KindInvalid && len(op.ValidateFields) > 0 {
+			return models.Invalid(e.Key, op.ValidateFields...)
+		}
+		return err
+	}
+	return nil
+}
+
+func bindJSON(c *gin.Context, op *schemas.Operation, dst any) error {
 	raw, err := ReadBody(c)
 	if err != nil {
 		return err
 	}
 	if len(bytes.TrimSpace(raw)) == 0 {
+		if op.BodyRequired {
+			return models.Invalid("body_required", "body")
+		}
 		raw = []byte("{}")
 	} else if mt, _, _ := mime.ParseMediaType(c.ContentType()); mt != "application/json" {
 		return models.Invalid("unsupported_media_type", "body")
+	}
+	if !utf8.Valid(raw) {
+		return models.Invalid("invalid_utf8", "body")
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()

@@ -2,6 +2,7 @@ package httpx
 
 import (
 	"encoding/json"
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -106,6 +107,15 @@ func serve(r http.Handler, method, path string, header map[string]string) (*http
 	return rec, p
 }
 
+func isASCII(s string) bool {
+	for _, b := range []byte(s) {
+		if b < 0x20 || b > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
 func TestTransportProblems(t *testing.T) {
 	r := router()
 	t.Run("a panic answers 500 error with a generic detail that leaks nothing", func(t *testing.T) {
@@ -124,6 +134,11 @@ func TestTransportProblems(t *testing.T) {
 		rec, p := serve(r, "GET", "/nowhere", map[string]string{"Accept-Language": "ru"})
 		if rec.Code != 404 || p.Title != catalog["ru"]["route_not_found"].Title || rec.Header().Get("Content-Language") != "ru" {
 			t.Fatalf("got %d %+v lang %q", rec.Code, p, rec.Header().Get("Content-Language"))
+		}
+		header := rec.Header().Get("X-App-Action")
+		action, err := new(mime.WordDecoder).DecodeHeader(header)
+		if !isASCII(header) || err != nil || action != p.Action {
+			t.Fatalf("X-App-Action %q decodes to %q (%v), want the Problem's action %q", header, action, err, p.Action)
 		}
 	})
 	t.Run("a wrong method answers 405 with Allow", func(t *testing.T) {

@@ -16,6 +16,8 @@ var catalog = map[string]map[string]MessageText{
 	"en": {
 		"internal":                {"Internal error", "The request could not be completed because of an error on our side.", "Retry later and quote the request id if it keeps failing"},
 		"malformed_json":          {"Malformed JSON", "The request body is not valid JSON.", "Send a single valid JSON object"},
+		"invalid_utf8":            {"Invalid text encoding", "The request body is not valid UTF-8.", "Encode the body as UTF-8"},
+		"body_required":           {"Request body required", "This operation needs a JSON body, and the request had none.", "Send the JSON object the operation takes"},
 		"invalid_body":            {"Invalid request", "Some request fields are missing, unknown or of the wrong type.", "Correct the fields named in validate"},
 		"body_too_large":          {"Request too large", "The request body exceeds the size limit.", "Send a smaller body"},
 		"unsupported_media_type":  {"Unsupported media type", "The request body must be JSON.", "Send the body with Content-Type: application/json"},
@@ -149,6 +151,8 @@ var catalog = map[string]map[string]MessageText{
 	"ru": {
 		"internal":                {"Внутренняя ошибка", "Запрос не выполнен из-за ошибки на нашей стороне.", "Повторите позже; если ошибка повторяется, сообщите request_id"},
 		"malformed_json":          {"Некорректный JSON", "Тело запроса не является корректным JSON.", "Отправьте один корректный JSON-объект"},
+		"invalid_utf8":            {"Неверная кодировка текста", "Тело запроса не является корректным UTF-8.", "Закодируйте тело в UTF-8"},
+		"body_required":           {"Нужно тело запроса", "Эта операция принимает JSON-тело, а запрос пришёл без него.", "Отправьте JSON-объект, который принимает операция"},
 		"invalid_body":            {"Некорректный запрос", "Некоторые поля запроса отсутствуют, неизвестны или имеют неверный тип.", "Исправьте поля, перечисленные в validate"},
 		"body_too_large":          {"Слишком большой запрос", "Тело запроса превышает допустимый размер.", "Отправьте тело меньшего размера"},
 		"unsupported_media_type":  {"Неподдерживаемый формат", "Тело запроса должно быть в формате JSON.", "Отправьте тело с заголовком Content-Type: application/json"},

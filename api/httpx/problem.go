@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -85,6 +86,12 @@ func validateList(names []string, maxNames, maxBytes int) string {
 	return b.String()
 }
 
+// headerText is text as a header carries it: ASCII as it is, anything else (the ru
+// messages) as RFC 2047 encoded-words of UTF-8 in base64 (=?UTF-8?b?...?=), which
+// mime.WordDecoder and most mail and HTTP libraries decode; raw UTF-8 in a header is read
+// as Latin-1 by browsers.
+func headerText(s string) string { return mime.BEncoding.Encode("UTF-8", s) }
+
 // fixRequired lists the kinds the caller resolves by changing the request.
 var fixRequired = map[models.Kind]bool{
 	models.KindInvalid: true, models.KindUnauthenticated: true, models.KindConflict: true,
@@ -115,7 +122,7 @@ func WriteError(c *gin.Context, err error) {
 	}
 	h := c.Writer.Header()
 	h.Set("X-App-Result", result)
-	h.Set("X-App-Action", msg.Action)
+	h.Set("X-App-Action", headerText(msg.Action))
 	if p.Validate != "" {
 		h.Set("X-App-Validate", validateList(e.Fields, maxValidateNames, maxValidateHeader))
 	}

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"agencyhub/models"
 )
@@ -75,6 +76,9 @@ func ParsePayload(accepts, contentType string, body []byte) (map[string]any, err
 	mt, _, _ := mime.ParseMediaType(contentType)
 	switch {
 	case mt == "application/json" || strings.HasSuffix(mt, "+json"):
+		if !utf8.Valid(body) { // JSON is UTF-8; a decoder would replace the bad bytes silently
+			return nil, models.Invalid("invalid_utf8", "body")
+		}
 		var v any
 		if !json.Valid(body) || json.Unmarshal(body, &v) != nil {
 			return nil, models.Invalid("malformed_json", "body")
