@@ -13,6 +13,7 @@ import (
 
 	"agencyhub/api/httpx"
 	"agencyhub/models"
+	"agencyhub/models/company"
 	"agencyhub/models/integration"
 	"agencyhub/schemas"
 )
@@ -112,8 +113,15 @@ func docsQuery(c *gin.Context) (string, int, error) {
 }
 
 // docsIntegrationSearch serves GET /api/v1/docs/integrations/search: the documents ranked
-// for the intent in q.
+// for the intent in q. With project_id it answers as projectIntegrationDocsSearch does,
+// adding the project's integrations that fit, for a signed-in caller who may read the
+// project (401 without credentials, 404 for a project of another company, as on every
+// project route): the documents are public, the integrations are not.
 func (s *Server) docsIntegrationSearch(c *gin.Context) {
+	if raw, scoped := c.GetQuery("project_id"); scoped {
+		s.docsIntegrationSearchInProject(c, raw)
+		return
+	}
 	q, limit, err := docsQuery(c)
 	if err != nil {
 		httpx.WriteError(c, err)
@@ -140,6 +148,27 @@ func (s *Server) docsIntegrationMarkdown(c *gin.Context) {
 		return
 	}
 	c.Data(http.StatusOK, "text/markdown; charset=utf-8", doc.Markdown)
+}
+
+func (s *Server) docsIntegrationSearchInProject(c *gin.Context, rawID string) {
+	id, err := models.ParseID("project_id", rawID)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	if s.authenticate(c); c.IsAborted() {
+		return
+	}
+	p, a, err := s.Company.ProjectAccess(c, actor(c).UserID, id)
+	if err == nil && !a.Role.Can(company.PermRead) {
+		err = models.Forbidden("role_too_low")
+	}
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	c.Set(projectKey, p)
+	s.projectIntegrationDocsSearch(c)
 }
 
 // projectIntegrationDocsSearch serves GET /api/v1/projects/{project_id}/integration-docs/search:

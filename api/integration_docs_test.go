@@ -183,6 +183,20 @@ func TestIntegrationDocsOfAProject(t *testing.T) {
 				t.Fatalf("available integrations %v", got)
 			}
 		})
+		t.Run("the public search with project_id adds them for a caller who may read the project", func(t *testing.T) {
+			public := "/api/v1/docs/integrations/search?q=" + url.QueryEscape("send a bot message") + "&project_id="
+			resp := e.do(req{method: "GET", path: public + projectID, token: owner.token}).expect(t, http.StatusOK)
+			if got := available(resp); !slices.Equal(got, []string{"Sales bot/messenger_a.bot/messenger_a/active"}) || len(docSlugs(resp)) == 0 {
+				t.Fatalf("the public search in the project answered %s", resp.Body)
+			}
+			if resp := e.do(req{method: "GET", path: public[:strings.Index(public, "&")]}).expect(t, http.StatusOK); resp.json["available_integrations"] != nil {
+				t.Fatalf("the public search without a project answered %s", resp.Body)
+			}
+			e.do(req{method: "GET", path: public + projectID}).expect(t, http.StatusUnauthorized, "access_token")
+			stranger := e.signUp("Stranger")
+			e.do(req{method: "GET", path: public + projectID, token: stranger.token}).expect(t, http.StatusNotFound)
+			e.do(req{method: "GET", path: public + "not-an-id", token: owner.token}).expect(t, http.StatusBadRequest, "project_id")
+		})
 	})
 }
 

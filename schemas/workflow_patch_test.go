@@ -3,6 +3,7 @@ package schemas
 import (
 	"encoding/json"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -120,4 +121,20 @@ func TestIntegrationDocsLoad(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestIntegrationDocsUseNeutralNames: the documents name providers as the specification
+// does (messenger_a, messenger_b, smtp, http), never a third-party product.
+func TestIntegrationDocsUseNeutralNames(t *testing.T) {
+	docs, err := LoadIntegrationDocs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	products := regexp.MustCompile(`(?i)telegram|whatsapp|slack|viber|discord|gmail|mailchimp|twilio`)
+	for _, d := range docs.All() {
+		text := strings.Join(append([]string{d.Title, d.Summary, string(d.Markdown)}, d.Keywords...), "\n")
+		if found := products.FindString(text); found != "" {
+			t.Errorf("document %s names %q", d.Slug, found)
+		}
+	}
 }
