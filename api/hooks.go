@@ -23,38 +23,43 @@ const maxReceiptWait = 30
 // endpoint's max_body_bytes, 401 when authentication fails (nothing stored), 415/400 for a
 // body the endpoint does not take; then the request is stored and its run started (202).
 // A delivery id seen before gets the first answer again, with Idempotent-Replayed: true.
+// Each request is counted accepted, or refused with its error's message key as the reason.
 func (s *Server) hookIngest(c *gin.Context) {
-	t, err := s.Webhooks.Resolve(c, c.Param("hook_key"), c.Param("endpoint_key"))
+	answer, err := s.ingestDelivery(c)
 	if err != nil {
+		s.Metrics.WebhookRefused(models.AsError(err).Key)
 		httpx.WriteError(c, err)
 		return
 	}
+	s.Metrics.WebhookAccepted(answer.Replayed)
+	if answer.Replayed {
+		c.Header("Idempotent-Replayed", "true")
+	}
+	c.Data(answer.Status, "application/json; charset=utf-8", answer.Body)
+}
+
+// ingestDelivery takes one request to a webhook address through its steps, in hookIngest's
+// order; the first that refuses it answers the error.
+func (s *Server) ingestDelivery(c *gin.Context) (*webhook.Answer, error) {
+	t, err := s.Webhooks.Resolve(c, c.Param("hook_key"), c.Param("endpoint_key"))
+	if err != nil {
+		return nil, err
+	}
 	body, err := httpx.ReadBodyUpTo(c, int64(t.Endpoint.MaxBodyBytes))
 	if err != nil {
-		httpx.WriteError(c, err)
-		return
+		return nil, err
 	}
 	if err := s.Webhooks.Authenticate(c, t.Endpoint, c.Request.Header, body); err != nil {
 		if t.Endpoint.AuthType == webhook.AuthBasic {
 			c.Header("WWW-Authenticate", `Basic realm="webhook", charset="UTF-8"`)
 		}
-		httpx.WriteError(c, err)
-		return
+		return nil, err
 	}
 	d, err := webhook.NewDelivery(t, c.Request.Header, body, c.ClientIP())
 	if err != nil {
-		httpx.WriteError(c, err)
-		return
+		return nil, err
 	}
-	answer, err := s.Intake.Webhook(c, t, d)
-	if err != nil {
-		httpx.WriteError(c, err)
-		return
-	}
-	if answer.Replayed {
-		c.Header("Idempotent-Replayed", "true")
-	}
-	c.Data(answer.Status, "application/json; charset=utf-8", answer.Body)
+	return s.Intake.Webhook(c, t, d)
 }
 
 type webhookActionReceipt struct {

@@ -15,11 +15,13 @@ import (
 	"agencyhub/models/relay"
 
 	"github.com/gin-gonic/gin"
+	"go.opentelemetry.io/otel/trace"
 
 	"agencyhub/api/httpx"
 	"agencyhub/models/auth"
 	"agencyhub/models/company"
 	"agencyhub/models/integration"
+	"agencyhub/models/metrics"
 	"agencyhub/models/webhook"
 	"agencyhub/schemas"
 )
@@ -76,7 +78,13 @@ type Server struct {
 	// SafetyPoll is how often a stream or a receipt wait reads the projection even when the
 	// bus said nothing, in case a notification was lost.
 	SafetyPoll time.Duration
-	Now        func() time.Time
+	// Metrics counts requests and webhook deliveries; nil counts nothing, as
+	// metrics.Discard() does. The API never serves them: Main does, on APP_METRICS_ADDR.
+	Metrics *metrics.Metrics
+	// TracerProvider, when set (OTEL_EXPORTER_OTLP_ENDPOINT), opens a span per request;
+	// nil traces nothing and costs nothing.
+	TracerProvider trace.TracerProvider
+	Now            func() time.Time
 }
 
 // Handler builds the router.
@@ -87,6 +95,15 @@ func (s *Server) Handler() (http.Handler, error) {
 	r.ContextWithFallback = true
 	if err := r.SetTrustedProxies(s.TrustedProxies); err != nil {
 		return nil, fmt.Errorf("trusted proxies: %w", err)
+	}
+	if s.Metrics == nil {
+		s.Metrics = metrics.Discard()
+	}
+	if s.Metrics.Recording() {
+		r.Use(httpx.Measure(s.Metrics))
+	}
+	if s.TracerProvider != nil {
+		r.Use(httpx.Trace(s.TracerProvider))
 	}
 	r.Use(httpx.Start, httpx.Log, httpx.Recover, httpx.WithOperation(s.Contract), httpx.LimitBodies(s.MaxBodyBytes))
 	s.routes(r)

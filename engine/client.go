@@ -17,6 +17,8 @@ type ClientOptions struct {
 	Namespace string
 	// TLS is set for clusters that require it (TEMPORAL_TLS_* settings).
 	TLS *tls.Config
+	// MetricsHandler receives the SDK's metrics (SDKMetrics); nil drops them.
+	MetricsHandler client.MetricsHandler
 }
 
 // Dial connects to Temporal, waiting up to a minute for the cluster to answer (an
@@ -31,6 +33,7 @@ func Dial(ctx context.Context, opts ClientOptions) (client.Client, error) {
 			Namespace:         opts.Namespace,
 			Logger:            sdklog.NewStructuredLogger(slog.Default().With("component", "temporal-sdk")),
 			ConnectionOptions: client.ConnectionOptions{TLS: opts.TLS},
+			MetricsHandler:    opts.MetricsHandler,
 		})
 		if err == nil {
 			return c, nil

@@ -16,6 +16,7 @@ import (
 
 	"agencyhub/activities"
 	"agencyhub/models/automation"
+	"agencyhub/models/metrics"
 )
 
 // Activities heartbeat every heartbeatInterval, so a cancelled run reaches a running
@@ -47,6 +48,8 @@ type WorkerDeps struct {
 	// BotSessions keeps the bot dialog state bot.set_state writes; nil leaves bot.set_state
 	// to other workers of the task queue.
 	BotSessions activities.BotSessions
+	// Metrics counts action attempts; nil counts none, as metrics.Discard() does.
+	Metrics *metrics.Metrics
 }
 
 // NewWorker builds the worker that runs the interpreter, the projection writer and one
@@ -75,6 +78,9 @@ func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
 // attempt: succeeded (answered again, not run), failed (run again), or unknown (a
 // non-idempotent action is refused, not run).
 func runAction(d WorkerDeps, fn activities.Func) func(context.Context, ActionRequest) (activities.Result, error) {
+	if d.Metrics == nil {
+		d.Metrics = metrics.Discard()
+	}
 	return func(ctx context.Context, req ActionRequest) (activities.Result, error) {
 		retry := activity.GetInfo(ctx).Attempt > 1
 		attempt := req.PriorAttempts + int(activity.GetInfo(ctx).Attempt)
@@ -124,9 +130,14 @@ func runAction(d WorkerDeps, fn activities.Func) func(context.Context, ActionReq
 		if serr := d.Workflows.SettleAttempt(ctx, req.RunID, req.ActionKey, attempt, settled); serr != nil {
 			activity.GetLogger(ctx).Warn("could not record a settled attempt", "action_key", req.ActionKey, "err", serr)
 		}
+		// The activity's registered name is its action type: a label from a fixed set.
+		actionType := activity.GetInfo(ctx).ActivityType.Name
 		if err != nil {
-			return activities.Result{}, applicationError(activities.AsFailure(err))
+			f := activities.AsFailure(err)
+			d.Metrics.ActionAttempt(actionType, f.RetryClass)
+			return activities.Result{}, applicationError(f)
 		}
+		d.Metrics.ActionAttempt(actionType, "")
 		return res, nil
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -48,6 +49,11 @@ type Config struct {
 	// SafetyPoll is how often event streams and receipt waits read the database when the
 	// event bus brought no news.
 	SafetyPoll time.Duration
+
+	// MetricsAddr is where /metrics listens, apart from the API; empty serves no metrics.
+	MetricsAddr string
+	// OTLPEndpoint is the OpenTelemetry collector's base URL; setting it turns tracing on.
+	OTLPEndpoint string
 
 	// Role splits the binary: api serves HTTP, worker runs workflows, all does both.
 	Role              string
@@ -121,6 +127,8 @@ func ParseConfig(args []string, getenv func(string) string) (Config, error) {
 	str(&c.MessengerBBaseURL, "messenger-b-api-base-url", "APP_MESSENGER_B_API_BASE_URL", "", "messenger_b bot API address for integrations that set no api_base_url")
 	str(&c.FilesS3URL, "files-s3-url", "APP_FILES_S3_URL", "", "s3://ACCESS_KEY:SECRET@host[:port]/bucket[/prefix]?region=...: keep uploaded files in S3-compatible storage; empty keeps them in the data dir")
 	dur(&c.SafetyPoll, "safety-poll", "APP_SAFETY_POLL", 2*time.Second, "how often event streams and receipt waits read the database when the event bus brought no news")
+	str(&c.MetricsAddr, "metrics-addr", "APP_METRICS_ADDR", "", "listen address of /metrics (Prometheus format), apart from the API; empty serves no metrics")
+	str(&c.OTLPEndpoint, "otlp-endpoint", "OTEL_EXPORTER_OTLP_ENDPOINT", "", "OpenTelemetry collector base URL (OTLP over HTTP, traces to /v1/traces); setting it turns tracing and trace ids in logs on")
 	str(&c.EgressAllow, "egress-allow", "APP_EGRESS_ALLOW", "", "comma-separated host names, IP addresses or CIDR networks that integrations may reach although internal")
 	str(&c.Role, "role", "APP_ROLE", "all", "api|worker|all: serve the API, run workflows, or both")
 	str(&c.TemporalAddress, "temporal-address", "TEMPORAL_ADDRESS", "", "host:port of a Temporal cluster; empty starts the embedded server")
@@ -199,6 +207,16 @@ func ParseConfig(args []string, getenv func(string) string) (Config, error) {
 	}
 	if c.SafetyPoll < 100*time.Millisecond {
 		return c, errors.New("APP_SAFETY_POLL must be at least 100ms")
+	}
+	if c.MetricsAddr != "" {
+		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
+			return c, fmt.Errorf("APP_METRICS_ADDR must be host:port, not %q", c.MetricsAddr)
+		}
+	}
+	if c.OTLPEndpoint != "" {
+		if u, err := url.Parse(c.OTLPEndpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return c, fmt.Errorf("OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, not %q", c.OTLPEndpoint)
+		}
 	}
 	return c, nil
 }

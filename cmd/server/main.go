@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 	"gorm.io/gorm"
@@ -33,6 +35,7 @@ import (
 	"agencyhub/models/company"
 	"agencyhub/models/filestore"
 	"agencyhub/models/integration"
+	"agencyhub/models/metrics"
 	"agencyhub/models/realtime"
 	"agencyhub/models/relay"
 	"agencyhub/models/webhook"
@@ -72,6 +75,14 @@ type Main struct {
 	devServer *devserver.Server
 	temporal  client.Client
 	worker    worker.Worker
+	// Observability: the metrics every part records into (Discard without
+	// APP_METRICS_ADDR), their listener, the Temporal SDK's reporter into them, and the
+	// tracer provider (nil without OTEL_EXPORTER_OTLP_ENDPOINT).
+	metrics     *metrics.Metrics
+	metricsLn   net.Listener
+	metricsHTTP *http.Server
+	sdkMetrics  io.Closer
+	tracer      *sdktrace.TracerProvider
 	// Background loops (the mail dispatcher, the relay poller) run on loopsCtx; stopLoops
 	// ends them.
 	loopsCtx  context.Context
@@ -105,8 +116,16 @@ func (m *Main) Addr() string { return m.ln.Addr().String() }
 // is up.
 func (m *Main) Run(ctx context.Context) error {
 	level, _ := m.Config.logLevel()
-	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
+	var logs slog.Handler = slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level})
+	if m.Config.OTLPEndpoint != "" {
+		if err := m.startTracing(ctx); err != nil {
+			return err
+		}
+		logs = traceIDs{logs}
+	}
+	slog.SetDefault(slog.New(logs))
 	m.loopsCtx, m.stopLoops = context.WithCancel(context.Background())
+	m.metrics = m.newMetrics()
 
 	db, dialect, err := models.OpenDB(m.Config.DatabaseURL, m.Config.DataDir)
 	if err != nil {
@@ -126,6 +145,11 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	if m.bus, err = m.openBus(ctx, dialect); err != nil {
 		return err
+	}
+	if m.metrics.Recording() {
+		if err := m.serveMetrics(); err != nil {
+			return err
+		}
 	}
 	sender, err := m.mailSender()
 	if err != nil {
@@ -188,6 +212,7 @@ func (m *Main) openStores(ctx context.Context, keys *models.Keys, catalog *schem
 	settings.NativeRedirectPrefixes = m.Config.nativeRedirectPrefixes()
 	st := &stores{auth: auth.NewService(m.db, keys, settings), companies: company.NewService(m.db, keys.Sealer)}
 	st.workflows = automation.NewService(m.db, st.companies, catalog, m.bus)
+	st.workflows.Metrics = m.metrics
 	st.integrations = integration.NewService(m.db, keys.Sealer, catalog)
 	st.webhooks = webhook.NewService(m.db, st.companies, st.workflows, m.Config.PublicURL)
 	st.relays = relay.NewService(m.db, keys.Sealer)
@@ -223,7 +248,11 @@ func (m *Main) connectTemporal(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	m.temporal, err = engine.Dial(ctx, engine.ClientOptions{Address: address, Namespace: m.Config.TemporalNamespace, TLS: tlsConf})
+	opts := engine.ClientOptions{Address: address, Namespace: m.Config.TemporalNamespace, TLS: tlsConf}
+	if m.metrics.Recording() {
+		opts.MetricsHandler, m.sdkMetrics = engine.SDKMetrics(m.metrics.Registry())
+	}
+	m.temporal, err = engine.Dial(ctx, opts)
 	return err
 }
 
@@ -244,6 +273,7 @@ func (m *Main) startWorker(st *stores, services *engine.Services, botAPI *activi
 			ActionDependencies: st.integrations, EgressPolicy: policy, Egress: egressClient,
 			MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL,
 		}),
+		Metrics: m.metrics,
 	})
 	if err := m.worker.Start(); err != nil {
 		return err
@@ -274,7 +304,7 @@ func (m *Main) apiServer(st *stores, services *engine.Services, catalog *schemas
 	}
 	secure, _ := m.Config.secureCookies()
 	sameSite, _ := m.Config.sameSite()
-	return &api.Server{
+	s := &api.Server{
 		Auth: st.auth, Company: st.companies, Contract: contract, Catalog: catalog,
 		Workflows: st.workflows, Drafts: services.Drafts, Runs: services.Runs, Intake: services.Intake, Publisher: services.Publisher, Bus: m.bus,
 		Integrations: st.integrations, Relays: st.relays, BotAPI: botAPI, Webhooks: st.webhooks, Files: st.files,
@@ -292,8 +322,13 @@ func (m *Main) apiServer(st *stores, services *engine.Services, catalog *schemas
 		PublicURL:      m.Config.PublicURL,
 		MaxBodyBytes:   m.Config.MaxBodyBytes,
 		SafetyPoll:     m.Config.SafetyPoll,
+		Metrics:        m.metrics,
 		Now:            func() time.Time { return time.Now().UTC() },
-	}, nil
+	}
+	if m.tracer != nil {
+		s.TracerProvider = m.tracer
+	}
+	return s, nil
 }
 
 // serve starts listening and serving the API.
@@ -346,14 +381,18 @@ func (m *Main) keys() (*models.Keys, error) {
 }
 
 // Close stops accepting connections, lets in-flight requests finish (up to the shutdown
-// timeout), stops the background loops, the worker, the Temporal client and embedded server
-// and the event bus, and closes the database.
+// timeout), stops the metrics listener, the background loops, the worker, the Temporal
+// client and embedded server and the event bus, sends the spans still buffered, and closes
+// the database.
 func (m *Main) Close() error {
 	var err error
+	ctx, cancel := context.WithTimeout(context.Background(), m.Config.ShutdownTimeout)
+	defer cancel()
 	if m.http != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), m.Config.ShutdownTimeout)
-		defer cancel()
 		err = m.http.Shutdown(ctx)
+	}
+	if m.metricsHTTP != nil {
+		err = errors.Join(err, m.metricsHTTP.Shutdown(ctx))
 	}
 	if m.stopLoops != nil {
 		m.stopLoops()
@@ -365,11 +404,19 @@ func (m *Main) Close() error {
 	if m.temporal != nil {
 		m.temporal.Close()
 	}
+	if m.sdkMetrics != nil {
+		m.sdkMetrics.Close()
+	}
 	if m.devServer != nil {
 		m.devServer.Stop()
 	}
 	if m.bus != nil {
 		m.bus.Close()
+	}
+	if m.tracer != nil {
+		if terr := m.tracer.Shutdown(ctx); terr != nil {
+			slog.Warn("spans not sent at shutdown", "err", terr)
+		}
 	}
 	if m.db != nil {
 		models.CloseDB(m.db)

@@ -121,6 +121,8 @@ func TestConfig(t *testing.T) {
 		{"APP_COOKIE_SECURE", "maybe"},
 		{"APP_LOG_LEVEL", "loud"},
 		{"APP_REFRESH_TTL", "1m"},
+		{"APP_METRICS_ADDR", "9090"},
+		{"OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4318"},
 	} {
 		t.Run("a bad "+bad[0]+" is refused", func(t *testing.T) {
 			if _, err := ParseConfig(nil, env(bad...)); err == nil {

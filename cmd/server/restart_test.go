@@ -61,6 +61,8 @@ type childEnv struct {
 	temporalPort int
 	logDir       string
 	starts       int
+	// extra are more environment variables (NAME=value) of every start.
+	extra []string
 }
 
 func newChildEnv(t *testing.T) *childEnv {
@@ -105,8 +107,9 @@ func (e *childEnv) start(t *testing.T) *child {
 		"TEMPORAL_PORT="+strconv.Itoa(e.temporalPort),
 		"TEMPORAL_UI_PORT=0",
 		// The embedded defaults, whatever the environment of the test says.
-		"DATABASE_URL=", "TEMPORAL_ADDRESS=", "SMTP_URL=",
+		"DATABASE_URL=", "TEMPORAL_ADDRESS=", "SMTP_URL=", "APP_METRICS_ADDR=", "OTEL_EXPORTER_OTLP_ENDPOINT=",
 	)
+	cmd.Env = append(cmd.Env, e.extra...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Start(); err != nil {
 		logFile.Close()

@@ -188,6 +188,7 @@ func (s *Service) CreateRun(ctx context.Context, run *Run, maxAttempts map[strin
 	if err != nil {
 		return models.Internal("create run: %w", err)
 	}
+	s.Metrics.RunStarted(run.TriggerType)
 	s.notify(ctx, run.ID)
 	return nil
 }
@@ -203,6 +204,9 @@ func (s *Service) ReopenRun(ctx context.Context, r *Run) error {
 		return models.Internal("reopen run %s: %w", r.ID, err)
 	}
 	r.Status, r.TerminalReason, r.Error, r.FinishedAt, r.UpdatedAt = RunPending, "", "", nil, now
+	// Handed to the engine once more, the run starts and finishes again; counted so, the
+	// runs started less the runs finished are the runs not finished.
+	s.Metrics.RunStarted(r.TriggerType)
 	s.notify(ctx, r.ID)
 	return nil
 }
@@ -211,12 +215,19 @@ func (s *Service) ReopenRun(ctx context.Context, r *Run) error {
 // Errors: internal.
 func (s *Service) RefuseRun(ctx context.Context, runID uuid.UUID, reason string) error {
 	now := s.now()
-	err := s.DB.WithContext(ctx).Model(&Run{}).Where("id = ?", runID).Updates(map[string]any{
-		"status": RunFailed, "terminal_reason": reason, "error": reason, "finished_at": now, "updated_at": now,
-	}).Error
+	var finishing *Run
+	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) (err error) {
+		if finishing, err = finishingRun(tx, runID, RunFailed); err != nil {
+			return err
+		}
+		return tx.Model(&Run{}).Where("id = ?", runID).Updates(map[string]any{
+			"status": RunFailed, "terminal_reason": reason, "error": reason, "finished_at": now, "updated_at": now,
+		}).Error
+	})
 	if err != nil {
 		return models.Internal("record refused run %s: %w", runID, err)
 	}
+	s.countFinished(finishing, RunFailed)
 	s.notify(ctx, runID)
 	return nil
 }
@@ -226,8 +237,12 @@ func (s *Service) RefuseRun(ctx context.Context, runID uuid.UUID, reason string)
 // set absolute values and events are inserted once per sequence number.
 func (s *Service) ApplyProgress(ctx context.Context, p Progress) error {
 	now := s.now()
-	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	var finishing *Run
+	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) (err error) {
 		if p.Run != nil {
+			if finishing, err = finishingRun(tx, p.RunID, p.Run.Status); err != nil {
+				return err
+			}
 			if err := tx.Model(&Run{}).Where("id = ?", p.RunID).Updates(runChanges(p.Run, now)).Error; err != nil {
 				return err
 			}
@@ -254,6 +269,9 @@ func (s *Service) ApplyProgress(ctx context.Context, p Progress) error {
 	})
 	if err != nil {
 		return err
+	}
+	if p.Run != nil {
+		s.countFinished(finishing, p.Run.Status)
 	}
 	s.notify(ctx, p.RunID)
 	return nil

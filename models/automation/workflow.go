@@ -13,6 +13,7 @@ import (
 
 	"agencyhub/models"
 	"agencyhub/models/company"
+	"agencyhub/models/metrics"
 	"agencyhub/models/realtime"
 	"agencyhub/schemas"
 )
@@ -82,12 +83,16 @@ type Service struct {
 	Catalog *schemas.Catalog
 	// Bus carries the run projection's changes to the subscribers of RunTopic.
 	Bus realtime.Bus
-	Now func() time.Time
+	// Metrics counts the runs the projection sees start and finish.
+	Metrics *metrics.Metrics
+	Now     func() time.Time
 }
 
-// NewService returns a service on the real clock that publishes run changes on bus.
+// NewService returns a service on the real clock that publishes run changes on bus and
+// counts runs into metrics.Discard(); Main sets the Metrics it serves.
 func NewService(db *gorm.DB, companies *company.Service, catalog *schemas.Catalog, bus realtime.Bus) *Service {
-	return &Service{DB: db, Company: companies, Catalog: catalog, Bus: bus, Now: func() time.Time { return time.Now().UTC() }}
+	return &Service{DB: db, Company: companies, Catalog: catalog, Bus: bus, Metrics: metrics.Discard(),
+		Now: func() time.Time { return time.Now().UTC() }}
 }
 
 func (s *Service) now() time.Time { return s.Now().UTC().Truncate(time.Microsecond) }

@@ -67,6 +67,16 @@ func Due(ctx context.Context, tx *gorm.DB, now time.Time, limit int) ([]Message,
 	return out, nil
 }
 
+// Backlog counts the messages still to be delivered: pending, whether due or waiting for
+// their next attempt (the index on status serves it). Errors: internal.
+func Backlog(ctx context.Context, db *gorm.DB) (int64, error) {
+	var n int64
+	if err := db.WithContext(ctx).Model(&Message{}).Where("status = ?", StatusPending).Count(&n).Error; err != nil {
+		return 0, models.Internal("count the mail backlog: %w", err)
+	}
+	return n, nil
+}
+
 // MarkSent records a delivered message.
 func MarkSent(ctx context.Context, tx *gorm.DB, id uuid.UUID, now time.Time) error {
 	return tx.WithContext(ctx).Model(&Message{}).Where("id = ?", id).

@@ -1,0 +1,94 @@
+package automation_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"agencyhub/migrations/dbtest"
+	"agencyhub/models"
+	"agencyhub/models/automation"
+	"agencyhub/models/metrics"
+	"agencyhub/models/metrics/metricstest"
+	"agencyhub/models/realtime"
+)
+
+// TestRunsAreCountedOnceAsTheyStartAndFinish: the projection counts a run started when it
+// is created or re-opened, and finished when a write first gives it a terminal status; a
+// batch written again (a replayed workflow task) does not count it twice.
+func TestRunsAreCountedOnceAsTheyStartAndFinish(t *testing.T) {
+	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
+		ctx := context.Background()
+		tenant := dbtest.NewTenant(t, db.DB, "northwind")
+		svc := automation.NewService(db.DB, tenant.Companies, tenant.Catalog, realtime.NewLocal())
+		m := metrics.New()
+		svc.Metrics = m
+		wf, err := svc.Create(ctx, tenant.Project, tenant.UserID, "Orders", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		newRun := func(trigger string) *automation.Run {
+			t.Helper()
+			r := &automation.Run{ID: models.NewID(), CompanyID: wf.CompanyID, ProjectID: wf.ProjectID, WorkflowID: wf.ID,
+				Status: automation.RunPending, TriggerType: trigger, Input: "{}", Namespaces: "{}", Graph: "{}"}
+			if err := svc.CreateRun(ctx, r, nil); err != nil {
+				t.Fatal(err)
+			}
+			return r
+		}
+		apply := func(r *automation.Run, status string) {
+			t.Helper()
+			now := time.Now()
+			if err := svc.ApplyProgress(ctx, automation.Progress{RunID: r.ID, Run: &automation.RunUpdate{Status: status, FinishedAt: &now}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		count := func(name string, labels ...string) float64 {
+			t.Helper()
+			v, _ := metricstest.Gather(t, m.Registry()).Value(name, labels...)
+			return v
+		}
+
+		manual, hook := newRun("manual"), newRun("webhook")
+		apply(manual, automation.RunRunning)
+		apply(manual, automation.RunSucceeded)
+		apply(manual, automation.RunSucceeded) // the same batch again
+		if err := svc.RefuseRun(ctx, hook.ID, "the engine is down"); err != nil {
+			t.Fatal(err)
+		}
+		if err := svc.RefuseRun(ctx, hook.ID, "the engine is down"); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			name   string
+			labels []string
+			want   float64
+		}{
+			{"workflow_runs_started_total", []string{"trigger", "manual"}, 1},
+			{"workflow_runs_started_total", []string{"trigger", "webhook"}, 1},
+			{"workflow_runs_finished_total", []string{"trigger", "manual", "status", "succeeded"}, 1},
+			{"workflow_runs_finished_total", []string{"trigger", "webhook", "status", "failed"}, 1},
+		} {
+			if got := count(c.name, c.labels...); got != c.want {
+				t.Errorf("%s%v = %v, want %v", c.name, c.labels, got, c.want)
+			}
+		}
+
+		t.Run("a re-opened run starts and finishes again", func(t *testing.T) {
+			stored, err := svc.Run(ctx, hook.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := svc.ReopenRun(ctx, stored); err != nil {
+				t.Fatal(err)
+			}
+			apply(stored, automation.RunCancelled)
+			if got := count("workflow_runs_started_total", "trigger", "webhook"); got != 2 {
+				t.Errorf("webhook runs started = %v, want 2", got)
+			}
+			if got := count("workflow_runs_finished_total", "trigger", "webhook", "status", "cancelled"); got != 1 {
+				t.Errorf("webhook runs cancelled = %v, want 1", got)
+			}
+		})
+	})
+}
