@@ -109,3 +109,15 @@ func diagnosticsOf(r *response) []string {
 	}
 	return out
 }
+
+// TestABadActionKeyIsNamedAsActions: an action key that breaks the key rules (here with
+// letters a header cannot carry) is not repeated in validate, which names actions instead.
+func TestABadActionKeyIsNamedAsActions(t *testing.T) {
+	j := newJourney(t, dbtest.SQLite(t))
+	wfID := j.do(req{method: "POST", path: "/api/v1/projects/" + j.projectID + "/workflows", token: j.u.token,
+		body: map[string]any{"name": "Keys"}}).expect(t, http.StatusCreated).str("workflow_id")
+	j.putDraft(wfID, draft([]any{act("start", "manual.trigger", map[string]any{}), act("шаг,2", "stop", map[string]any{})},
+		edge("start", "шаг,2", "")))
+	j.do(req{method: "POST", path: "/api/v1/workflows/" + wfID + "/publish", token: j.u.token, body: map[string]any{}}).
+		expect(t, http.StatusBadRequest, "actions")
+}

@@ -74,6 +74,7 @@ func Interpret(ctx workflow.Context, in RunInput) error {
 		r.event("run.started", in.TriggerKey, automation.RunRunning, "the run started", nil)
 	}
 	r.pending.Run = &automation.RunUpdate{Status: automation.RunRunning, StartedAt: &now}
+	r.pending.Begin = true
 
 	selector := workflow.NewSelector(ctx)
 	for {

@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/interceptor"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
@@ -43,7 +45,7 @@ func newLiveEngine(t *testing.T, progress func(context.Context, automation.Progr
 	}
 	w := worker.New(c, queue, worker.Options{Interceptors: interceptors})
 	w.RegisterWorkflowWithOptions(Interpret, workflow.RegisterOptions{Name: WorkflowName})
-	w.RegisterActivityWithOptions(progress, activity.RegisterOptions{Name: progressActivity})
+	w.RegisterActivityWithOptions(applyProgress(progress), activity.RegisterOptions{Name: progressActivity})
 	w.RegisterActivityWithOptions(runAction(WorkerDeps{Workflows: l.workflows}, l.fakes.run), activity.RegisterOptions{Name: activities.ActionHTTPRequest})
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
@@ -61,6 +63,16 @@ func chargeGraph() automation.Graph {
 // start publishes g and starts a manual run of it.
 func (l *liveEngine) start(t *testing.T, g automation.Graph) *automation.Run {
 	t.Helper()
+	run, err := l.engine.Intake.StartManual(context.Background(), l.publish(t, g), l.tenant.UserID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
+}
+
+// publish creates a workflow of g and publishes it.
+func (l *liveEngine) publish(t *testing.T, g automation.Graph) *automation.Workflow {
+	t.Helper()
 	ctx := context.Background()
 	wf, err := l.workflows.Create(ctx, l.tenant.Project, l.tenant.UserID, "Charge", "")
 	if err != nil {
@@ -74,11 +86,7 @@ func (l *liveEngine) start(t *testing.T, g automation.Graph) *automation.Run {
 		t.Fatal(err)
 	}
 	wf.CurrentVersionID = &v.ID
-	run, err := l.engine.Intake.StartManual(ctx, wf, l.tenant.UserID, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return run
+	return wf
 }
 
 // TestRetryActionWaitsForTheFailedExecutionToClose: the projection says failed as soon as
@@ -122,6 +130,42 @@ func TestRetryActionWaitsForTheFailedExecutionToClose(t *testing.T) {
 	if n := len(l.fakes.requests("charge")); n != 2 {
 		t.Fatalf("charge ran %d times, want 2: once failing, once retried", n)
 	}
+}
+
+// TestARunRefusedWhenTemporalsAnswerWasLostNeverActs: the start of a run reaches Temporal,
+// but its answer does not reach us (a timeout, a connection cut). The caller got 503 and
+// the run was recorded as refused, so a 503 is definite: the execution Temporal did start
+// must end without acting, and the projection keeps the refusal.
+func TestARunRefusedWhenTemporalsAnswerWasLostNeverActs(t *testing.T) {
+	l := newLiveEngine(t, nil)
+	l.engine.Runs.Client = loseStartAnswer{l.engine.Runs.Client}
+	wf := l.publish(t, chargeGraph())
+	run, err := l.engine.Intake.StartManual(context.Background(), wf, l.tenant.UserID, nil)
+	if !models.IsKind(err, models.KindUnavailable) {
+		t.Fatalf("start answered %v; want unavailable", err)
+	}
+	refused := awaitStatus(t, l.workflows, run, automation.RunFailed)
+	execution := l.engine.Runs.Client.GetWorkflow(context.Background(), refused.ID.String(), "")
+	if err := execution.Get(context.Background(), nil); err == nil {
+		t.Fatal("the execution Temporal started succeeded; want it to end refused")
+	}
+	if n := len(l.fakes.requests("charge")); n != 0 {
+		t.Fatalf("charge ran %d times; a refused run must not act", n)
+	}
+	after, err := l.workflows.Run(context.Background(), refused.ID)
+	if err != nil || after.Status != automation.RunFailed || after.Error != refused.Error || after.StartedAt != nil {
+		t.Fatalf("the refused run became %+v, %v; was %+v", after, err, refused)
+	}
+}
+
+// loseStartAnswer starts executions, then answers as if Temporal could not be reached.
+type loseStartAnswer struct{ client.Client }
+
+func (c loseStartAnswer) ExecuteWorkflow(ctx context.Context, options client.StartWorkflowOptions, workflow any, args ...any) (client.WorkflowRun, error) {
+	if _, err := c.Client.ExecuteWorkflow(ctx, options, workflow, args...); err != nil {
+		return nil, err
+	}
+	return nil, serviceerror.NewUnavailable("connection reset before the answer arrived")
 }
 
 // TestAnAnswerLostOnItsWayToTemporalIsNotActedTwice: a worker that dies after an attempt

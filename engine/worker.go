@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"maps"
 	"runtime/debug"
 	"slices"
@@ -52,12 +53,25 @@ type WorkerDeps struct {
 	Metrics *metrics.Metrics
 }
 
+// applyProgress is the projection writer as the interpreter's local activity: a run that
+// has already ended (the engine refused it, yet Temporal had started it) fails the
+// execution at once, with nothing acted, instead of being retried.
+func applyProgress(write func(context.Context, automation.Progress) error) func(context.Context, automation.Progress) error {
+	return func(ctx context.Context, p automation.Progress) error {
+		err := write(ctx, p)
+		if errors.Is(err, automation.ErrRunClosed) {
+			return temporal.NewNonRetryableApplicationError(err.Error(), "run_closed", err)
+		}
+		return err
+	}
+}
+
 // NewWorker builds the worker that runs the interpreter, the projection writer and one
 // activity per action type on a task queue (TaskQueue in production).
 func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
 	w := worker.New(c, taskQueue, worker.Options{})
 	w.RegisterWorkflowWithOptions(Interpret, workflow.RegisterOptions{Name: WorkflowName})
-	w.RegisterActivityWithOptions(d.Workflows.ApplyProgress, activity.RegisterOptions{Name: progressActivity})
+	w.RegisterActivityWithOptions(applyProgress(d.Workflows.ApplyProgress), activity.RegisterOptions{Name: progressActivity})
 	for _, key := range slices.Sorted(maps.Keys(d.Actions)) {
 		w.RegisterActivityWithOptions(runAction(d, d.Actions[key]), activity.RegisterOptions{Name: key})
 	}

@@ -3,6 +3,7 @@ package automation
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"time"
 
@@ -122,7 +123,11 @@ func (RunEvent) TableName() string { return "workflow_run_events" }
 
 // Progress is one batch of projection writes from the interpreter.
 type Progress struct {
-	RunID   uuid.UUID
+	RunID uuid.UUID
+	// Begin marks an execution's first batch: it is refused (ErrRunClosed) when the run has
+	// already ended, as a run is that the engine refused (RefuseRun) although Temporal
+	// started it.
+	Begin   bool
 	Run     *RunUpdate
 	Actions []ActionUpdate
 	Events  []EventRecord
@@ -232,13 +237,27 @@ func (s *Service) RefuseRun(ctx context.Context, runID uuid.UUID, reason string)
 	return nil
 }
 
+// ErrRunClosed is ApplyProgress's answer to an execution that begins on a run that has
+// already ended: the execution must not act.
+var ErrRunClosed = errors.New("the run has already ended")
+
 // ApplyProgress writes a batch of the interpreter's projection writes in one transaction.
 // It is idempotent, since a replayed workflow task may write the same batch again: updates
-// set absolute values and events are inserted once per sequence number.
+// set absolute values and events are inserted once per sequence number. Errors:
+// ErrRunClosed (a Begin batch of an ended run), or the database's.
 func (s *Service) ApplyProgress(ctx context.Context, p Progress) error {
 	now := s.now()
 	var finishing *Run
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) (err error) {
+		if p.Begin {
+			var run Run
+			if err := tx.Select("status").Where("id = ?", p.RunID).Take(&run).Error; err != nil {
+				return err
+			}
+			if run.Terminal() {
+				return ErrRunClosed
+			}
+		}
 		if p.Run != nil {
 			if finishing, err = finishingRun(tx, p.RunID, p.Run.Status); err != nil {
 				return err
