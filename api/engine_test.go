@@ -75,6 +75,10 @@ func (e *env) withEngine(s *api.Server) {
 	services := engine.NewServices(c, queue, s.PublicURL, s.Catalog, engine.Stores{
 		Workflows: s.Workflows, Integrations: s.Integrations, Webhooks: s.Webhooks, Relays: s.Relays})
 	s.Drafts, s.Runs, s.Intake, s.Publisher = services.Drafts, services.Runs, services.Intake, services.Publisher
+	dispatching, stopDispatching := context.WithCancel(context.Background())
+	dispatched := make(chan struct{})
+	go func() { services.Dispatcher.Run(dispatching); close(dispatched) }()
+	e.t.Cleanup(func() { stopDispatching(); <-dispatched })
 	egressClient := egress.NewClient(testEgress, egress.DefaultMaxBody)
 	s.ProviderCheck = &activities.ProviderCheck{Store: s.Integrations, Client: egressClient, Policy: testEgress}
 	s.BotAPI = &activities.BotAPI{ActionDependencies: s.Integrations, Client: egressClient}

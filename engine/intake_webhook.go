@@ -15,11 +15,13 @@ import (
 const webhookStartTimeout = 30 * time.Second
 
 // Webhook takes a delivery to a webhook endpoint: it has the delivery stored (or finds the
-// answer a delivery with the same id got), starts the run of the endpoint's trigger with the
+// answer a delivery with the same id got), queues the run of the endpoint's trigger with the
 // delivery's payload, which templates read as {{ <endpoint_key>.<field> }}, and has the
-// answer recorded. The run's id was chosen when the delivery was stored, so a delivery
-// taken over after a crash finds a run that did start instead of starting a second one.
-// Errors: those of webhook.Service.Receive and Refuse.
+// answer recorded. The answer does not wait for Temporal: the Dispatcher hands the stored
+// run over, retrying while Temporal is down, and the receipt says pending until the run
+// starts. The run's id was chosen when the delivery was stored, so a delivery taken over
+// after a crash finds its run instead of queueing a second one.
+// Errors: those of webhook.Service.Receive and Refuse (the database failed).
 func (in *Intake) Webhook(ctx context.Context, t *webhook.Target, d webhook.Delivery) (*webhook.Answer, error) {
 	ev, answer, err := in.Webhooks.Receive(ctx, t, d)
 	if ev == nil {
@@ -29,7 +31,7 @@ func (in *Intake) Webhook(ctx context.Context, t *webhook.Target, d webhook.Deli
 	// finds the run started when it retries.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), webhookStartTimeout)
 	defer cancel()
-	run, err := in.fire(ctx, t.Trigger, TriggerWebhook, Start{RunID: *ev.PlannedRunID, Payload: ev.Payload})
+	run, err := in.fire(ctx, t.Trigger, TriggerWebhook, Start{RunID: *ev.PlannedRunID, Payload: ev.Payload, Queued: true})
 	if err != nil {
 		return nil, in.Webhooks.Refuse(ctx, ev, err)
 	}

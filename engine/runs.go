@@ -56,6 +56,8 @@ type Runs struct {
 	TaskQueue string
 	// PublicURL is the base of links to runs (system.run_url).
 	PublicURL string
+	// queued tells the Dispatcher that a queued run waits (Dispatcher.Notify).
+	queued func()
 }
 
 // Start describes a run to start.
@@ -75,6 +77,9 @@ type Start struct {
 	Namespaces map[string]any
 	ReplayOf   *uuid.UUID
 	StartedBy  *uuid.UUID
+	// Queued leaves handing the run to Temporal to the Dispatcher: start answers once the
+	// run is stored, whether Temporal is up or not.
+	Queued bool
 }
 
 // StartTest runs the draft, marked as a test, from its manual trigger (or else its first
@@ -121,11 +126,14 @@ func (s *Runs) firstTrigger(g automation.Graph) string {
 	return ""
 }
 
-// start has the run and its pending actions stored, then starts the interpreter. A run the
-// engine refuses is kept, marked failed with the reason, and reported unavailable.
+// start has the run and its pending actions stored, then starts the interpreter, or leaves
+// that to the Dispatcher when st.Queued. A run the engine refuses is kept, marked failed with
+// the reason, and reported unavailable.
 func (s *Runs) start(ctx context.Context, st Start) (*automation.Run, error) {
 	if st.RunID != uuid.Nil {
-		if run, err := s.Workflows.Run(ctx, st.RunID); err == nil {
+		if run, err := s.Workflows.Run(ctx, st.RunID); err == nil && st.Queued {
+			return run, nil // stored before: handed over, or still in the Dispatcher's queue
+		} else if err == nil {
 			return run, s.resume(ctx, run)
 		} else if !models.IsKind(err, models.KindNotFound) {
 			return nil, err
@@ -155,8 +163,16 @@ func (s *Runs) start(ctx context.Context, st Start) (*automation.Run, error) {
 	for key, p := range policies {
 		maxAttempts[key] = p.MaxAttempts
 	}
+	if !st.Queued {
+		now := time.Now().UTC()
+		run.DispatchedAt = &now // this request hands it over, right below
+	}
 	if err := s.Workflows.CreateRun(ctx, run, maxAttempts); err != nil {
 		return nil, err
+	}
+	if st.Queued {
+		s.queued()
+		return run, nil
 	}
 	return run, s.execute(ctx, run, s.runInput(run), enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
 }
@@ -187,10 +203,11 @@ func (s *Runs) runInput(run *automation.Run) RunInput {
 	}
 }
 
-// execute hands the run to Temporal; the run id is the workflow id, so Temporal's view and
-// ours line up. A new run refuses an id Temporal has seen; a retry of a finished run is a
-// new execution under the same id. An execution that already exists is the run's.
-func (s *Runs) execute(ctx context.Context, run *automation.Run, in RunInput, reuse enumspb.WorkflowIdReusePolicy) error {
+// startExecution hands the run to Temporal; the run id is the workflow id, so Temporal's
+// view and ours line up. A new run refuses an id Temporal has seen; a retry of a finished
+// run is a new execution under the same id. An execution that already exists is the run's.
+// Errors: Temporal's.
+func (s *Runs) startExecution(ctx context.Context, run *automation.Run, in RunInput, reuse enumspb.WorkflowIdReusePolicy) error {
 	_, err := s.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID:                    run.ID.String(),
 		TaskQueue:             s.TaskQueue,
@@ -198,6 +215,16 @@ func (s *Runs) execute(ctx context.Context, run *automation.Run, in RunInput, re
 	}, WorkflowName, in)
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
 	if err == nil || errors.As(err, &started) {
+		return nil
+	}
+	return err
+}
+
+// execute starts the run's execution; a run Temporal does not take is refused: kept, failed
+// with the reason, and reported unavailable.
+func (s *Runs) execute(ctx context.Context, run *automation.Run, in RunInput, reuse enumspb.WorkflowIdReusePolicy) error {
+	err := s.startExecution(ctx, run, in, reuse)
+	if err == nil {
 		return nil
 	}
 	if rerr := s.Workflows.RefuseRun(ctx, run.ID, "the workflow engine did not accept the run: "+err.Error()); rerr != nil {

@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"log/slog"
+	"time"
+
 	"go.temporal.io/sdk/client"
 
 	"agencyhub/models/automation"
@@ -10,14 +13,16 @@ import (
 	"agencyhub/schemas"
 )
 
-// Services are the engine's services on one Temporal client and task queue: runs, the
-// trigger intake, draft validation, publishing and the schedules, wired to each other.
+// Services are the engine's services on one Temporal client and task queue: runs and the
+// dispatcher of queued runs (whose loop, Dispatcher.Run, the caller runs), the trigger
+// intake, draft validation, publishing and the schedules, wired to each other.
 type Services struct {
-	Drafts    *Drafts
-	Runs      *Runs
-	Intake    *Intake
-	Publisher *Publisher
-	Schedules *Schedules
+	Drafts     *Drafts
+	Runs       *Runs
+	Dispatcher *Dispatcher
+	Intake     *Intake
+	Publisher  *Publisher
+	Schedules  *Schedules
 }
 
 // Stores are the models the engine drives.
@@ -35,10 +40,11 @@ func NewServices(c client.Client, taskQueue, publicURL string, catalog *schemas.
 	runs := &Runs{Client: c, Workflows: st.Workflows, Catalog: catalog, Drafts: drafts, Templates: st.Integrations, TaskQueue: taskQueue, PublicURL: publicURL}
 	schedules := &Schedules{Client: c, Workflows: st.Workflows, Catalog: catalog, TaskQueue: taskQueue}
 	return &Services{
-		Drafts:    drafts,
-		Runs:      runs,
-		Intake:    &Intake{Runs: runs, Workflows: st.Workflows, Catalog: catalog, Webhooks: st.Webhooks, Relays: st.Relays},
-		Publisher: &Publisher{Workflows: st.Workflows, Schedules: schedules, Drafts: drafts},
-		Schedules: schedules,
+		Drafts:     drafts,
+		Runs:       runs,
+		Dispatcher: NewDispatcher(runs, time.Second, slog.Default()),
+		Intake:     &Intake{Runs: runs, Workflows: st.Workflows, Catalog: catalog, Webhooks: st.Webhooks, Relays: st.Relays},
+		Publisher:  &Publisher{Workflows: st.Workflows, Schedules: schedules, Drafts: drafts},
+		Schedules:  schedules,
 	}
 }

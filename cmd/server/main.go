@@ -177,8 +177,10 @@ func (m *Main) Run(ctx context.Context) error {
 		slog.Info("worker running", "database", dialect, "temporal", m.temporalAddress())
 		return nil
 	}
-	dispatcher := &mailer.Dispatcher{DB: db, Sender: sender, Now: st.auth.Now, Interval: 2 * time.Second, Log: slog.Default()}
-	m.loops.Go(func() { dispatcher.Run(m.loopsCtx) })
+	mail := &mailer.Dispatcher{DB: db, Sender: sender, Now: st.auth.Now, Interval: 2 * time.Second, Log: slog.Default()}
+	m.loops.Go(func() { mail.Run(m.loopsCtx) })
+	// The instances that accept webhook deliveries hand their queued runs to Temporal.
+	m.loops.Go(func() { services.Dispatcher.Run(m.loopsCtx) })
 	server, err := m.apiServer(st, services, catalog, botAPI, egressPolicy, egressClient)
 	if err != nil {
 		return err

@@ -57,8 +57,12 @@ type Run struct {
 	StartedBy      *uuid.UUID
 	StartedAt      *time.Time
 	FinishedAt     *time.Time
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
+	// DispatchedAt is when the run was handed to Temporal, or to the request that hands it
+	// over itself; nil while the run waits for engine.Dispatcher (the start intent of an
+	// accepted webhook delivery).
+	DispatchedAt *time.Time
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
 }
 
 func (Run) TableName() string { return "workflow_runs" }
@@ -195,6 +199,25 @@ func (s *Service) CreateRun(ctx context.Context, run *Run, maxAttempts map[strin
 	}
 	s.Metrics.RunStarted(run.TriggerType)
 	s.notify(ctx, run.ID)
+	return nil
+}
+
+// Undispatched lists up to limit runs that wait for the dispatcher, oldest first.
+// Errors: internal.
+func (s *Service) Undispatched(ctx context.Context, limit int) ([]Run, error) {
+	var runs []Run
+	if err := s.DB.WithContext(ctx).Where("dispatched_at IS NULL").Order("created_at, id").Limit(limit).Find(&runs).Error; err != nil {
+		return nil, models.Internal("list undispatched runs: %w", err)
+	}
+	return runs, nil
+}
+
+// MarkDispatched records that Temporal has the run. Errors: internal.
+func (s *Service) MarkDispatched(ctx context.Context, runID uuid.UUID) error {
+	err := s.DB.WithContext(ctx).Model(&Run{}).Where("id = ? AND dispatched_at IS NULL", runID).Update("dispatched_at", s.now()).Error
+	if err != nil {
+		return models.Internal("mark run %s dispatched: %w", runID, err)
+	}
 	return nil
 }
 

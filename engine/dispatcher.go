@@ -1,0 +1,123 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+
+	"agencyhub/models/automation"
+)
+
+// Dispatcher hands queued runs to Temporal: those stored by a request that answered
+// without waiting for Temporal (an accepted webhook delivery, Start.Queued). A queued run
+// is its own start intent, a row without dispatched_at, so the queue survives a crash and
+// is shared by every instance on the database: each one's dispatcher scans it. The run id
+// is the Temporal workflow id and a second start of it is refused as a duplicate, so two
+// dispatchers, or a retry after an answer that was lost, start it once. While Temporal
+// cannot be reached the runs stay queued and pending, and the dispatcher tries again with
+// a growing delay; nothing is refused.
+type Dispatcher struct {
+	Runs      *Runs
+	Workflows *automation.Service
+	// Interval is how often the queue is scanned when nothing wakes the dispatcher (runs
+	// that another instance stored), and the first delay after a failure.
+	Interval time.Duration
+	Log      *slog.Logger
+	wake     chan struct{}
+}
+
+// Dispatch batches: the queued runs read per scan, and how many are handed over at once.
+const (
+	dispatchBatch       = 64
+	dispatchConcurrency = 8
+	dispatchMaxDelay    = 30 * time.Second
+)
+
+// NewDispatcher makes the dispatcher of runs and has runs wake it for each queued run.
+func NewDispatcher(runs *Runs, interval time.Duration, log *slog.Logger) *Dispatcher {
+	d := &Dispatcher{Runs: runs, Workflows: runs.Workflows, Interval: interval, Log: log, wake: make(chan struct{}, 1)}
+	runs.queued = d.Notify
+	return d
+}
+
+// Notify wakes the dispatcher: a run was queued. It never blocks.
+func (d *Dispatcher) Notify() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run dispatches until ctx ends.
+func (d *Dispatcher) Run(ctx context.Context) {
+	delay := d.Interval
+	for {
+		full, err := d.dispatch(ctx)
+		wait := d.Interval
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			d.Log.Warn("dispatcher: Temporal did not take the queued runs; trying again", "in", delay, "err", err)
+			wait, delay = delay, min(2*delay, dispatchMaxDelay)
+		default:
+			delay = d.Interval
+			if full {
+				continue // more are queued
+			}
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return
+		case <-d.wake:
+			if err != nil { // Temporal failed: a new run does not cut the delay short
+				<-timer.C
+			}
+		case <-timer.C:
+		}
+		timer.Stop()
+	}
+}
+
+// dispatch hands one batch of queued runs to Temporal, and reports whether the batch was
+// full. Errors: the first failure to hand a run over.
+func (d *Dispatcher) dispatch(ctx context.Context) (bool, error) {
+	runs, err := d.Workflows.Undispatched(ctx, dispatchBatch)
+	if err != nil {
+		return false, err
+	}
+	var (
+		wg    sync.WaitGroup
+		slots = make(chan struct{}, dispatchConcurrency)
+		mu    sync.Mutex
+		errs  []error
+	)
+	for i := range runs {
+		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			if err := d.handOver(ctx, &runs[i]); err != nil {
+				mu.Lock()
+				errs = append(errs, err)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return len(runs) == dispatchBatch, errors.Join(errs...)
+}
+
+// handOver starts the run's execution in Temporal, or finds it started, and marks it
+// dispatched.
+func (d *Dispatcher) handOver(ctx context.Context, run *automation.Run) error {
+	if err := d.Runs.startExecution(ctx, run, d.Runs.runInput(run), enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE); err != nil {
+		return err
+	}
+	return d.Workflows.MarkDispatched(ctx, run.ID)
+}
