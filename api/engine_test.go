@@ -33,7 +33,7 @@ var (
 func sharedTemporal(t testing.TB) client.Client {
 	t.Helper()
 	temporalOnce.Do(func() {
-		temporalServer, temporalErr = devserver.Start(devserver.Options{Namespace: "api-test"})
+		temporalServer, temporalErr = devserver.Start(devserver.Options{Namespace: "api-test", SearchAttributes: engine.SearchAttributes})
 		if temporalErr != nil {
 			return
 		}
@@ -75,6 +75,7 @@ func (e *env) withEngine(s *api.Server) {
 	services := engine.NewServices(c, queue, s.PublicURL, s.Catalog, engine.Stores{
 		Workflows: s.Workflows, Integrations: s.Integrations, Webhooks: s.Webhooks, Relays: s.Relays})
 	s.Drafts, s.Runs, s.Intake, s.Publisher = services.Drafts, services.Runs, services.Intake, services.Publisher
+	services.Runs.Namespace = "api-test"
 	dispatching, stopDispatching := context.WithCancel(context.Background())
 	dispatched := make(chan struct{})
 	go func() { services.Dispatcher.Run(dispatching); close(dispatched) }()

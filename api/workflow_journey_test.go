@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"go.temporal.io/api/workflowservice/v1"
+
 	"agencyhub/activities/mailer/smtptest"
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models/integration/integrationtest"
@@ -863,4 +865,31 @@ func TestWorkflowJourneyTestRuns(t *testing.T) {
 			t.Fatalf("the target got %d requests after the refusal", got-hits)
 		}
 	})
+}
+
+// TestRunsCanBeFoundInTemporalBySearchAttributes: an operator filtering runs in Temporal by
+// project and status (the runs' search attributes) finds a run that succeeded.
+func TestRunsCanBeFoundInTemporalBySearchAttributes(t *testing.T) {
+	j := newJourney(t, dbtest.SQLite(t))
+	wfID := j.create("Searchable", draft([]any{
+		act("start", "manual.trigger", map[string]any{}), act("done", "stop", map[string]any{}),
+	}, edge("start", "done", "")))
+	j.publish(wfID, 1)
+	runID := j.runManual(wfID, map[string]any{}).str("workflow_run_id")
+	j.finish(runID, "succeeded")
+	query := fmt.Sprintf("AgencyProjectId = '%s' AND AgencyWorkflowId = '%s' AND AgencyTriggerType = 'manual' AND AgencyRunStatus = 'succeeded'", j.projectID, wfID)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		found, err := sharedTemporal(t).ListWorkflow(context.Background(), &workflowservice.ListWorkflowExecutionsRequest{Namespace: "api-test", Query: query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ids := found.GetExecutions(); len(ids) == 1 && ids[0].GetExecution().GetWorkflowId() == runID {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Temporal's visibility lists %v for %s", found.GetExecutions(), query)
+		}
+		time.Sleep(100 * time.Millisecond) // visibility is written after the run closes
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
@@ -48,5 +49,37 @@ func runEcho(t *testing.T, dataDir string) {
 	var out string
 	if err := run.Get(ctx, &out); err != nil || out != "echo: hi" {
 		t.Fatalf("result %q, err %v", out, err)
+	}
+}
+
+// TestAnEarlierDataDirGainsTheSearchAttributes: a data dir whose namespace was created
+// before the runs had search attributes has them once the server starts on it again.
+func TestAnEarlierDataDirGainsTheSearchAttributes(t *testing.T) {
+	dir := t.TempDir()
+	before, err := devserver.Start(devserver.Options{Namespace: "test", DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before.Stop()
+	srv, err := devserver.Start(devserver.Options{Namespace: "test", DataDir: dir, SearchAttributes: SearchAttributes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := Dial(ctx, ClientOptions{Address: srv.Address(), Namespace: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	have, err := c.OperatorService().ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range SearchAttributes {
+		if _, ok := have.GetCustomAttributes()[name]; !ok {
+			t.Errorf("the namespace lacks %s: %v", name, have.GetCustomAttributes())
+		}
 	}
 }

@@ -39,6 +39,9 @@ type RunInput struct {
 	Policies map[string]ActionPolicy
 	// Resume continues an earlier execution of the same run (retry-action).
 	Resume *Resume
+	// SearchAttributes tells that the run started with its search attributes, so that its
+	// end updates AgencyRunStatus.
+	SearchAttributes bool
 }
 
 // ActionPolicy is how one action's activity is executed.

@@ -360,6 +360,11 @@ func (r *interpreter) finish() error {
 	if err := r.flush(); err != nil {
 		return err
 	}
+	if r.in.SearchAttributes {
+		if err := workflow.UpsertTypedSearchAttributes(r.disconnected, saStatus.ValueSet(update.Status)); err != nil {
+			return err
+		}
+	}
 	return result
 }
 

@@ -56,8 +56,12 @@ type Runs struct {
 	TaskQueue string
 	// PublicURL is the base of links to runs (system.run_url).
 	PublicURL string
+	// Namespace is the client's namespace, where the runs' search attributes are looked up;
+	// empty, runs carry none.
+	Namespace string
 	// queued tells the Dispatcher that a queued run waits (Dispatcher.Notify).
 	queued func()
+	searchAttributeState
 }
 
 // Start describes a run to start.
@@ -208,10 +212,13 @@ func (s *Runs) runInput(run *automation.Run) RunInput {
 // run is a new execution under the same id. An execution that already exists is the run's.
 // Errors: Temporal's.
 func (s *Runs) startExecution(ctx context.Context, run *automation.Run, in RunInput, reuse enumspb.WorkflowIdReusePolicy) error {
+	attributes := s.searchAttributes(ctx, run)
+	in.SearchAttributes = attributes.Size() > 0
 	_, err := s.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID:                    run.ID.String(),
 		TaskQueue:             s.TaskQueue,
 		WorkflowIDReusePolicy: reuse,
+		TypedSearchAttributes: attributes,
 	}, WorkflowName, in)
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
 	if err == nil || errors.As(err, &started) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"agencyhub/engine"
 	"agencyhub/engine/devserver"
 )
 
@@ -48,7 +49,7 @@ func TestDeliveriesAreAcceptedWhileTemporalIsDown(t *testing.T) {
 		t.Fatalf("with Temporal down, the receipt says %v", receipt)
 	}
 
-	dev, err := devserver.Start(devserver.Options{DataDir: m.Config.DataDir, Namespace: m.Config.TemporalNamespace, Port: port})
+	dev, err := devserver.Start(devserver.Options{DataDir: m.Config.DataDir, Namespace: m.Config.TemporalNamespace, Port: port, SearchAttributes: engine.SearchAttributes})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -165,6 +165,7 @@ func (m *Main) Run(ctx context.Context) error {
 	services := engine.NewServices(m.temporal, engine.TaskQueue, m.Config.PublicURL, catalog, engine.Stores{
 		Workflows: st.workflows, Integrations: st.integrations, Webhooks: st.webhooks, Relays: st.relays,
 	})
+	services.Runs.Namespace = m.Config.TemporalNamespace
 	egressPolicy, _ := m.Config.egressPolicy()
 	egressClient := egress.NewClient(egressPolicy, egress.DefaultMaxBody)
 	botAPI := &activities.BotAPI{ActionDependencies: st.integrations, Client: egressClient, MessengerABaseURL: m.Config.MessengerABaseURL}
@@ -238,7 +239,7 @@ func (m *Main) connectTemporal(ctx context.Context) error {
 	if address == "" {
 		dev, err := devserver.Start(devserver.Options{
 			DataDir: m.Config.DataDir, Namespace: m.Config.TemporalNamespace, Port: int(m.Config.TemporalPort),
-			UIPort: int(m.Config.TemporalUIPort),
+			UIPort: int(m.Config.TemporalUIPort), SearchAttributes: engine.SearchAttributes,
 		})
 		if err != nil {
 			return err

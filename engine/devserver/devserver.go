@@ -5,6 +5,7 @@
 package devserver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -18,6 +19,10 @@ import (
 	uiserver "github.com/temporalio/ui-server/v2/server"
 	uiconfig "github.com/temporalio/ui-server/v2/server/config"
 	uiserveroptions "github.com/temporalio/ui-server/v2/server/server_options"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/operatorservice/v1"
+	"go.temporal.io/sdk/client"
+	sdklog "go.temporal.io/sdk/log"
 	"go.temporal.io/server/common/cluster"
 	"go.temporal.io/server/common/config"
 	"go.temporal.io/server/common/dynamicconfig"
@@ -43,6 +48,9 @@ type Options struct {
 	LogLevel string
 	// UIPort serves the Temporal Web UI on IP; 0 serves none.
 	UIPort int
+	// SearchAttributes are custom search attributes the namespace has, by name and type:
+	// set when the namespace is created, added to one created before.
+	SearchAttributes map[string]enumspb.IndexedValueType
 }
 
 // Server is a single-process Temporal cluster: frontend, history, matching and worker
@@ -113,11 +121,46 @@ func Start(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("embedded Temporal: start: %w", err)
 	}
 	d := &Server{server: server, address: addr.of(addr.frontend), logLevel: logLevel}
+	if err := d.addSearchAttributes(opts); err != nil {
+		d.Stop()
+		return nil, fmt.Errorf("embedded Temporal: search attributes: %w", err)
+	}
 	if opts.UIPort != 0 {
 		d.startUI(opts, addr.of(opts.UIPort))
 	}
 	slog.Info("embedded Temporal started", "address", d.address, "namespace", opts.Namespace, "data", sqlConf.DatabaseName, "ui", d.uiURL)
 	return d, nil
+}
+
+// addSearchAttributes adds the search attributes a namespace created before they were
+// configured lacks; a new namespace has them already. Runs use them from the next start
+// (engine.Runs asks once per process).
+func (d *Server) addSearchAttributes(opts Options) error {
+	if len(opts.SearchAttributes) == 0 {
+		return nil
+	}
+	c, err := client.Dial(client.Options{HostPort: d.address, Namespace: opts.Namespace, Logger: sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	have, err := c.OperatorService().ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: opts.Namespace})
+	if err != nil {
+		return err
+	}
+	missing := map[string]enumspb.IndexedValueType{}
+	for name, typ := range opts.SearchAttributes {
+		if _, ok := have.GetCustomAttributes()[name]; !ok {
+			missing[name] = typ
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	_, err = c.OperatorService().AddSearchAttributes(ctx, &operatorservice.AddSearchAttributesRequest{Namespace: opts.Namespace, SearchAttributes: missing})
+	return err
 }
 
 // servicePorts are where the embedded cluster's services listen.
@@ -231,7 +274,7 @@ func sqliteConfig(opts Options) (*config.SQL, error) {
 			return nil, fmt.Errorf("embedded Temporal: set up schema: %w", err)
 		}
 	}
-	ns, err := sqliteschema.NewNamespaceConfig(clusterName, opts.Namespace, false, nil)
+	ns, err := sqliteschema.NewNamespaceConfig(clusterName, opts.Namespace, false, opts.SearchAttributes)
 	if err != nil {
 		return nil, err
 	}
