@@ -13,6 +13,7 @@ const (
 	ActionMessengerASendMessage = "messenger_a.send_message"
 	ActionMessengerBSendMessage = "messenger_b.send_message"
 	ActionEmailSend             = "email.send"
+	ActionDBQuery               = "db.query"
 )
 
 // Deps is what the actions need from the server.
@@ -40,5 +41,6 @@ func Registry(d Deps) map[string]Func {
 		ActionMessengerASendMessage: MessengerASendMessage{ActionDependencies: d.ActionDependencies, Client: client, DefaultBaseURL: d.MessengerABaseURL}.Run,
 		ActionMessengerBSendMessage: MessengerBSendMessage{ActionDependencies: d.ActionDependencies, Client: client, DefaultBaseURL: d.MessengerBBaseURL}.Run,
 		ActionEmailSend:             EmailSend{ActionDependencies: d.ActionDependencies, Policy: d.EgressPolicy}.Run,
+		ActionDBQuery:               DBQuery{ActionDependencies: d.ActionDependencies, Policy: d.EgressPolicy}.Run,
 	}
 }

@@ -9,14 +9,14 @@ import (
 	"agencyhub/models/integration"
 )
 
-func TestRegistryHoldsTheFourActionTypes(t *testing.T) {
+func TestRegistryHoldsTheActivityActionTypes(t *testing.T) {
 	reg := Registry(Deps{ActionDependencies: newProjectDependencies()})
 	var keys []string
 	for key := range reg {
 		keys = append(keys, key)
 	}
 	slices.Sort(keys)
-	want := []string{"email.send", "http.request", "messenger_a.send_message", "messenger_b.send_message"}
+	want := []string{"db.query", "email.send", "http.request", "messenger_a.send_message", "messenger_b.send_message"}
 	if !slices.Equal(keys, want) {
 		t.Fatalf("Registry keys = %v, want %v", keys, want)
 	}

@@ -308,7 +308,7 @@ func TestProviderCatalog(t *testing.T) {
 		"smtp":        "smtp.server | email.send | email-smtp | supported | SMTP server",
 		"http":        "http.auth | http.request | http-request | supported | HTTP credential",
 		"ai":          "ai.model_provider | ai.agent |  | planned | AI model provider",
-		"postgres":    "postgres.database | db.query |  | planned | PostgreSQL database",
+		"postgres":    "postgres.database | db.query | postgres-database | supported | PostgreSQL database",
 	}
 	if !slices.Equal(order, []string{"messenger_a", "messenger_b", "smtp", "http", "ai", "postgres"}) {
 		t.Errorf("providers in order %v", order)

@@ -71,7 +71,12 @@ func (s *Server) workflowTestRunCreate(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	r, err := s.Runs.StartTest(c, workflow(c), actor(c).UserID, req.Input)
+	w := workflow(c)
+	if err := mayRunWrites(c, w.Draft().Graph); err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	r, err := s.Runs.StartTest(c, w, actor(c).UserID, req.Input)
 	if err != nil {
 		httpx.WriteError(c, err)
 		return

@@ -8,8 +8,10 @@ import (
 	"github.com/google/uuid"
 
 	"agencyhub/api/httpx"
+	"agencyhub/engine"
 	"agencyhub/models"
 	"agencyhub/models/automation"
+	"agencyhub/models/company"
 )
 
 type draftView struct {
@@ -196,12 +198,27 @@ func (s *Server) workflowPublish(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	v, err := s.Publisher.Publish(c, workflow(c), actor(c).UserID, req.Description)
+	w := workflow(c)
+	if err := mayRunWrites(c, w.Draft().Graph); err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	v, err := s.Publisher.Publish(c, w, actor(c).UserID, req.Description)
 	if err != nil {
 		httpx.WriteError(c, err)
 		return
 	}
 	c.JSON(http.StatusCreated, viewVersion(v, &v.ID))
+}
+
+// mayRunWrites refuses a graph with a db.query that writes (engine.Writes) unless the
+// caller is an owner or admin of the company: publishing, restoring or testing it lets
+// every run change the project's database.
+func mayRunWrites(c *gin.Context, g automation.Graph) error {
+	if engine.Writes(g) && !access(c).Role.Can(company.PermManage) {
+		return models.Forbidden("database_write_needs_admin")
+	}
+	return nil
 }
 
 // workflowVersions serves GET /api/v1/workflows/{workflow_id}/versions.
@@ -227,6 +244,14 @@ func (s *Server) workflowVersionGet(c *gin.Context) {
 // workflowVersionRestore serves POST /api/v1/workflows/{workflow_id}/versions/{workflow_version_id}/restore.
 func (s *Server) workflowVersionRestore(c *gin.Context) {
 	id, err := httpx.PathID(c, "workflow_version_id")
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	v, err := s.Workflows.Version(c, workflow(c).ID, id)
+	if err == nil {
+		err = mayRunWrites(c, v.Graph())
+	}
 	if err != nil {
 		httpx.WriteError(c, err)
 		return

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"agencyhub/activities"
 	"agencyhub/models"
 	"agencyhub/models/automation"
 	"agencyhub/models/integration"
@@ -62,6 +63,18 @@ func (d *Drafts) Require(ctx context.Context, w *automation.Workflow, g automati
 		return err
 	}
 	return automation.RequireValid(ds)
+}
+
+// Writes tells whether the graph has a db.query that writes (read_only false): only an
+// owner or admin may publish or test such a draft, since every run of it may change the
+// project's database with the integration's rights.
+func Writes(g automation.Graph) bool {
+	for _, a := range g.Actions {
+		if a.ActionTypeKey == activities.ActionDBQuery && a.Config["read_only"] == false {
+			return true
+		}
+	}
+	return false
 }
 
 // reference looks up the id in config field of an action of type t, and answers what is

@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
+	"agencyhub/activities"
 	"agencyhub/models"
 	"agencyhub/models/automation"
 	"agencyhub/models/integration"
@@ -269,8 +270,11 @@ func (s *Runs) policies(g automation.Graph) map[string]ActionPolicy {
 			InitialInterval: defaultInitial, BackoffCoefficient: defaultBackoff, MaxInterval: defaultMaxInterval}
 		config := t.ApplyDefaults(a.Config)
 		p.Idempotent = t.Idempotent
-		if method, ok := config["method"].(string); ok && a.ActionTypeKey == "http.request" {
+		if method, ok := config["method"].(string); ok && a.ActionTypeKey == activities.ActionHTTPRequest {
 			p.Idempotent = idempotentMethods[method]
+		}
+		if readOnly, ok := config["read_only"].(bool); ok && a.ActionTypeKey == activities.ActionDBQuery {
+			p.Idempotent = readOnly // a read repeated reads again; a write may not be repeated
 		}
 		if secs := toInt(config["timeout_seconds"]); secs > 0 {
 			p.Timeout = time.Duration(secs)*time.Second + timeoutMargin

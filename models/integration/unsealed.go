@@ -12,10 +12,11 @@ import (
 
 // Dependency type keys of the catalog that the actions, connection tests and the relay name.
 const (
-	TypeHTTPAuth      = "http.auth"
-	TypeMessengerABot = "messenger_a.bot"
-	TypeMessengerBBot = "messenger_b.bot"
-	TypeSMTPServer    = "smtp.server"
+	TypeHTTPAuth         = "http.auth"
+	TypeMessengerABot    = "messenger_a.bot"
+	TypeMessengerBBot    = "messenger_b.bot"
+	TypeSMTPServer       = "smtp.server"
+	TypePostgresDatabase = "postgres.database"
 )
 
 // Unsealed is an action dependency with its auth decrypted: what an action or a connection
