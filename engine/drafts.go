@@ -19,10 +19,12 @@ import (
 // or an integration of another type than the action needs, is an error naming the config
 // field, like any other unknown reference, so that such a draft is not published to fail
 // at run time. A disabled integration is a warning: runs treat it as missing until it is
-// enabled again.
+// enabled again. A workflow.call must name a published workflow of the project that does
+// not lead back to this one through its own calls (call_cycle).
 type Drafts struct {
 	Catalog      *schemas.Catalog
 	Integrations *integration.Service
+	Workflows    *automation.Service
 }
 
 // Validate reports every problem of a graph of the workflow's project. Errors: only a
@@ -37,6 +39,16 @@ func (d *Drafts) Validate(ctx context.Context, w *automation.Workflow, g automat
 		t, ok := d.Catalog.Action(a.ActionTypeKey)
 		if !ok {
 			continue
+		}
+		if id, named := a.Config["workflow_id"].(string); named && a.ActionTypeKey == ActionWorkflowCall && !flagged[a.ActionKey+" config.workflow_id"] {
+			diag, err := d.call(ctx, w, id)
+			if err != nil {
+				return nil, err
+			}
+			if diag != nil {
+				diag.ActionKey, diag.Field = a.ActionKey, "config.workflow_id"
+				ds = append(ds, *diag)
+			}
 		}
 		for _, field := range []string{t.DependencyField, templateField(a)} {
 			id, named := a.Config[field].(string)
@@ -63,6 +75,58 @@ func (d *Drafts) Require(ctx context.Context, w *automation.Workflow, g automati
 		return err
 	}
 	return automation.RequireValid(ds)
+}
+
+// call checks the workflow a workflow.call names: a published workflow of the project
+// whose calls, followed through the current versions, never come back to w.
+func (d *Drafts) call(ctx context.Context, w *automation.Workflow, raw string) (*automation.Diagnostic, error) {
+	problem := func(code, format string, args ...any) (*automation.Diagnostic, error) {
+		return &automation.Diagnostic{Severity: automation.SeverityError, Code: code, Message: fmt.Sprintf(format, args...)}, nil
+	}
+	id, err := uuid.Parse(raw)
+	if err != nil {
+		return problem("invalid_reference", "config.workflow_id is not an id: %q", raw)
+	}
+	seen := map[uuid.UUID]bool{}
+	next := []uuid.UUID{id}
+	for depth := 0; len(next) > 0 && depth < maxCallDepth; depth++ {
+		var calls []uuid.UUID
+		for _, id := range next {
+			if id == w.ID {
+				return problem("call_cycle", "the call leads back to this workflow")
+			}
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			callee, err := d.Workflows.WorkflowOf(ctx, w.CompanyID, id)
+			if models.IsKind(err, models.KindNotFound) || err == nil && callee.ProjectID != w.ProjectID {
+				return problem("workflow_not_found", "the project has no workflow %s", id)
+			}
+			if err != nil {
+				return nil, err
+			}
+			if callee.CurrentVersionID == nil {
+				if depth == 0 {
+					return problem("workflow_not_published", "workflow %q is not published", callee.Name)
+				}
+				continue
+			}
+			v, err := d.Workflows.Version(ctx, callee.ID, *callee.CurrentVersionID)
+			if err != nil {
+				return nil, err
+			}
+			for _, a := range v.Graph().Actions {
+				if s, ok := a.Config["workflow_id"].(string); ok && a.ActionTypeKey == ActionWorkflowCall {
+					if id, err := uuid.Parse(s); err == nil {
+						calls = append(calls, id)
+					}
+				}
+			}
+		}
+		next = calls
+	}
+	return nil, nil
 }
 
 // Writes tells whether the graph has a db.query that writes (read_only false): only an

@@ -36,7 +36,7 @@ type Stores struct {
 // NewServices wires the engine's services. Runs are dispatched to taskQueue, where the
 // worker (NewWorker) must poll; publicURL is the base of the links runs carry.
 func NewServices(c client.Client, taskQueue, publicURL string, catalog *schemas.Catalog, st Stores) *Services {
-	drafts := &Drafts{Catalog: catalog, Integrations: st.Integrations}
+	drafts := &Drafts{Catalog: catalog, Integrations: st.Integrations, Workflows: st.Workflows}
 	runs := &Runs{Client: c, Workflows: st.Workflows, Catalog: catalog, Drafts: drafts, Templates: st.Integrations, TaskQueue: taskQueue, PublicURL: publicURL}
 	schedules := &Schedules{Client: c, Workflows: st.Workflows, Catalog: catalog, TaskQueue: taskQueue}
 	return &Services{

@@ -43,8 +43,8 @@ type WorkerDeps struct {
 	Workflows *automation.Service
 	// Actions are the activity action types, by action type key.
 	Actions map[string]activities.Func
-	// Intake starts the runs of schedules (the tick workflow and schedule.fire); nil leaves
-	// schedules to other workers of the task queue.
+	// Intake starts the runs of schedules (the tick workflow and schedule.fire) and of
+	// workflow.call; nil leaves both to other workers of the task queue.
 	Intake *Intake
 	// BotSessions keeps the bot dialog state bot.set_state writes; nil leaves bot.set_state
 	// to other workers of the task queue.
@@ -81,6 +81,7 @@ func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
 	}
 	if d.Intake != nil {
 		registerScheduleTicks(w, d.Intake)
+		w.RegisterActivityWithOptions(runAction(d, d.Intake.CallWorkflow), activity.RegisterOptions{Name: ActionWorkflowCall})
 	}
 	return w
 }

@@ -35,9 +35,10 @@ var importable = []struct {
 	{"stop", map[string]any{}},
 	{"bot.set_state", map[string]any{"state_key": "awaiting_email"}},
 	{"db.query", map[string]any{"action_dependency_id": someID, "sql": "SELECT name FROM customers WHERE id = $1", "params": []any{"{{ hook.id }}"}}},
+	{"workflow.call", map[string]any{"workflow_id": someID}},
 }
 
-var planned = []string{"ai.agent", "bot.wait_for_reply", "task.event_trigger", "task.create", "workflow.call"}
+var planned = []string{"ai.agent", "bot.wait_for_reply", "task.event_trigger", "task.create"}
 
 func mustCatalog(t *testing.T) *Catalog {
 	t.Helper()

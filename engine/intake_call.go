@@ -1,0 +1,132 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
+
+	"agencyhub/activities"
+	"agencyhub/models"
+	"agencyhub/models/automation"
+)
+
+// ActionWorkflowCall is the action type that runs another workflow of the project.
+const ActionWorkflowCall = "workflow.call"
+
+// maxCallDepth is how deep workflow.call nests: a run started by a call started by a call …
+// A cycle through workflows published before it existed still ends here.
+const maxCallDepth = 5
+
+// TriggerCall is the trigger type of a run that workflow.call started.
+const TriggerCall = "call"
+
+// callNamespace is the template namespace of a called run: the calling run and the depth.
+const callNamespace = "call"
+
+// CallWorkflow is the workflow.call action. It runs the current version of another
+// workflow of the calling run's project from its manual trigger with input_json, under a
+// run id derived from the calling run and action, so that a retried attempt finds the run
+// it started instead of starting a second one; with wait, it waits for that run to end and
+// answers the outputs of its actions. The called run's templates read
+// {{ call.caller_run_id }} and {{ call.depth }}.
+//
+// Failures: a workflow that is not the project's, not published or without a manual
+// trigger, or calls nested deeper than 5, are validation; a called run that fails or is
+// cancelled is permanent; Temporal unreachable is transient.
+func (in *Intake) CallWorkflow(ctx context.Context, req activities.Request) (activities.Result, error) {
+	raw, _ := req.Config["workflow_id"].(string)
+	calleeID, err := uuid.Parse(raw)
+	if err != nil {
+		return activities.Result{}, activities.Fail(activities.ClassValidation, "invalid_config", "workflow_id is not a workflow id.", "Choose the workflow to call")
+	}
+	caller, err := in.Workflows.Run(ctx, req.RunID)
+	if err != nil {
+		return activities.Result{}, err
+	}
+	called, _ := caller.NamespacesJSON()[callNamespace].(map[string]any) // nil unless the caller was called
+	depth := toInt(called["depth"]) + 1
+	if depth > maxCallDepth {
+		return activities.Result{}, activities.Fail(activities.ClassValidation, "call_too_deep",
+			fmt.Sprintf("Calls nest at most %d deep; this one would be %d.", maxCallDepth, depth), "Call the workflow from fewer levels")
+	}
+	trigger, err := in.calleeTrigger(ctx, req, calleeID)
+	if err != nil {
+		return activities.Result{}, err
+	}
+	input, _ := req.Config["input_json"].(map[string]any)
+	run, err := in.fire(ctx, trigger, TriggerCall, Start{
+		RunID: uuid.NewSHA1(req.RunID, []byte(req.ActionKey)), Payload: input,
+		Namespaces: map[string]any{callNamespace: map[string]any{"caller_run_id": req.RunID.String(), "depth": depth}},
+	})
+	if err != nil {
+		return activities.Result{}, activities.Fail(activities.ClassTransient, "engine_unavailable", "The called run could not be started: "+err.Error()+".", "The action is retried automatically")
+	}
+	if req.Config["wait"] == false {
+		return activities.Result{Output: map[string]any{"workflow_run_id": run.ID.String(), "status": "started", "output": map[string]any{}}}, nil
+	}
+	return in.awaitCall(ctx, req, run)
+}
+
+// calleeTrigger finds the manual trigger of the called workflow's current version, which
+// must be of the calling run's project.
+func (in *Intake) calleeTrigger(ctx context.Context, req activities.Request, calleeID uuid.UUID) (automation.Trigger, error) {
+	refuse := func(code, reason string) (automation.Trigger, error) {
+		return automation.Trigger{}, activities.Fail(activities.ClassValidation, code, reason, "Choose a published workflow of this project with a manual trigger in workflow_id")
+	}
+	callee, err := in.Workflows.WorkflowOf(ctx, req.CompanyID, calleeID)
+	if models.IsKind(err, models.KindNotFound) || err == nil && callee.ProjectID != req.ProjectID {
+		return refuse("workflow_not_found", "The project has no workflow "+calleeID.String()+".")
+	}
+	if err != nil {
+		return automation.Trigger{}, err
+	}
+	triggers, err := in.Workflows.Triggers(ctx, automation.TriggerQuery{ActionTypeKey: automation.TypeManual, CompanyID: req.CompanyID, WorkflowID: calleeID})
+	if err != nil {
+		return automation.Trigger{}, err
+	}
+	if len(triggers) == 0 {
+		return refuse("workflow_not_callable", "Workflow "+callee.Name+" is not published with a manual trigger.")
+	}
+	return triggers[0], nil
+}
+
+// awaitCall waits for the called run's execution to close, then answers its outputs.
+func (in *Intake) awaitCall(ctx context.Context, req activities.Request, run *automation.Run) (activities.Result, error) {
+	timeout := time.Duration(max(toInt(req.Config["timeout_seconds"]), 1)) * time.Second
+	waitCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	err := in.Runs.Client.GetWorkflow(waitCtx, run.ID.String(), "").Get(waitCtx, nil)
+	var canceled *temporal.CanceledError
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+		return activities.Result{}, activities.Fail(activities.ClassPermanent, "call_timeout",
+			fmt.Sprintf("The called run %s did not end within %s.", run.ID, timeout), "Raise timeout_seconds, or call without wait")
+	case ctx.Err() != nil:
+		return activities.Result{}, ctx.Err()
+	case err != nil && !errors.As(err, &canceled):
+		return activities.Result{}, activities.Fail(activities.ClassTransient, "engine_unavailable", "The called run could not be followed: "+err.Error()+".", "The action is retried automatically")
+	}
+	ended, err := in.Workflows.Run(ctx, run.ID)
+	if err != nil {
+		return activities.Result{}, err
+	}
+	if ended.Status != automation.RunSucceeded {
+		return activities.Result{}, activities.Fail(activities.ClassPermanent, "called_run_"+ended.Status,
+			fmt.Sprintf("The called run %s ended %s: %s.", run.ID, ended.Status, ended.TerminalReason), "Look at the called run, then retry this action")
+	}
+	actions, err := in.Workflows.ActionRuns(ctx, ended)
+	if err != nil {
+		return activities.Result{}, err
+	}
+	output := map[string]any{}
+	for _, a := range actions {
+		if a.Status == automation.ActionSucceeded {
+			output[a.ActionKey] = automation.DecodeObject(a.Output)
+		}
+	}
+	return activities.Result{Output: map[string]any{"workflow_run_id": run.ID.String(), "status": automation.RunSucceeded, "output": output}}, nil
+}
