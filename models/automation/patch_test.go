@@ -433,7 +433,7 @@ func TestPatchApplyRejects(t *testing.T) {
 	}{
 		{"an unknown action type", []string{`{"op":"add_action","action":{"action_key":"x","action_type_key":"teleport"}}`}, []string{"operations.0.action.action_type_key"}},
 		{"a planned action type", []string{`{"op":"add_action","action":{"action_key":"x","action_type_key":"ai.agent"}}`}, []string{"operations.0.action.action_type_key"}},
-		{"a planned type by update", []string{`{"op":"update_action","action_key":"done","set":{"action_type_key":"db.query"}}`}, []string{"operations.0.set.action_type_key"}},
+		{"a planned type by update", []string{`{"op":"update_action","action_key":"done","set":{"action_type_key":"task.create"}}`}, []string{"operations.0.set.action_type_key"}},
 		{"a config that does not match", []string{`{"op":"add_action","action":{"action_key":"x","action_type_key":"delay.wait","config":{"seconds":0,"extra":1}}}`},
 			[]string{"operations.0.action.config.extra", "operations.0.action.config.seconds"}},
 		{"a merged config that does not match", []string{`{"op":"update_action","action_key":"fetch","set":{"config":{"url":null,"timeout_seconds":500}}}`},
