@@ -38,8 +38,10 @@ REDOCLY := @redocly/cli@2.77.0
 lint:
 	npx --yes $(REDOCLY) lint --skip-rule info-license --skip-rule operation-4xx-response schemas/openapi.yaml
 
+# BenchmarkEngineOverHTTP (cmd/server) takes about 6 minutes: four servers, each sent to for
+# 10 s (BENCH_SECONDS) and drained, hence the longer timeout.
 bench:
-	go test -run '^$$' -bench . -benchmem ./...
+	go test -run '^$$' -bench . -benchmem -timeout 30m ./...
 
 # The crash test at length: 350 runs over 10 kills of the real binary (make test runs 30 over 2).
 crash:

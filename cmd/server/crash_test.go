@@ -89,7 +89,7 @@ func TestNoActionActsTwiceAcrossCrashes(t *testing.T) {
 		len(runIDs), rounds, succeeded, unknown, duplicated)
 }
 
-func envInt(t *testing.T, name string, def int) int {
+func envInt(t testing.TB, name string, def int) int {
 	t.Helper()
 	v := os.Getenv(name)
 	if v == "" {

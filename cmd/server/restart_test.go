@@ -42,6 +42,9 @@ func serveForTest() {
 			}
 		}
 	}()
+	if addr := os.Getenv(profileEnv); addr != "" {
+		go serveProfiles(addr)
+	}
 	main()
 	os.Exit(0)
 }
@@ -65,7 +68,7 @@ type childEnv struct {
 	extra []string
 }
 
-func newChildEnv(t *testing.T) *childEnv {
+func newChildEnv(t testing.TB) *childEnv {
 	t.Helper()
 	return &childEnv{
 		dataDir:      t.TempDir(),
@@ -75,7 +78,7 @@ func newChildEnv(t *testing.T) *childEnv {
 	}
 }
 
-func freePort(t *testing.T) int {
+func freePort(t testing.TB) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -87,7 +90,7 @@ func freePort(t *testing.T) int {
 
 // start runs the server on the environment's data dir and waits until /healthz answers ok.
 // The child's stderr goes to a file that is printed when the test fails.
-func (e *childEnv) start(t *testing.T) *child {
+func (e *childEnv) start(t testing.TB) *child {
 	t.Helper()
 	e.starts++
 	logPath := filepath.Join(e.logDir, fmt.Sprintf("server-%d.log", e.starts))
@@ -153,7 +156,7 @@ func (e *childEnv) start(t *testing.T) *child {
 }
 
 // kill stops the process with SIGKILL (no shutdown code runs) and waits until it is gone.
-func (c *child) kill(t *testing.T) {
+func (c *child) kill(t testing.TB) {
 	t.Helper()
 	select {
 	case <-c.exited:
@@ -183,7 +186,7 @@ type apiClient struct {
 	token string
 }
 
-func (c *apiClient) do(t *testing.T, method, path string, body any, want int) map[string]any {
+func (c *apiClient) do(t testing.TB, method, path string, body any, want int) map[string]any {
 	t.Helper()
 	var buf bytes.Buffer
 	if body != nil {
@@ -215,7 +218,7 @@ func (c *apiClient) do(t *testing.T, method, path string, body any, want int) ma
 	return out
 }
 
-func str(t *testing.T, m map[string]any, key string) string {
+func str(t testing.TB, m map[string]any, key string) string {
 	t.Helper()
 	s, ok := m[key].(string)
 	if !ok || s == "" {
@@ -226,7 +229,7 @@ func str(t *testing.T, m map[string]any, key string) string {
 
 // signUp registers a user, signs in as an API client and creates a company and a project;
 // it answers the client and the project id.
-func signUp(t *testing.T, base string) (*apiClient, string) {
+func signUp(t testing.TB, base string) (*apiClient, string) {
 	t.Helper()
 	c := &apiClient{base: base}
 	creds := map[string]any{"email": "ops@example.com", "password": "correct-horse-battery"}
