@@ -98,9 +98,14 @@ func Start(opts Options) (*Server, error) {
 	}
 	logLevel := zap.NewAtomicLevelAt(log.ParseZapLevel(level))
 	logger := log.NewZapLogger(log.BuildZapLogger(log.Config{Level: level, Format: "json"}).WithOptions(zap.IncreaseLevel(logLevel)))
+	// One read and one write partition per task queue (Temporal's default is four): the few
+	// pollers of a single process then find every task in the one partition they poll,
+	// instead of tasks waiting in partitions no poller is on until they are forwarded.
 	dyn := dynamicconfig.StaticClient{
 		dynamicconfig.HistoryCacheHostLevelMaxSize.Key():                 8096,
 		dynamicconfig.FrontendMaxNamespaceVisibilityRPSPerInstance.Key(): 100,
+		dynamicconfig.MatchingNumTaskqueueReadPartitions.Key():           1,
+		dynamicconfig.MatchingNumTaskqueueWritePartitions.Key():          1,
 	}
 	server, err := temporal.NewServer(
 		temporal.WithConfig(conf),
