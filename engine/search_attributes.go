@@ -53,6 +53,9 @@ func (s *Runs) searchAttributes(ctx context.Context, run *automation.Run) tempor
 // it answers, and keeps the answer for the process's life: attributes registered later are
 // used from the next start of the service.
 func (s *Runs) registered(ctx context.Context) bool {
+	if s.Namespace == "" {
+		return false
+	}
 	s.saMu.Lock()
 	defer s.saMu.Unlock()
 	if s.saKnown {
