@@ -23,19 +23,28 @@ func TestEmbeddedServerRunsAWorkflow(t *testing.T) {
 	}
 }
 
-func runEcho(t *testing.T, dataDir string) {
-	srv, err := devserver.Start(devserver.Options{Namespace: "test", DataDir: dataDir})
+// startDev starts an embedded server with opts (namespace "test") and dials it; both stop
+// when the test ends.
+func startDev(t *testing.T, opts devserver.Options) (context.Context, client.Client) {
+	t.Helper()
+	opts.Namespace = "test"
+	srv, err := devserver.Start(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Stop()
+	t.Cleanup(srv.Stop)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c, err := Dial(ctx, ClientOptions{Address: srv.Address(), Namespace: "test"})
+	t.Cleanup(cancel)
+	c, err := Dial(ctx, ClientOptions{Address: srv.Address(), Namespace: opts.Namespace})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(c.Close)
+	return ctx, c
+}
+
+func runEcho(t *testing.T, dataDir string) {
+	ctx, c := startDev(t, devserver.Options{DataDir: dataDir})
 	w := worker.New(c, "q", worker.Options{})
 	w.RegisterWorkflow(echo)
 	if err := w.Start(); err != nil {
@@ -61,18 +70,7 @@ func TestAnEarlierDataDirGainsTheSearchAttributes(t *testing.T) {
 		t.Fatal(err)
 	}
 	before.Stop()
-	srv, err := devserver.Start(devserver.Options{Namespace: "test", DataDir: dir, SearchAttributes: SearchAttributes})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Stop()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c, err := Dial(ctx, ClientOptions{Address: srv.Address(), Namespace: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	ctx, c := startDev(t, devserver.Options{DataDir: dir, SearchAttributes: SearchAttributes})
 	have, err := c.OperatorService().ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: "test"})
 	if err != nil {
 		t.Fatal(err)

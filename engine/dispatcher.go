@@ -2,12 +2,11 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"log/slog"
-	"sync"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	"golang.org/x/sync/errgroup"
 
 	"agencyhub/models/automation"
 )
@@ -21,8 +20,7 @@ import (
 // cannot be reached the runs stay queued and pending, and the dispatcher tries again with
 // a growing delay; nothing is refused.
 type Dispatcher struct {
-	Runs      *Runs
-	Workflows *automation.Service
+	Runs *Runs
 	// Interval is how often the queue is scanned when nothing wakes the dispatcher (runs
 	// that another instance stored), and the first delay after a failure.
 	Interval time.Duration
@@ -39,7 +37,7 @@ const (
 
 // NewDispatcher makes the dispatcher of runs and has runs wake it for each queued run.
 func NewDispatcher(runs *Runs, interval time.Duration, log *slog.Logger) *Dispatcher {
-	d := &Dispatcher{Runs: runs, Workflows: runs.Workflows, Interval: interval, Log: log, wake: make(chan struct{}, 1)}
+	d := &Dispatcher{Runs: runs, Interval: interval, Log: log, wake: make(chan struct{}, 1)}
 	runs.queued = d.Notify
 	return d
 }
@@ -88,29 +86,16 @@ func (d *Dispatcher) Run(ctx context.Context) {
 // dispatch hands one batch of queued runs to Temporal, and reports whether the batch was
 // full. Errors: the first failure to hand a run over.
 func (d *Dispatcher) dispatch(ctx context.Context) (bool, error) {
-	runs, err := d.Workflows.Undispatched(ctx, dispatchBatch)
+	runs, err := d.Runs.Workflows.Undispatched(ctx, dispatchBatch)
 	if err != nil {
 		return false, err
 	}
-	var (
-		wg    sync.WaitGroup
-		slots = make(chan struct{}, dispatchConcurrency)
-		mu    sync.Mutex
-		errs  []error
-	)
+	var g errgroup.Group
+	g.SetLimit(dispatchConcurrency)
 	for i := range runs {
-		wg.Go(func() {
-			slots <- struct{}{}
-			defer func() { <-slots }()
-			if err := d.handOver(ctx, &runs[i]); err != nil {
-				mu.Lock()
-				errs = append(errs, err)
-				mu.Unlock()
-			}
-		})
+		g.Go(func() error { return d.handOver(ctx, &runs[i]) })
 	}
-	wg.Wait()
-	return len(runs) == dispatchBatch, errors.Join(errs...)
+	return len(runs) == dispatchBatch, g.Wait()
 }
 
 // handOver starts the run's execution in Temporal, or finds it started, and marks it
@@ -119,5 +104,5 @@ func (d *Dispatcher) handOver(ctx context.Context, run *automation.Run) error {
 	if err := d.Runs.startExecution(ctx, run, d.Runs.runInput(run), enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE); err != nil {
 		return err
 	}
-	return d.Workflows.MarkDispatched(ctx, run.ID)
+	return d.Runs.Workflows.MarkDispatched(ctx, run.ID)
 }
