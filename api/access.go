@@ -10,6 +10,7 @@ import (
 	"agencyhub/models"
 	"agencyhub/models/auth"
 	"agencyhub/models/automation"
+	"agencyhub/models/billing"
 	"agencyhub/models/company"
 )
 
@@ -21,6 +22,11 @@ const (
 	workflowKey    = "api.workflow"
 	versionKey     = "api.workflow_version"
 	runKey         = "api.run"
+	clientKey      = "api.client"
+	contactKey     = "api.client_contact"
+	responsibleKey = "api.client_responsible"
+	serviceKey     = "api.client_service"
+	serviceTypeKey = "api.client_service_type"
 )
 
 func actor(c *gin.Context) *auth.Actor        { return c.MustGet(actorKey).(*auth.Actor) }
@@ -35,6 +41,17 @@ func workflow(c *gin.Context) *automation.Workflow {
 }
 func version(c *gin.Context) *automation.Version { return c.MustGet(versionKey).(*automation.Version) }
 func run(c *gin.Context) *automation.Run         { return c.MustGet(runKey).(*automation.Run) }
+func client(c *gin.Context) *billing.Client      { return c.MustGet(clientKey).(*billing.Client) }
+func contact(c *gin.Context) *billing.Contact    { return c.MustGet(contactKey).(*billing.Contact) }
+func responsible(c *gin.Context) *billing.ResponsibleView {
+	return c.MustGet(responsibleKey).(*billing.ResponsibleView)
+}
+func clientService(c *gin.Context) *billing.ClientService {
+	return c.MustGet(serviceKey).(*billing.ClientService)
+}
+func serviceType(c *gin.Context) *billing.ServiceType {
+	return c.MustGet(serviceTypeKey).(*billing.ServiceType)
+}
 
 // inResource loads the resource a path parameter names together with the caller's
 // standing in its company, requires perm, and stores both for the handler. A resource of a
@@ -93,4 +110,69 @@ func (s *Server) inVersion(perm company.Permission) gin.HandlerFunc {
 // inRun loads the run of :workflow_run_id.
 func (s *Server) inRun(perm company.Permission) gin.HandlerFunc {
 	return inResource("workflow_run_id", runKey, perm, s.Workflows.RunAccess)
+}
+
+// inClient loads the client of :client_id and the caller's role in its company.
+func (s *Server) inClient(perm company.Permission) gin.HandlerFunc {
+	return inResource("client_id", clientKey, perm, s.Billing.ClientAccess)
+}
+
+// inNested runs parent, which loads the enclosing resource and checks the caller's role,
+// then loads the row the path parameter param names inside it (one outside it is not
+// found) and stores it under key.
+func inNested[T any](parent gin.HandlerFunc, param, key string, load func(c *gin.Context, id uuid.UUID) (*T, error)) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if parent(c); c.IsAborted() {
+			return
+		}
+		id, err := httpx.PathID(c, param)
+		if err != nil {
+			httpx.WriteError(c, err)
+			return
+		}
+		row, err := load(c, id)
+		if err != nil {
+			httpx.WriteError(c, err)
+			return
+		}
+		c.Set(key, row)
+	}
+}
+
+// inClientResource loads a row of the client of :client_id named by the path parameter param.
+func inClientResource[T any](s *Server, param, key string, perm company.Permission,
+	load func(ctx context.Context, client *billing.Client, id uuid.UUID) (*T, error)) gin.HandlerFunc {
+	return inNested(s.inClient(perm), param, key, func(c *gin.Context, id uuid.UUID) (*T, error) { return load(c, client(c), id) })
+}
+
+// inContact loads the contact of :client_contact_id of the client of :client_id.
+func (s *Server) inContact(perm company.Permission) gin.HandlerFunc {
+	return inClientResource(s, "client_contact_id", contactKey, perm, s.Billing.ContactOf)
+}
+
+// inResponsible loads the responsible of :client_responsible_id of the client of :client_id.
+func (s *Server) inResponsible(perm company.Permission) gin.HandlerFunc {
+	return inClientResource(s, "client_responsible_id", responsibleKey, perm, s.Billing.ResponsibleOf)
+}
+
+// inClientService loads the client service of :client_service_id and the caller's role.
+func (s *Server) inClientService(perm company.Permission) gin.HandlerFunc {
+	return inResource("client_service_id", serviceKey, perm, s.Billing.ClientServiceAccess)
+}
+
+// inProjectServiceType loads the service type of :client_service_type_id seen in the
+// project of :project_id: a global one, its company's or its own.
+func (s *Server) inProjectServiceType(perm company.Permission) gin.HandlerFunc {
+	return inProjectResource(s, "client_service_type_id", serviceTypeKey, perm,
+		func(ctx context.Context, companyID, projectID, id uuid.UUID) (*billing.ServiceType, error) {
+			return s.Billing.ServiceTypeIn(ctx, companyID, &projectID, id)
+		})
+}
+
+// inCompanyServiceType loads the service type of :client_service_type_id of the company of
+// :company_id: a global one, its own or one of its projects'.
+func (s *Server) inCompanyServiceType(perm company.Permission) gin.HandlerFunc {
+	return inNested(s.inCompany(perm), "client_service_type_id", serviceTypeKey, func(c *gin.Context, id uuid.UUID) (*billing.ServiceType, error) {
+		return s.Billing.ServiceTypeIn(c, access(c).Company.ID, nil, id)
+	})
 }

@@ -15,6 +15,7 @@ import (
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
 	"agencyhub/models/auth"
+	"agencyhub/models/billing"
 	"agencyhub/models/company"
 	"agencyhub/models/filestore"
 	"agencyhub/models/integration"
@@ -61,6 +62,8 @@ func newEnv(t testing.TB, db *dbtest.DB, configure ...func(*api.Server)) *env {
 	}
 	e.server.Integrations = integration.NewService(db.DB, keys.Sealer, e.server.Catalog)
 	e.server.Integrations.Now = clock
+	e.server.Billing = billing.NewService(db.DB, companySvc)
+	e.server.Billing.Now = clock
 	e.withEngine(e.server)
 	for _, c := range configure {
 		c(e.server)

@@ -26,24 +26,10 @@ func actionDependency(c *gin.Context) *integration.ActionDependency {
 // be probed across projects.
 func inProjectResource[T any](s *Server, param, key string, perm company.Permission,
 	load func(ctx context.Context, companyID, projectID, id uuid.UUID) (*T, error)) gin.HandlerFunc {
-	inProject := s.inProject(perm)
-	return func(c *gin.Context) {
-		if inProject(c); c.IsAborted() {
-			return
-		}
-		id, err := httpx.PathID(c, param)
-		if err != nil {
-			httpx.WriteError(c, err)
-			return
-		}
+	return inNested(s.inProject(perm), param, key, func(c *gin.Context, id uuid.UUID) (*T, error) {
 		p := project(c)
-		row, err := load(c, p.CompanyID, p.ID, id)
-		if err != nil {
-			httpx.WriteError(c, err)
-			return
-		}
-		c.Set(key, row)
-	}
+		return load(c, p.CompanyID, p.ID, id)
+	})
 }
 
 // inActionDependency loads the integration of :action_dependency_id in :project_id.

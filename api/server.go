@@ -19,6 +19,7 @@ import (
 
 	"agencyhub/api/httpx"
 	"agencyhub/models/auth"
+	"agencyhub/models/billing"
 	"agencyhub/models/company"
 	"agencyhub/models/integration"
 	"agencyhub/models/metrics"
@@ -64,6 +65,9 @@ type Server struct {
 	BotAPI *activities.BotAPI
 	// Webhooks holds webhook endpoints, the requests they received and their receipts.
 	Webhooks *webhook.Service
+	// Billing holds clients, their contacts, responsibles, projects and services, and the
+	// client service types.
+	Billing *billing.Service
 	// Files keeps uploaded files and signs their download links.
 	Files   *filestore.Store
 	Health  []HealthCheck

@@ -32,6 +32,7 @@ import (
 	"agencyhub/models"
 	"agencyhub/models/auth"
 	"agencyhub/models/automation"
+	"agencyhub/models/billing"
 	"agencyhub/models/company"
 	"agencyhub/models/filestore"
 	"agencyhub/models/integration"
@@ -94,6 +95,7 @@ type Main struct {
 type stores struct {
 	auth         *auth.Service
 	companies    *company.Service
+	billing      *billing.Service
 	workflows    *automation.Service
 	integrations *integration.Service
 	webhooks     *webhook.Service
@@ -214,6 +216,7 @@ func (m *Main) openStores(ctx context.Context, keys *models.Keys, catalog *schem
 	settings.Providers = m.Config.identityProviders()
 	settings.NativeRedirectPrefixes = m.Config.nativeRedirectPrefixes()
 	st := &stores{auth: auth.NewService(m.db, keys, settings), companies: company.NewService(m.db, keys.Sealer)}
+	st.billing = billing.NewService(m.db, st.companies)
 	st.workflows = automation.NewService(m.db, st.companies, catalog, m.bus)
 	st.workflows.Metrics = m.metrics
 	st.integrations = integration.NewService(m.db, keys.Sealer, catalog)
@@ -310,7 +313,7 @@ func (m *Main) apiServer(st *stores, services *engine.Services, catalog *schemas
 	s := &api.Server{
 		Auth: st.auth, Company: st.companies, Contract: contract, Catalog: catalog,
 		Workflows: st.workflows, Drafts: services.Drafts, Runs: services.Runs, Intake: services.Intake, Publisher: services.Publisher, Bus: m.bus,
-		Integrations: st.integrations, Relays: st.relays, BotAPI: botAPI, Webhooks: st.webhooks, Files: st.files,
+		Integrations: st.integrations, Relays: st.relays, BotAPI: botAPI, Webhooks: st.webhooks, Files: st.files, Billing: st.billing,
 		ProviderCheck: &activities.ProviderCheck{Store: st.integrations, Client: egressClient, Policy: policy,
 			MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL},
 		Health: []api.HealthCheck{
