@@ -50,15 +50,11 @@ func viewServiceType(t billing.ServiceType) serviceTypeView {
 	return v
 }
 
-// serviceTypeStatuses reads the `status` query of a type list: active ones by default.
-func serviceTypeStatuses(c *gin.Context) ([]string, error) {
-	return billing.StatusFilter(c.Query("status"), billing.ServiceTypeStatuses, billing.StatusActive)
-}
-
-// renderServiceTypes answers the types seen in a company, or in a project of it, in one
-// list: they are few (a company holds at most 500) and ordered by sort_order, not by id.
+// renderServiceTypes answers the types seen in a company, or in a project of it, of the
+// statuses the query asks (active by default) in one list: they are few (a company holds at
+// most 500) and ordered by sort_order, not by id.
 func (s *Server) renderServiceTypes(c *gin.Context, companyID uuid.UUID, projectID *uuid.UUID) {
-	statuses, err := serviceTypeStatuses(c)
+	statuses, err := billing.StatusFilter(c.Query("status"), billing.ServiceTypeStatuses, billing.StatusActive)
 	if err != nil {
 		httpx.WriteError(c, err)
 		return
