@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"time"
 
 	"agencyhub/models/relay"
 
@@ -15,10 +16,11 @@ import (
 // ActionBotSetState is the action type key of BotSetState.
 const ActionBotSetState = "bot.set_state"
 
-// BotSessions keeps the dialog state of messenger bot chats, one per integration and chat;
-// *relay.Service is the real one.
+// BotSessions keeps the dialog state of messenger bot chats, one per integration and chat,
+// and the runs waiting for a chat's reply; *relay.Service is the real one.
 type BotSessions interface {
 	SetRunChatState(ctx context.Context, companyID, projectID, runID uuid.UUID, stateKey string, botContext map[string]any, merge bool) (map[string]any, error)
+	AwaitRunChatReply(ctx context.Context, companyID, projectID, runID uuid.UUID, actionKey string, allowed []string, timeout time.Duration) error
 }
 
 // stateKeyPattern is the state_key of bot.set_state's config schema, checked again after

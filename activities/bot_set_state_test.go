@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"agencyhub/models/relay"
 
@@ -17,6 +18,26 @@ type chatSessions struct {
 	calls  int
 	state  string
 	saved  map[string]any
+	waits  []wait
+}
+
+// wait is a recorded bot.wait_for_reply wait.
+type wait struct {
+	actionKey string
+	allowed   []string
+	timeout   time.Duration
+}
+
+func (s *chatSessions) AwaitRunChatReply(_ context.Context, _, _, _ uuid.UUID, actionKey string, allowed []string, timeout time.Duration) error {
+	s.calls++
+	if s.noChat {
+		return relay.ErrNoBotChat
+	}
+	if s.err != nil {
+		return s.err
+	}
+	s.waits = append(s.waits, wait{actionKey, allowed, timeout})
+	return nil
 }
 
 func (s *chatSessions) SetRunChatState(_ context.Context, _, _, _ uuid.UUID, stateKey string, botContext map[string]any, merge bool) (map[string]any, error) {

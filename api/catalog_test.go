@@ -35,7 +35,7 @@ func TestCatalogEndpoints(t *testing.T) {
 	e := newEnv(t, dbtest.SQLite(t))
 	u := e.signUp("Editor")
 	catalog := loadCatalog(t)
-	planned := []string{"ai.agent", "bot.wait_for_reply", "task.event_trigger", "task.create"}
+	planned := []string{"ai.agent", "task.event_trigger", "task.create"}
 
 	t.Run("the action type list has every type in catalog order, the planned ones not importable", func(t *testing.T) {
 		items := e.do(req{method: "GET", path: "/api/v1/action-types", token: u.token}).expect(t, http.StatusOK).list(t)

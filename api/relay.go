@@ -127,6 +127,7 @@ type relayDeliveryView struct {
 	UpdateID       int64       `json:"update_id"`
 	Duplicate      bool        `json:"duplicate"`
 	WorkflowRunIDs []uuid.UUID `json:"workflow_run_ids"`
+	RepliedRunIDs  []uuid.UUID `json:"replied_run_ids"`
 }
 
 // deliver hands a bound update to the relay and renders what became of it.
@@ -140,7 +141,7 @@ func (s *Server) deliver(c *gin.Context, r *relay.Relay, update json.RawMessage,
 }
 
 func viewDelivery(d engine.RelayDelivery) relayDeliveryView {
-	return relayDeliveryView{UpdateID: d.UpdateID, Duplicate: d.Duplicate, WorkflowRunIDs: d.RunIDs}
+	return relayDeliveryView{UpdateID: d.UpdateID, Duplicate: d.Duplicate, WorkflowRunIDs: d.RunIDs, RepliedRunIDs: d.RepliedRunIDs}
 }
 
 // relayDeliverPublic serves POST /messenger_a/relay/{relay_key}, the messenger's webhook

@@ -43,6 +43,14 @@ type relayWorld struct {
 
 func newRelayWorld(t *testing.T, e *env) *relayWorld {
 	t.Helper()
+	w := newBotProject(t, e)
+	w.publishDialog(t)
+	return w
+}
+
+// newBotProject is a relay world without workflows.
+func newBotProject(t *testing.T, e *env) *relayWorld {
+	t.Helper()
 	w := &relayWorld{e: e, owner: e.signUp("Ada")}
 	w.projectID = e.projectIn(w.owner, e.companyOf(w.owner, "Northwind"), "Bots")
 	w.bot = integrationtest.StartMessengerA(t, relayBotToken, "northwind_bot")
@@ -56,7 +64,6 @@ func newRelayWorld(t *testing.T, e *env) *relayWorld {
 		rotated.str("webhook_url") != "http://api.test/messenger_a/relay/"+w.relayKey || rotated.str("secret_header") != "X-Bot-Api-Secret-Token" {
 		t.Fatalf("rotate answered %s", rotated.Body)
 	}
-	w.publishDialog(t)
 	return w
 }
 
@@ -68,10 +75,7 @@ func (w *relayWorld) depPath() string {
 // chat's state, and for any other message answers with the state the chat had.
 func (w *relayWorld) publishDialog(t *testing.T) {
 	t.Helper()
-	e, u := w.e, w.owner
-	id := e.do(req{method: "POST", path: "/api/v1/projects/" + w.projectID + "/workflows", token: u.token,
-		body: map[string]any{"name": "Dialog"}}).expect(t, http.StatusCreated).str("workflow_id")
-	draft := e.do(req{method: "PUT", path: "/api/v1/workflows/" + id + "/draft", token: u.token, body: map[string]any{
+	w.publish(t, "Dialog", map[string]any{
 		"actions": []any{
 			// allowed_updates defaults to ["message"].
 			map[string]any{"action_key": "incoming", "action_type_key": "messenger_a.relay.trigger", "config": map[string]any{
@@ -90,7 +94,17 @@ func (w *relayWorld) publishDialog(t *testing.T) {
 			map[string]any{"from": "is_start", "to": "remember", "branch": "true"},
 			map[string]any{"from": "is_start", "to": "reply", "branch": "false"},
 		},
-	}}).expect(t, http.StatusOK)
+	})
+}
+
+// publish creates a workflow of the project with graph as its draft, which must have no
+// diagnostics, and publishes it.
+func (w *relayWorld) publish(t *testing.T, name string, graph map[string]any) {
+	t.Helper()
+	e, u := w.e, w.owner
+	id := e.do(req{method: "POST", path: "/api/v1/projects/" + w.projectID + "/workflows", token: u.token,
+		body: map[string]any{"name": name}}).expect(t, http.StatusCreated).str("workflow_id")
+	draft := e.do(req{method: "PUT", path: "/api/v1/workflows/" + id + "/draft", token: u.token, body: graph}).expect(t, http.StatusOK)
 	if ds, _ := draft.json["diagnostics"].([]any); len(ds) != 0 {
 		t.Fatalf("draft diagnostics: %v", ds)
 	}

@@ -2,13 +2,16 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	"golang.org/x/sync/errgroup"
 
 	"agencyhub/models/automation"
+	"agencyhub/models/relay"
 )
 
 // Dispatcher hands queued runs to Temporal: those stored by a request that answered
@@ -19,8 +22,14 @@ import (
 // dispatchers, or a retry after an answer that was lost, start it once. While Temporal
 // cannot be reached the runs stay queued and pending, and the dispatcher tries again with
 // a growing delay; nothing is refused.
+//
+// It hands the replies of bot updates to the runs waiting for them (bot.wait_for_reply)
+// the same way: the relay intake stores each reply with its wait, and the dispatcher
+// signals the run and forgets the wait. A reply signalled twice (a dispatcher died between
+// the two steps) is taken once: the run's first reply ends its wait.
 type Dispatcher struct {
-	Runs *Runs
+	Runs    *Runs
+	Replies *relay.Service
 	// Interval is how often the queue is scanned when nothing wakes the dispatcher (runs
 	// that another instance stored), and the first delay after a failure.
 	Interval time.Duration
@@ -35,14 +44,15 @@ const (
 	dispatchMaxDelay    = 30 * time.Second
 )
 
-// NewDispatcher makes the dispatcher of runs and has runs wake it for each queued run.
-func NewDispatcher(runs *Runs, interval time.Duration, log *slog.Logger) *Dispatcher {
-	d := &Dispatcher{Runs: runs, Interval: interval, Log: log, wake: make(chan struct{}, 1)}
+// NewDispatcher makes the dispatcher of runs and replies, and has runs wake it for each
+// queued run or reply.
+func NewDispatcher(runs *Runs, replies *relay.Service, interval time.Duration, log *slog.Logger) *Dispatcher {
+	d := &Dispatcher{Runs: runs, Replies: replies, Interval: interval, Log: log, wake: make(chan struct{}, 1)}
 	runs.queued = d.Notify
 	return d
 }
 
-// Notify wakes the dispatcher: a run was queued. It never blocks.
+// Notify wakes the dispatcher: a run or a reply was queued. It never blocks.
 func (d *Dispatcher) Notify() {
 	select {
 	case d.wake <- struct{}{}:
@@ -83,19 +93,31 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	}
 }
 
-// dispatch hands one batch of queued runs to Temporal, and reports whether the batch was
-// full. Errors: the first failure to hand a run over.
+// dispatch hands one batch of queued runs, then one of claimed replies, to Temporal, and
+// reports whether a batch was full. Errors: the first failure to hand one over.
 func (d *Dispatcher) dispatch(ctx context.Context) (bool, error) {
 	runs, err := d.Runs.Workflows.Undispatched(ctx, dispatchBatch)
 	if err != nil {
 		return false, err
 	}
-	var g errgroup.Group
-	g.SetLimit(dispatchConcurrency)
+	var starting errgroup.Group
+	starting.SetLimit(dispatchConcurrency)
 	for i := range runs {
-		g.Go(func() error { return d.handOver(ctx, &runs[i]) })
+		starting.Go(func() error { return d.handOver(ctx, &runs[i]) })
 	}
-	return len(runs) == dispatchBatch, g.Wait()
+	if err := starting.Wait(); err != nil {
+		return false, err
+	}
+	replies, err := d.Replies.ClaimedReplies(ctx, dispatchBatch)
+	if err != nil {
+		return false, err
+	}
+	var signalling errgroup.Group
+	signalling.SetLimit(dispatchConcurrency)
+	for _, w := range replies {
+		signalling.Go(func() error { return d.signalReply(ctx, w) })
+	}
+	return len(runs) == dispatchBatch || len(replies) == dispatchBatch, signalling.Wait()
 }
 
 // handOver starts the run's execution in Temporal, or finds it started, and marks it
@@ -105,4 +127,15 @@ func (d *Dispatcher) handOver(ctx context.Context, run *automation.Run) error {
 		return err
 	}
 	return d.Runs.Workflows.MarkDispatched(ctx, run.ID)
+}
+
+// signalReply hands a claimed reply to its waiting run and forgets the wait. A run that
+// has ended (it timed out or was cancelled meanwhile) no longer takes it.
+func (d *Dispatcher) signalReply(ctx context.Context, w relay.ReplyWait) error {
+	err := d.Runs.Client.SignalWorkflow(ctx, w.RunID.String(), "", replySignal(w.ActionKey), w.ReplyJSON())
+	var ended *serviceerror.NotFound
+	if err != nil && !errors.As(err, &ended) {
+		return err
+	}
+	return d.Replies.ReplyDelivered(ctx, w)
 }

@@ -183,6 +183,12 @@ func (r *interpreter) succeed(a automation.Action, output, providerResponse map[
 			branch = automation.BranchTrue
 		}
 		r.resolve(a.ActionKey, func(c automation.Connection) bool { return c.Branch == branch })
+	case automation.TypeBotReply:
+		branch := ""
+		if output["timed_out"] == true {
+			branch = automation.BranchTimeout
+		}
+		r.resolve(a.ActionKey, func(c automation.Connection) bool { return c.Branch == branch })
 	case automation.TypeStop:
 		r.resolve(a.ActionKey, takeNone)
 	default:
@@ -230,7 +236,7 @@ func (r *interpreter) scope() map[string]any {
 }
 
 // execute runs a non-trigger action: conditions and stops at once, delays as timers,
-// everything else as its activity.
+// waits for a bot reply as their activity and then a wait, everything else as its activity.
 func (r *interpreter) execute(a automation.Action, selector workflow.Selector) {
 	config, _ := automation.Render(a.Config, r.scope()).(map[string]any)
 	if prior, ok := r.in.Resume.prior(a.ActionKey); ok && prior.Status == automation.ActionSucceeded && a.ActionKey != r.in.Resume.RetryKey {
@@ -254,8 +260,10 @@ func (r *interpreter) execute(a automation.Action, selector workflow.Selector) {
 		r.succeed(a, map[string]any{}, nil)
 	case automation.TypeDelay:
 		r.delay(a, config, selector)
+	case automation.TypeBotReply:
+		r.activity(a, config, selector, func(res activities.Result) { r.waitForReply(a, res, selector) })
 	default:
-		r.activity(a, config, selector)
+		r.activity(a, config, selector, func(res activities.Result) { r.succeed(a, res.Output, res.ProviderResponse) })
 	}
 }
 
@@ -281,7 +289,60 @@ func (r *interpreter) delay(a automation.Action, config map[string]any, selector
 	})
 }
 
-func (r *interpreter) activity(a automation.Action, config map[string]any, selector workflow.Selector) {
+// waitForReply is the workflow half of bot.wait_for_reply, once its activity has recorded
+// the wait: the action waits, as a timer does, for the reply signal or for the time the
+// activity answered, and succeeds with the reply or with timed_out.
+func (r *interpreter) waitForReply(a automation.Action, recorded activities.Result, selector workflow.Selector) {
+	seconds := toInt(recorded.Output["timeout_seconds"])
+	r.status[a.ActionKey] = automation.ActionWaiting
+	r.action(automation.ActionUpdate{ActionKey: a.ActionKey, Status: automation.ActionWaiting})
+	r.event("action.waiting", a.ActionKey, automation.ActionWaiting, fmt.Sprintf("waiting %d seconds for the chat's reply", seconds), nil)
+	r.inflight++
+	r.timers++
+	r.runStatus()
+	selector.AddFuture(r.awaitReply(a.ActionKey, time.Duration(seconds)*time.Second), func(f workflow.Future) {
+		r.inflight--
+		r.timers--
+		var output map[string]any
+		if err := f.Get(r.ctx, &output); err != nil {
+			r.fail(a, automation.ActionFailed, activities.AsFailure(errorOf(err)))
+		} else {
+			r.succeed(a, output, nil)
+		}
+		r.runStatus()
+	})
+}
+
+// awaitReply settles with the first reply signalled to the action, or with timed_out once
+// d has passed; a cancelled run settles it with the cancellation.
+func (r *interpreter) awaitReply(actionKey string, d time.Duration) workflow.Future {
+	future, settle := workflow.NewFuture(r.ctx)
+	workflow.Go(r.ctx, func(ctx workflow.Context) {
+		timerCtx, stopTimer := workflow.WithCancel(ctx)
+		defer stopTimer()
+		waiting := workflow.NewSelector(ctx)
+		waiting.AddReceive(workflow.GetSignalChannel(ctx, replySignal(actionKey)), func(c workflow.ReceiveChannel, _ bool) {
+			var reply map[string]any
+			c.Receive(ctx, &reply)
+			settle.SetValue(reply)
+		})
+		waiting.AddFuture(workflow.NewTimer(timerCtx, d), func(f workflow.Future) {
+			if err := f.Get(ctx, nil); err != nil {
+				settle.SetError(err)
+				return
+			}
+			settle.SetValue(map[string]any{"timed_out": true})
+		})
+		waiting.Select(ctx)
+	})
+	return future
+}
+
+// replySignal names the signal that hands a run's bot.wait_for_reply action its reply.
+func replySignal(actionKey string) string { return "bot.wait_for_reply/" + actionKey }
+
+// activity runs an action as its activity; done takes its result.
+func (r *interpreter) activity(a automation.Action, config map[string]any, selector workflow.Selector, done func(activities.Result)) {
 	policy := r.in.Policies[a.ActionKey]
 	now := workflow.Now(r.ctx)
 	r.status[a.ActionKey] = automation.ActionRunning
@@ -323,7 +384,7 @@ func (r *interpreter) activity(a automation.Action, config map[string]any, selec
 			}
 			r.fail(a, status, failure)
 		} else {
-			r.succeed(a, res.Output, res.ProviderResponse)
+			done(res)
 		}
 		r.runStatus()
 	})

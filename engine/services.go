@@ -42,7 +42,7 @@ func NewServices(c client.Client, taskQueue, publicURL string, catalog *schemas.
 	return &Services{
 		Drafts:     drafts,
 		Runs:       runs,
-		Dispatcher: NewDispatcher(runs, time.Second, slog.Default()),
+		Dispatcher: NewDispatcher(runs, st.Relays, time.Second, slog.Default()),
 		Intake:     &Intake{Runs: runs, Workflows: st.Workflows, Catalog: catalog, Webhooks: st.Webhooks, Relays: st.Relays},
 		Publisher:  &Publisher{Workflows: st.Workflows, Schedules: schedules, Drafts: drafts},
 		Schedules:  schedules,

@@ -46,8 +46,8 @@ type WorkerDeps struct {
 	// Intake starts the runs of schedules (the tick workflow and schedule.fire) and of
 	// workflow.call; nil leaves both to other workers of the task queue.
 	Intake *Intake
-	// BotSessions keeps the bot dialog state bot.set_state writes; nil leaves bot.set_state
-	// to other workers of the task queue.
+	// BotSessions keeps the bot dialog state bot.set_state writes and the waits of
+	// bot.wait_for_reply; nil leaves both to other workers of the task queue.
 	BotSessions activities.BotSessions
 	// Metrics counts action attempts; nil counts none, as metrics.Discard() does.
 	Metrics *metrics.Metrics
@@ -78,6 +78,8 @@ func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
 	if d.BotSessions != nil {
 		w.RegisterActivityWithOptions(runAction(d, activities.BotSetState{Sessions: d.BotSessions}.Run),
 			activity.RegisterOptions{Name: activities.ActionBotSetState})
+		w.RegisterActivityWithOptions(runAction(d, activities.BotWaitForReply{Sessions: d.BotSessions}.Run),
+			activity.RegisterOptions{Name: activities.ActionBotWaitForReply})
 	}
 	if d.Intake != nil {
 		registerScheduleTicks(w, d.Intake)

@@ -36,9 +36,10 @@ var importable = []struct {
 	{"bot.set_state", map[string]any{"state_key": "awaiting_email"}},
 	{"db.query", map[string]any{"action_dependency_id": someID, "sql": "SELECT name FROM customers WHERE id = $1", "params": []any{"{{ hook.id }}"}}},
 	{"workflow.call", map[string]any{"workflow_id": someID}},
+	{"bot.wait_for_reply", map[string]any{}},
 }
 
-var planned = []string{"ai.agent", "bot.wait_for_reply", "task.event_trigger", "task.create"}
+var planned = []string{"ai.agent", "task.event_trigger", "task.create"}
 
 func mustCatalog(t *testing.T) *Catalog {
 	t.Helper()

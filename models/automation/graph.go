@@ -28,7 +28,7 @@ type Position struct {
 }
 
 // Connection is an edge. Branch is "" for normal flow, "true" or "false" leaving a
-// condition.branch action.
+// condition.branch action, "timeout" for the flow of a bot.wait_for_reply that got no reply.
 type Connection struct {
 	From        string `json:"from"`
 	To          string `json:"to"`
@@ -77,10 +77,12 @@ func (g Graph) Incoming(key string) []Connection {
 // ActionKeyPattern is what an action key looks like: stable snake_case.
 var ActionKeyPattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
 
-// Branch labels of connections leaving condition.branch.
+// Branch labels: of connections leaving condition.branch, and of the connections leaving
+// bot.wait_for_reply that are taken when no reply came (the others are taken when one did).
 const (
-	BranchTrue  = "true"
-	BranchFalse = "false"
+	BranchTrue    = "true"
+	BranchFalse   = "false"
+	BranchTimeout = "timeout"
 )
 
 // Action types the interpreter evaluates itself rather than as activities.
@@ -93,6 +95,7 @@ const (
 	TypeSchedule  = "schedule.trigger"
 	TypeRelay     = "messenger_a.relay.trigger"
 	TypeBotState  = "bot.set_state"
+	TypeBotReply  = "bot.wait_for_reply"
 )
 
 // marshal encodes v for a TEXT column; the values are plain maps and slices, so it cannot fail.

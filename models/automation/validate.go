@@ -107,8 +107,11 @@ func (v *validator) actions() {
 	}
 	if _, relay := FirstOfType(v.g, TypeRelay); !relay {
 		for _, a := range v.g.Actions {
-			if a.ActionTypeKey == TypeBotState {
+			switch a.ActionTypeKey {
+			case TypeBotState:
 				v.add("bot_state_without_relay", a.ActionKey, "action_type_key", "bot.set_state keeps the state of the chat whose bot update started the run; add a messenger_a.relay.trigger")
+			case TypeBotReply:
+				v.add("bot_reply_without_relay", a.ActionKey, "action_type_key", "bot.wait_for_reply waits for the chat whose bot update started the run; add a messenger_a.relay.trigger")
 			}
 		}
 	}
@@ -128,12 +131,17 @@ func (v *validator) connections() {
 		}
 		seen[key] = true
 		from, _ := v.g.Action(c.From)
-		if from.ActionTypeKey == TypeCondition {
+		switch {
+		case from.ActionTypeKey == TypeCondition:
 			if c.Branch != BranchTrue && c.Branch != BranchFalse {
 				v.add("invalid_branch", c.From, field, "connections leaving condition.branch must have branch \"true\" or \"false\", not %q", c.Branch)
 			}
-		} else if c.Branch != "" {
-			v.add("invalid_branch", c.From, field, "only connections leaving condition.branch carry a branch label; %q found", c.Branch)
+		case from.ActionTypeKey == TypeBotReply:
+			if c.Branch != "" && c.Branch != BranchTimeout {
+				v.add("invalid_branch", c.From, field, "connections leaving bot.wait_for_reply have branch \"\" (the reply came) or \"timeout\", not %q", c.Branch)
+			}
+		case c.Branch != "":
+			v.add("invalid_branch", c.From, field, "only connections leaving condition.branch or bot.wait_for_reply carry a branch label; %q found", c.Branch)
 		}
 		if t := v.types[c.To]; t != nil && t.Trigger {
 			v.add("trigger_has_inbound", c.To, field, "trigger %s cannot have incoming connections", c.To)

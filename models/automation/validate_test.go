@@ -105,6 +105,16 @@ func TestValidate(t *testing.T) {
 		{"bot.set_state needs a relay trigger",
 			Graph{Actions: []Action{act("start", TypeManual, nil), act("remember", TypeBotState, map[string]any{"state_key": "waiting"})}, Connections: []Connection{edge("start", "remember", "")}},
 			[]string{"bot_state_without_relay@remember:action_type_key"}},
+		{"bot.wait_for_reply needs a relay trigger",
+			Graph{Actions: []Action{act("start", TypeManual, nil), act("ask", TypeBotReply, nil)}, Connections: []Connection{edge("start", "ask", "")}},
+			[]string{"bot_reply_without_relay@ask:action_type_key"}},
+		{"connections leaving bot.wait_for_reply are the reply's or the timeout's",
+			Graph{Actions: []Action{act("start", TypeRelay, map[string]any{"action_dependency_id": ""}), act("ask", TypeBotReply, nil), act("done", TypeStop, nil)},
+				Connections: []Connection{edge("start", "ask", ""), edge("ask", "done", ""), edge("ask", "done", BranchTimeout), edge("ask", "done", BranchTrue)}},
+			[]string{"invalid_branch@ask:connections.3"}},
+		{"a timeout branch leaves only bot.wait_for_reply",
+			Graph{Actions: []Action{act("start", TypeManual, nil), act("done", TypeStop, nil)}, Connections: []Connection{edge("start", "done", BranchTimeout)}},
+			[]string{"invalid_branch@start:connections.0"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -60,7 +60,7 @@ func (s *Service) Session(ctx context.Context, r *Relay, chatID string) (Session
 	return SessionState{StateKey: row.StateKey, Context: decodeObject(row.Context)}, nil
 }
 
-// ErrNoBotChat is what SetRunChatState answers for a run that no relayed bot update started
+// ErrNoBotChat is what SetRunChatState and AwaitRunChatReply answer for a run that no relayed bot update started
 // (a manual or test run, a webhook run).
 var ErrNoBotChat = errors.New("the run was not started by a bot update")
 
@@ -70,18 +70,9 @@ var ErrNoBotChat = errors.New("the run was not started by a bot update")
 // With merge, botContext's top-level keys replace those of the saved context and the others
 // stay; without, botContext replaces it. Errors: ErrNoBotChat, internal.
 func (s *Service) SetRunChatState(ctx context.Context, companyID, projectID, runID uuid.UUID, stateKey string, botContext map[string]any, merge bool) (map[string]any, error) {
-	var run automation.Run
-	if err := s.DB.WithContext(ctx).Take(&run, "id = ? AND company_id = ? AND project_id = ?", runID, companyID, projectID).Error; err != nil {
-		return nil, models.Internal("read run %s: %w", runID, err)
-	}
-	ns := decodeObject(run.Namespaces)
-	relayNS, _ := ns[Namespace].(map[string]any)
-	chat, _ := relayNS["chat"].(map[string]any)
-	chatID := idText(chat["id"])
-	depText, _ := relayNS["action_dependency_id"].(string)
-	depID, err := uuid.Parse(depText)
-	if chatID == "" || err != nil {
-		return nil, ErrNoBotChat
+	depID, chatID, err := s.runChat(ctx, companyID, projectID, runID)
+	if err != nil {
+		return nil, err
 	}
 	var saved map[string]any
 	// Two first states of one chat may race to insert; the loser finds the winner's row.
@@ -115,6 +106,24 @@ func (s *Service) SetRunChatState(ctx context.Context, companyID, projectID, run
 		return nil, models.Internal("save bot session: %w", err)
 	}
 	return decodeObject(encodeObject(saved)), nil
+}
+
+// runChat answers the integration and chat of the bot update that started a run, from the
+// run's messenger_a_relay namespace. Errors: ErrNoBotChat, internal.
+func (s *Service) runChat(ctx context.Context, companyID, projectID, runID uuid.UUID) (uuid.UUID, string, error) {
+	var run automation.Run
+	if err := s.DB.WithContext(ctx).Take(&run, "id = ? AND company_id = ? AND project_id = ?", runID, companyID, projectID).Error; err != nil {
+		return uuid.Nil, "", models.Internal("read run %s: %w", runID, err)
+	}
+	relayNS, _ := decodeObject(run.Namespaces)[Namespace].(map[string]any)
+	chat, _ := relayNS["chat"].(map[string]any)
+	chatID := idText(chat["id"])
+	depText, _ := relayNS["action_dependency_id"].(string)
+	depID, err := uuid.Parse(depText)
+	if chatID == "" || err != nil {
+		return uuid.Nil, "", ErrNoBotChat
+	}
+	return depID, chatID, nil
 }
 
 // decodeObject reads a JSON object column; numbers stay exact.
