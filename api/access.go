@@ -27,6 +27,7 @@ const (
 	responsibleKey = "api.client_responsible"
 	serviceKey     = "api.client_service"
 	serviceTypeKey = "api.client_service_type"
+	paymentKey     = "api.payment_action"
 )
 
 func actor(c *gin.Context) *auth.Actor        { return c.MustGet(actorKey).(*auth.Actor) }
@@ -51,6 +52,9 @@ func clientService(c *gin.Context) *billing.ClientService {
 }
 func serviceType(c *gin.Context) *billing.ServiceType {
 	return c.MustGet(serviceTypeKey).(*billing.ServiceType)
+}
+func paymentAction(c *gin.Context) *billing.PaymentAction {
+	return c.MustGet(paymentKey).(*billing.PaymentAction)
 }
 
 // inResource loads the resource a path parameter names together with the caller's
@@ -158,6 +162,11 @@ func (s *Server) inResponsible(perm company.Permission) gin.HandlerFunc {
 // inClientService loads the client service of :client_service_id and the caller's role.
 func (s *Server) inClientService(perm company.Permission) gin.HandlerFunc {
 	return inResource("client_service_id", serviceKey, perm, s.Billing.ClientServiceAccess)
+}
+
+// inPaymentAction loads the payment action of :payment_action_id and the caller's role.
+func (s *Server) inPaymentAction(perm company.Permission) gin.HandlerFunc {
+	return inResource("payment_action_id", paymentKey, perm, s.Billing.PaymentActionAccess)
 }
 
 // inProjectServiceType loads the service type of :client_service_type_id seen in the

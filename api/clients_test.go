@@ -10,8 +10,9 @@ import (
 	"agencyhub/migrations/dbtest"
 )
 
-// addClientIDs adds a client with a contact, a responsible, a service and a project service
-// type in the fixture's project, so every client operation has ids to use.
+// addClientIDs adds a client with a contact, a responsible, a service, a project service
+// type and a payment action in the fixture's project, so every client operation has ids to
+// use.
 func (e *env) addClientIDs(u user, ids map[string]string) {
 	e.t.Helper()
 	client := e.do(req{method: "POST", path: "/api/v1/companies/" + ids["company_id"] + "/clients", token: u.token,
@@ -25,6 +26,8 @@ func (e *env) addClientIDs(u user, ids map[string]string) {
 	post(base+"/responsibles", "client_responsible_id", map[string]any{"user_id": u.id, "role": "account_manager"})
 	post("/api/v1/projects/"+ids["project_id"]+"/client-service-types", "client_service_type_id", map[string]any{"display_name": "Fixture type"})
 	post(base+"/services", "client_service_id", map[string]any{"project_id": ids["project_id"], "name": "Fixture service", "client_service_type_id": ids["client_service_type_id"]})
+	post("/api/v1/projects/"+ids["project_id"]+"/payment-actions/manual", "payment_action_id",
+		map[string]any{"client_id": ids["client_id"], "client_service_id": ids["client_service_id"], "due_date": "2027-01-31"})
 }
 
 // clientOps are the operations of clients and their services, with the ids they take.
@@ -57,6 +60,13 @@ var clientOps = []struct{ method, path string }{
 	{"POST", "/api/v1/projects/{project_id}/client-service-types"},
 	{"PATCH", "/api/v1/projects/{project_id}/client-service-types/{client_service_type_id}"},
 	{"DELETE", "/api/v1/projects/{project_id}/client-service-types/{client_service_type_id}"},
+	{"GET", "/api/v1/clients/{client_id}/payment-actions"},
+	{"POST", "/api/v1/clients/{client_id}/payments/manual"},
+	{"GET", "/api/v1/projects/{project_id}/payment-actions"},
+	{"POST", "/api/v1/projects/{project_id}/payment-actions/manual"},
+	{"GET", "/api/v1/payment-actions/{payment_action_id}"},
+	{"POST", "/api/v1/payment-actions/{payment_action_id}/confirm"},
+	{"POST", "/api/v1/payment-actions/{payment_action_id}/snooze"},
 }
 
 func fill(path string, ids map[string]string) string {
@@ -136,6 +146,7 @@ func (e *env) clientState(u user, ids map[string]string) string {
 		"/api/v1/clients/{client_id}", "/api/v1/clients/{client_id}/contacts", "/api/v1/clients/{client_id}/responsibles",
 		"/api/v1/clients/{client_id}/projects", "/api/v1/clients/{client_id}/services?status=active,paused,completed,archived,deleted",
 		"/api/v1/projects/{project_id}/client-service-types?status=active,archived,deleted",
+		"/api/v1/clients/{client_id}/payment-actions",
 	} {
 		b.WriteString(e.do(req{method: "GET", path: fill(path, ids), token: u.token}).expect(e.t, http.StatusOK).Body.String())
 	}

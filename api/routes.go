@@ -115,6 +115,13 @@ func (s *Server) routes(r *gin.Engine) {
 	me.POST("/projects/:project_id/client-service-types", s.inProject(work), s.projectClientServiceTypeCreate)
 	me.PATCH("/projects/:project_id/client-service-types/:client_service_type_id", s.inProjectServiceType(work), s.projectClientServiceTypePatch)
 	me.DELETE("/projects/:project_id/client-service-types/:client_service_type_id", s.inProjectServiceType(work), s.projectClientServiceTypeArchive)
+	me.GET("/clients/:client_id/payment-actions", s.inClient(read), s.clientPaymentActionList)
+	me.POST("/clients/:client_id/payments/manual", s.inClient(work), s.clientManualPaymentRecord)
+	me.GET("/projects/:project_id/payment-actions", s.inProject(read), s.projectPaymentActionList)
+	me.POST("/projects/:project_id/payment-actions/manual", s.inProject(work), s.projectPaymentActionManualCreate)
+	me.GET("/payment-actions/:payment_action_id", s.inPaymentAction(read), s.paymentActionGet)
+	me.POST("/payment-actions/:payment_action_id/confirm", s.inPaymentAction(work), s.paymentActionConfirm)
+	me.POST("/payment-actions/:payment_action_id/snooze", s.inPaymentAction(work), s.paymentActionSnooze)
 
 	// Workflows, versions and runs.
 	me.GET("/projects/:project_id/workflows", s.inProject(read), s.workflowList)

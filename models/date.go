@@ -24,10 +24,34 @@ func DateOf(t time.Time) Date {
 	return NewDate(y, m, d)
 }
 
+// ParseDate reads a YYYY-MM-DD date.
+func ParseDate(s string) (Date, error) {
+	var d Date
+	err := d.scanText(s)
+	return d, err
+}
+
 func (d Date) String() string { return d.t.Format(dateLayout) }
 
 // Day is the day of the month, 1 to 31.
 func (d Date) Day() int { return d.t.Day() }
+
+// AddDays is the date n days later (earlier when n is negative).
+func (d Date) AddDays(n int) Date { return Date{d.t.AddDate(0, 0, n)} }
+
+// AddMonths is the date n months later on day, or on the month's last day when it is
+// shorter: 31 Jan + 1 month on day 31 is 28 Feb, + 2 months is 31 Mar.
+func (d Date) AddMonths(n, day int) Date {
+	y, m, _ := d.t.Date()
+	last := NewDate(y, m+time.Month(n)+1, 0).Day()
+	return NewDate(y, m+time.Month(n), min(day, last))
+}
+
+// Compare is -1, 0 or +1 as d is before, equal to or after o.
+func (d Date) Compare(o Date) int { return d.t.Compare(o.t) }
+
+// IsZero reports whether d is the zero Date, which no decoding produces.
+func (d Date) IsZero() bool { return d.t.IsZero() }
 
 func (d Date) MarshalJSON() ([]byte, error) { return json.Marshal(d.String()) }
 

@@ -233,6 +233,11 @@ func (s *Service) TypeService(ctx context.Context, cs *ClientService) (*TypedSer
 
 // typed reads the types of services: global ones from the catalog, the others in one query.
 func (s *Service) typed(ctx context.Context, services []ClientService) ([]TypedService, error) {
+	return typedIn(s.DB.WithContext(ctx), services)
+}
+
+// typedIn is typed on db, which may be a transaction.
+func typedIn(db *gorm.DB, services []ClientService) ([]TypedService, error) {
 	var ids []uuid.UUID
 	for _, cs := range services {
 		if _, ok := globalTypes[cs.ClientServiceTypeID]; !ok {
@@ -241,7 +246,7 @@ func (s *Service) typed(ctx context.Context, services []ClientService) ([]TypedS
 	}
 	var rows []ServiceType
 	if len(ids) > 0 {
-		if err := s.DB.WithContext(ctx).Where("id IN ?", ids).Find(&rows).Error; err != nil {
+		if err := db.Where("id IN ?", ids).Find(&rows).Error; err != nil {
 			return nil, models.Internal("read service types: %w", err)
 		}
 	}

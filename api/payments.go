@@ -1,0 +1,299 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"agencyhub/api/httpx"
+	"agencyhub/models"
+	"agencyhub/models/billing"
+	"agencyhub/models/money"
+)
+
+// paymentActionItemView is the specification's PaymentActionItem.
+type paymentActionItemView struct {
+	PaymentActionItemID uuid.UUID    `json:"payment_action_item_id"`
+	ClientServiceID     uuid.UUID    `json:"client_service_id"`
+	ServiceTypeKey      string       `json:"service_type_key"`
+	Title               string       `json:"title"`
+	DueDate             models.Date  `json:"due_date"`
+	Amount              money.Amount `json:"amount"`
+	Currency            string       `json:"currency"`
+}
+
+// paymentFactView is the specification's PaymentFactView.
+type paymentFactView struct {
+	PaymentFactID uuid.UUID    `json:"payment_fact_id"`
+	Source        string       `json:"source"`
+	PaymentMethod string       `json:"payment_method"`
+	Amount        money.Amount `json:"amount"`
+	Currency      string       `json:"currency"`
+	PaidAt        time.Time    `json:"paid_at"`
+	CreatedAt     time.Time    `json:"created_at"`
+}
+
+// paymentActionView is the specification's PaymentActionView.
+type paymentActionView struct {
+	PaymentActionID uuid.UUID               `json:"payment_action_id"`
+	CompanyID       uuid.UUID               `json:"company_id"`
+	ClientID        uuid.UUID               `json:"client_id"`
+	ClientName      string                  `json:"client_name"`
+	ProjectID       uuid.UUID               `json:"project_id"`
+	ProjectName     string                  `json:"project_name"`
+	Status          string                  `json:"status"`
+	Source          string                  `json:"source"`
+	PaymentMethod   string                  `json:"payment_method"`
+	PeriodStart     models.Date             `json:"period_start"`
+	PeriodEnd       models.Date             `json:"period_end"`
+	DueDate         models.Date             `json:"due_date"`
+	TotalAmount     money.Amount            `json:"total_amount"`
+	Currency        string                  `json:"currency"`
+	Comment         string                  `json:"comment"`
+	ConfirmedAt     *time.Time              `json:"confirmed_at,omitempty"`
+	WorkflowRunID   *uuid.UUID              `json:"workflow_run_id,omitempty"`
+	Items           []paymentActionItemView `json:"items"`
+	Facts           []paymentFactView       `json:"facts"`
+}
+
+func viewPaymentAction(d billing.PaymentActionDetail) paymentActionView {
+	v := paymentActionView{
+		PaymentActionID: d.ID, CompanyID: d.CompanyID, ClientID: d.ClientID, ClientName: d.ClientName,
+		ProjectID: d.ProjectID, ProjectName: d.ProjectName, Status: d.Status, Source: d.Source, PaymentMethod: d.PaymentMethod,
+		PeriodStart: d.PeriodStart, PeriodEnd: d.PeriodEnd, DueDate: d.DueDate, TotalAmount: d.Total, Currency: d.Currency,
+		Comment: d.Comment, ConfirmedAt: d.ConfirmedAt, WorkflowRunID: d.WorkflowRunID,
+		Items: make([]paymentActionItemView, len(d.Items)), Facts: make([]paymentFactView, len(d.Facts)),
+	}
+	for i, it := range d.Items {
+		v.Items[i] = paymentActionItemView{PaymentActionItemID: it.ID, ClientServiceID: it.ClientServiceID, ServiceTypeKey: it.ServiceTypeKey,
+			Title: it.Title, DueDate: it.DueDate, Amount: it.Amount, Currency: it.Currency}
+	}
+	for i, f := range d.Facts {
+		v.Facts[i] = paymentFactView{PaymentFactID: f.ID, Source: f.Source, PaymentMethod: f.PaymentMethod, Amount: f.Amount,
+			Currency: f.Currency, PaidAt: f.PaidAt, CreatedAt: f.CreatedAt}
+	}
+	return v
+}
+
+// servePaymentActions answers a page of the actions of one client or project, filtered by
+// the query's status (comma-separated; all by default), due_from and due_to (dates,
+// inclusive).
+func (s *Server) servePaymentActions(c *gin.Context, f billing.PaymentActionFilter) {
+	servePage(c, func(page models.PageRequest) ([]billing.PaymentActionDetail, string, error) {
+		var err error
+		if f.Statuses, err = billing.StatusFilter(c.Query("status"), billing.PaymentActionStatuses); err != nil {
+			return nil, "", err
+		}
+		if f.DueFrom, err = queryDate(c, "due_from"); err != nil {
+			return nil, "", err
+		}
+		if f.DueTo, err = queryDate(c, "due_to"); err != nil {
+			return nil, "", err
+		}
+		return s.Billing.PaymentActions(c, f, page)
+	}, each(viewPaymentAction))
+}
+
+// queryDate reads an optional YYYY-MM-DD query parameter. Errors: invalid (name).
+func queryDate(c *gin.Context, name string) (*models.Date, error) {
+	raw := c.Query(name)
+	if raw == "" {
+		return nil, nil
+	}
+	d, err := models.ParseDate(raw)
+	if err != nil {
+		return nil, models.Invalid("invalid_date", name)
+	}
+	return &d, nil
+}
+
+// clientPaymentActionList serves GET /api/v1/clients/{client_id}/payment-actions.
+func (s *Server) clientPaymentActionList(c *gin.Context) {
+	s.servePaymentActions(c, billing.PaymentActionFilter{ClientID: client(c).ID})
+}
+
+// projectPaymentActionList serves GET /api/v1/projects/{project_id}/payment-actions.
+func (s *Server) projectPaymentActionList(c *gin.Context) {
+	s.servePaymentActions(c, billing.PaymentActionFilter{ProjectID: project(c).ID})
+}
+
+// paymentActionGet serves GET /api/v1/payment-actions/{payment_action_id}.
+func (s *Server) paymentActionGet(c *gin.Context) {
+	d, err := s.Billing.PaymentActionDetail(c, paymentAction(c))
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, viewPaymentAction(*d))
+}
+
+// manualActionRequest is the body of projectPaymentActionManualCreate: one service
+// (client_service_id, with amount) or several (items).
+type manualActionRequest struct {
+	ClientID        uuid.UUID     `json:"client_id"`
+	ClientServiceID *uuid.UUID    `json:"client_service_id"`
+	Items           []itemAmount  `json:"items"`
+	DueDate         models.Date   `json:"due_date"`
+	Amount          *money.Amount `json:"amount"`
+	Comment         string        `json:"comment"`
+}
+
+type itemAmount struct {
+	ClientServiceID uuid.UUID     `json:"client_service_id"`
+	Amount          *money.Amount `json:"amount"`
+}
+
+// projectPaymentActionManualCreate serves POST /api/v1/projects/{project_id}/payment-actions/manual.
+func (s *Server) projectPaymentActionManualCreate(c *gin.Context) {
+	var req manualActionRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	if (req.ClientServiceID == nil) == (len(req.Items) == 0) {
+		httpx.WriteError(c, models.Invalid("payment_items_one_way", "client_service_id", "items"))
+		return
+	}
+	in := billing.ManualAction{ClientID: req.ClientID, ItemsField: "items", DueDate: req.DueDate, Total: req.Amount, Comment: req.Comment}
+	if req.ClientServiceID != nil {
+		in.ItemsField, in.Total = "client_service_id", nil
+		in.Items = []billing.ItemAmount{{ClientServiceID: *req.ClientServiceID, Amount: req.Amount}}
+	}
+	for _, it := range req.Items {
+		in.Items = append(in.Items, billing.ItemAmount{ClientServiceID: it.ClientServiceID, Amount: it.Amount})
+	}
+	d, err := s.Billing.CreateManualAction(c, project(c), in)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	c.JSON(http.StatusCreated, viewPaymentAction(*d))
+}
+
+// paymentActionSnoozeRequest is the specification's PaymentActionSnoozeRequest.
+type paymentActionSnoozeRequest struct {
+	SnoozedUntil models.Date `json:"snoozed_until"`
+	Comment      *string     `json:"comment"`
+}
+
+// paymentActionSnooze serves POST /api/v1/payment-actions/{payment_action_id}/snooze.
+func (s *Server) paymentActionSnooze(c *gin.Context) {
+	var req paymentActionSnoozeRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	d, err := s.Billing.SnoozeAction(c, paymentAction(c), req.SnoozedUntil, req.Comment)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, viewPaymentAction(*d))
+}
+
+// paymentActionConfirmRequest is the specification's PaymentActionConfirmRequest.
+type paymentActionConfirmRequest struct {
+	Amount        *money.Amount   `json:"amount"`
+	Comment       string          `json:"comment"`
+	PaidAt        *time.Time      `json:"paid_at"`
+	PaymentMethod *string         `json:"payment_method"`
+	NextDueDate   *models.Date    `json:"next_due_date"`
+	Source        *string         `json:"source"`
+	Items         []confirmedItem `json:"items"`
+}
+
+type confirmedItem struct {
+	PaymentActionItemID uuid.UUID     `json:"payment_action_item_id"`
+	Amount              *money.Amount `json:"amount"`
+}
+
+// paymentActionConfirm serves POST /api/v1/payment-actions/{payment_action_id}/confirm.
+func (s *Server) paymentActionConfirm(c *gin.Context) {
+	var req paymentActionConfirmRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	conf := billing.Confirmation{Amount: req.Amount, Comment: req.Comment, PaidAt: req.PaidAt, PaymentMethod: req.PaymentMethod,
+		NextDueDate: req.NextDueDate, Source: req.Source}
+	for _, it := range req.Items {
+		conf.Items = append(conf.Items, billing.ConfirmedItem{PaymentActionItemID: it.PaymentActionItemID, Amount: it.Amount})
+	}
+	d, err := s.Billing.ConfirmAction(c, paymentAction(c), conf)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, viewPaymentAction(*d))
+}
+
+// manualPaymentRequest is the specification's ManualPaymentRecordRequest.
+type manualPaymentRequest struct {
+	billing.ManualPayment
+	IdempotencyKey string `json:"idempotency_key"`
+}
+
+// manualPaymentResponse is the specification's ManualPaymentRecordResponse.
+type manualPaymentResponse struct {
+	EventID         uuid.UUID `json:"event_id"`
+	EventType       string    `json:"event_type"`
+	EventSource     string    `json:"event_source"`
+	EventSubject    string    `json:"event_subject"`
+	IdempotencyKey  string    `json:"idempotency_key"`
+	PaymentActionID uuid.UUID `json:"payment_action_id"`
+	PaymentFactID   uuid.UUID `json:"payment_fact_id"`
+	Status          string    `json:"status"`
+	Duplicate       bool      `json:"duplicate"`
+}
+
+// clientManualPaymentRecord serves POST /api/v1/clients/{client_id}/payments/manual. The
+// idempotency key is the body's idempotency_key or the Idempotency-Key header (both
+// present must agree); a repeat answers the first recording with 200 and duplicate true.
+func (s *Server) clientManualPaymentRecord(c *gin.Context) {
+	var req manualPaymentRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	key, err := idempotencyKey(req.IdempotencyKey, c.GetHeader("Idempotency-Key"))
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	source := billing.SourceManual
+	if actor(c).APIKeyID != uuid.Nil {
+		source = billing.SourceAPIKey
+	}
+	rec, err := s.Billing.RecordManualPayment(c, client(c), key, source, req.ManualPayment)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	status := http.StatusCreated
+	if rec.Duplicate {
+		status = http.StatusOK
+	}
+	c.JSON(status, manualPaymentResponse{
+		EventID: rec.Fact.EventID, EventType: billing.EventPaymentRecorded, EventSource: rec.Fact.Source,
+		EventSubject:   "client/" + rec.ClientID.String() + "/service/" + rec.ClientServiceID.String(),
+		IdempotencyKey: rec.IdempotencyKey, PaymentActionID: rec.Fact.PaymentActionID, PaymentFactID: rec.Fact.ID,
+		Status: "processed", Duplicate: rec.Duplicate,
+	})
+}
+
+// idempotencyKey is the key of a request that may carry it in its body, its header or
+// both. Errors: invalid (idempotency_key: missing, over 255 characters, or the two differ).
+func idempotencyKey(body, header string) (string, error) {
+	body, header = strings.TrimSpace(body), strings.TrimSpace(header)
+	key := body
+	if key == "" {
+		key = header
+	}
+	if key == "" || len(key) > 255 || (header != "" && header != key) {
+		return "", models.Invalid("invalid_idempotency_key", "idempotency_key")
+	}
+	return key, nil
+}
