@@ -28,6 +28,7 @@ const (
 	serviceKey     = "api.client_service"
 	serviceTypeKey = "api.client_service_type"
 	paymentKey     = "api.payment_action"
+	documentKey    = "api.payment_action_document"
 )
 
 func actor(c *gin.Context) *auth.Actor        { return c.MustGet(actorKey).(*auth.Actor) }
@@ -55,6 +56,9 @@ func serviceType(c *gin.Context) *billing.ServiceType {
 }
 func paymentAction(c *gin.Context) *billing.PaymentAction {
 	return c.MustGet(paymentKey).(*billing.PaymentAction)
+}
+func paymentDocument(c *gin.Context) *billing.PaymentActionDocument {
+	return c.MustGet(documentKey).(*billing.PaymentActionDocument)
 }
 
 // inResource loads the resource a path parameter names together with the caller's
@@ -167,6 +171,11 @@ func (s *Server) inClientService(perm company.Permission) gin.HandlerFunc {
 // inPaymentAction loads the payment action of :payment_action_id and the caller's role.
 func (s *Server) inPaymentAction(perm company.Permission) gin.HandlerFunc {
 	return inResource("payment_action_id", paymentKey, perm, s.Billing.PaymentActionAccess)
+}
+
+// inPaymentDocument loads the document of :payment_action_document_id and the caller's role.
+func (s *Server) inPaymentDocument(perm company.Permission) gin.HandlerFunc {
+	return inResource("payment_action_document_id", documentKey, perm, s.Billing.DocumentAccess)
 }
 
 // inProjectServiceType loads the service type of :client_service_type_id seen in the

@@ -11,7 +11,7 @@ import (
 )
 
 // addClientIDs adds a client with a contact, a responsible, a service, a project service
-// type and a payment action in the fixture's project, so every client operation has ids to
+// type and a payment action with a document in the fixture's project, so every client operation has ids to
 // use.
 func (e *env) addClientIDs(u user, ids map[string]string) {
 	e.t.Helper()
@@ -28,6 +28,8 @@ func (e *env) addClientIDs(u user, ids map[string]string) {
 	post(base+"/services", "client_service_id", map[string]any{"project_id": ids["project_id"], "name": "Fixture service", "client_service_type_id": ids["client_service_type_id"]})
 	post("/api/v1/projects/"+ids["project_id"]+"/payment-actions/manual", "payment_action_id",
 		map[string]any{"client_id": ids["client_id"], "client_service_id": ids["client_service_id"], "due_date": "2027-01-31"})
+	ids["payment_action_document_id"] = e.upload(u, ids["payment_action_id"], "invoice.txt", []byte("Invoice 1"), nil).
+		expect(e.t, http.StatusCreated).str("payment_action_document_id")
 }
 
 // clientOps are the operations of clients and their services, with the ids they take.
@@ -67,6 +69,9 @@ var clientOps = []struct{ method, path string }{
 	{"GET", "/api/v1/payment-actions/{payment_action_id}"},
 	{"POST", "/api/v1/payment-actions/{payment_action_id}/confirm"},
 	{"POST", "/api/v1/payment-actions/{payment_action_id}/snooze"},
+	{"GET", "/api/v1/payment-actions/{payment_action_id}/documents"},
+	{"POST", "/api/v1/payment-actions/{payment_action_id}/documents"},
+	{"GET", "/api/v1/payment-action-documents/{payment_action_document_id}"},
 }
 
 func fill(path string, ids map[string]string) string {

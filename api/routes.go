@@ -122,6 +122,9 @@ func (s *Server) routes(r *gin.Engine) {
 	me.GET("/payment-actions/:payment_action_id", s.inPaymentAction(read), s.paymentActionGet)
 	me.POST("/payment-actions/:payment_action_id/confirm", s.inPaymentAction(work), s.paymentActionConfirm)
 	me.POST("/payment-actions/:payment_action_id/snooze", s.inPaymentAction(work), s.paymentActionSnooze)
+	me.GET("/payment-actions/:payment_action_id/documents", s.inPaymentAction(read), s.paymentActionDocumentList)
+	me.POST("/payment-actions/:payment_action_id/documents", s.inPaymentAction(work), s.paymentActionDocumentCreate)
+	me.GET("/payment-action-documents/:payment_action_document_id", s.inPaymentDocument(read), s.paymentActionDocumentGet)
 
 	// Workflows, versions and runs.
 	me.GET("/projects/:project_id/workflows", s.inProject(read), s.workflowList)

@@ -45,6 +45,7 @@ var kindStatus = map[models.Kind]int{
 // keyStatus overrides the kind's status for transport-level problems.
 var keyStatus = map[string]int{
 	"body_too_large":         http.StatusRequestEntityTooLarge,
+	"file_too_large":         http.StatusRequestEntityTooLarge,
 	"unsupported_media_type": http.StatusUnsupportedMediaType,
 	"method_not_allowed":     http.StatusMethodNotAllowed,
 }

@@ -1,0 +1,108 @@
+package api
+
+import (
+	"errors"
+	"mime"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"agencyhub/api/httpx"
+	"agencyhub/models"
+	"agencyhub/models/billing"
+	"agencyhub/models/filestore"
+)
+
+// paymentActionDocumentView is a document of a payment action with a link that downloads
+// it for 15 minutes.
+type paymentActionDocumentView struct {
+	PaymentActionDocumentID uuid.UUID `json:"payment_action_document_id"`
+	PaymentActionID         uuid.UUID `json:"payment_action_id"`
+	Kind                    string    `json:"kind"`
+	FileName                string    `json:"file_name"`
+	ContentType             string    `json:"content_type"`
+	SizeBytes               int64     `json:"size_bytes"`
+	SHA256                  string    `json:"sha256"`
+	CreatedBy               uuid.UUID `json:"created_by"`
+	CreatedAt               time.Time `json:"created_at"`
+	DownloadURL             string    `json:"download_url"`
+}
+
+func (s *Server) viewDocuments(c *gin.Context) func([]billing.PaymentActionDocument) ([]paymentActionDocumentView, error) {
+	return func(docs []billing.PaymentActionDocument) ([]paymentActionDocumentView, error) {
+		out := make([]paymentActionDocumentView, len(docs))
+		for i, d := range docs {
+			url, err := s.Files.DownloadURL(c, d.StorageKey, filestore.Download{Name: d.FileName, ContentType: d.ContentType})
+			if err != nil {
+				return nil, err
+			}
+			out[i] = paymentActionDocumentView{
+				PaymentActionDocumentID: d.ID, PaymentActionID: d.PaymentActionID, Kind: d.Kind, FileName: d.FileName,
+				ContentType: d.ContentType, SizeBytes: d.SizeBytes, SHA256: d.SHA256, CreatedBy: d.CreatedBy, CreatedAt: d.CreatedAt,
+				DownloadURL: url,
+			}
+		}
+		return out, nil
+	}
+}
+
+// renderDocument answers one document with status.
+func (s *Server) renderDocument(c *gin.Context, status int, d *billing.PaymentActionDocument) {
+	views, err := s.viewDocuments(c)([]billing.PaymentActionDocument{*d})
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	c.JSON(status, views[0])
+}
+
+// paymentActionDocumentList serves GET /api/v1/payment-actions/{payment_action_id}/documents.
+func (s *Server) paymentActionDocumentList(c *gin.Context) {
+	servePage(c, func(page models.PageRequest) ([]billing.PaymentActionDocument, string, error) {
+		return s.Billing.Documents(c, paymentAction(c), page)
+	}, s.viewDocuments(c))
+}
+
+// uploadOverhead is what a multipart body may add to its file: the other fields and the
+// part headers.
+const uploadOverhead = 1 << 20
+
+// paymentActionDocumentCreate serves POST /api/v1/payment-actions/{payment_action_id}/documents:
+// a multipart/form-data body with the file in `file` and its `kind` (default other).
+func (s *Server) paymentActionDocumentCreate(c *gin.Context) {
+	if mt, _, _ := mime.ParseMediaType(c.ContentType()); mt != "multipart/form-data" {
+		httpx.WriteError(c, models.Invalid("unsupported_media_type", "body"))
+		return
+	}
+	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, billing.DocumentLimits.MaxBytes+uploadOverhead)
+	fh, err := c.FormFile("file")
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		httpx.WriteError(c, models.Invalid("body_too_large", "body"))
+		return
+	case err != nil:
+		httpx.WriteError(c, models.Invalid("payment_document_file_required", "file"))
+		return
+	}
+	file, err := fh.Open()
+	if err != nil {
+		httpx.WriteError(c, models.Internal("open uploaded file: %w", err))
+		return
+	}
+	defer file.Close()
+	kind := c.DefaultPostForm("kind", "other")
+	d, err := s.Billing.AddDocument(c, s.Files, paymentAction(c), actor(c).UserID, kind, fh.Filename, file)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	s.renderDocument(c, http.StatusCreated, d)
+}
+
+// paymentActionDocumentGet serves GET /api/v1/payment-action-documents/{payment_action_document_id}.
+func (s *Server) paymentActionDocumentGet(c *gin.Context) {
+	s.renderDocument(c, http.StatusOK, paymentDocument(c))
+}
