@@ -66,6 +66,7 @@ var clientOps = []struct{ method, path string }{
 	{"POST", "/api/v1/clients/{client_id}/payments/manual"},
 	{"GET", "/api/v1/projects/{project_id}/payment-actions"},
 	{"POST", "/api/v1/projects/{project_id}/payment-actions/manual"},
+	{"GET", "/api/v1/projects/{project_id}/payment-schedule"},
 	{"GET", "/api/v1/payment-actions/{payment_action_id}"},
 	{"POST", "/api/v1/payment-actions/{payment_action_id}/confirm"},
 	{"POST", "/api/v1/payment-actions/{payment_action_id}/snooze"},

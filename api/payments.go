@@ -297,3 +297,70 @@ func idempotencyKey(body, header string) (string, error) {
 	}
 	return key, nil
 }
+
+// scheduledPaymentView is one coming due date of a service in a payment schedule.
+type scheduledPaymentView struct {
+	ClientServiceID uuid.UUID    `json:"client_service_id"`
+	ClientID        uuid.UUID    `json:"client_id"`
+	ClientName      string       `json:"client_name"`
+	ServiceName     string       `json:"service_name"`
+	ServiceTypeKey  string       `json:"service_type_key"`
+	BillingPeriod   string       `json:"billing_period"`
+	DueDate         models.Date  `json:"due_date"`
+	Amount          money.Amount `json:"amount"`
+	Currency        string       `json:"currency"`
+}
+
+type monthTotalView struct {
+	Month    string       `json:"month"`
+	Currency string       `json:"currency"`
+	Amount   money.Amount `json:"amount"`
+	Count    int          `json:"count"`
+}
+
+// paymentScheduleView is the answer of projectPaymentSchedule.
+type paymentScheduleView struct {
+	From   models.Date            `json:"from"`
+	To     models.Date            `json:"to"`
+	Items  []scheduledPaymentView `json:"items"`
+	Totals []monthTotalView       `json:"totals"`
+}
+
+// projectPaymentSchedule serves GET /api/v1/projects/{project_id}/payment-schedule: the
+// coming due dates of the project's active services from `from` (default today) to `to`
+// (default 90 days after from; at most 400 days after it), with totals per month and
+// currency.
+func (s *Server) projectPaymentSchedule(c *gin.Context) {
+	from, err := queryDate(c, "from")
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	if from == nil {
+		today := models.DateOf(s.Now())
+		from = &today
+	}
+	to, err := queryDate(c, "to")
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	if to == nil {
+		end := from.AddDays(90)
+		to = &end
+	}
+	payments, totals, err := s.Billing.PaymentSchedule(c, project(c).ID, *from, *to)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	v := paymentScheduleView{From: *from, To: *to, Items: make([]scheduledPaymentView, len(payments)), Totals: make([]monthTotalView, len(totals))}
+	for i, p := range payments {
+		v.Items[i] = scheduledPaymentView{ClientServiceID: p.ID, ClientID: p.ClientID, ClientName: p.ClientName, ServiceName: p.Name,
+			ServiceTypeKey: p.ServiceTypeKey, BillingPeriod: p.BillingPeriod, DueDate: p.DueDate, Amount: p.Amount, Currency: p.Currency}
+	}
+	for i, t := range totals {
+		v.Totals[i] = monthTotalView{Month: t.Month, Currency: t.Currency, Amount: t.Amount, Count: t.Count}
+	}
+	c.JSON(http.StatusOK, v)
+}

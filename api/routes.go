@@ -119,6 +119,7 @@ func (s *Server) routes(r *gin.Engine) {
 	me.POST("/clients/:client_id/payments/manual", s.inClient(work), s.clientManualPaymentRecord)
 	me.GET("/projects/:project_id/payment-actions", s.inProject(read), s.projectPaymentActionList)
 	me.POST("/projects/:project_id/payment-actions/manual", s.inProject(work), s.projectPaymentActionManualCreate)
+	me.GET("/projects/:project_id/payment-schedule", s.inProject(read), s.projectPaymentSchedule)
 	me.GET("/payment-actions/:payment_action_id", s.inPaymentAction(read), s.paymentActionGet)
 	me.POST("/payment-actions/:payment_action_id/confirm", s.inPaymentAction(work), s.paymentActionConfirm)
 	me.POST("/payment-actions/:payment_action_id/snooze", s.inPaymentAction(work), s.paymentActionSnooze)
