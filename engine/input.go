@@ -42,6 +42,10 @@ type RunInput struct {
 	// SearchAttributes tells that the run started with its search attributes, so that its
 	// end updates AgencyRunStatus.
 	SearchAttributes bool
+	// BatchedProgress has the projection written once before each wait and at the end,
+	// not after every step. Executions started before it existed write after every step,
+	// and their histories replay that way.
+	BatchedProgress bool
 }
 
 // ActionPolicy is how one action's activity is executed.

@@ -79,8 +79,11 @@ func Interpret(ctx workflow.Context, in RunInput) error {
 	selector := workflow.NewSelector(ctx)
 	for {
 		progressed := r.startReady(selector)
-		if err := r.flush(); err != nil {
-			return err
+		waits := !progressed && r.inflight > 0
+		if waits || !in.BatchedProgress {
+			if err := r.flush(); err != nil {
+				return err
+			}
 		}
 		if progressed {
 			continue
@@ -415,6 +418,9 @@ func (r *interpreter) finish() error {
 		result = temporal.NewCanceledError()
 	case r.failure != "":
 		update.Status, update.TerminalReason, update.Error = automation.RunFailed, r.failure, r.failure
+	}
+	if r.pending.Run != nil {
+		update.StartedAt = r.pending.Run.StartedAt // a run that never waited writes its start here
 	}
 	r.pending.Run = update
 	r.event("run."+update.Status, "", update.Status, update.TerminalReason, nil)

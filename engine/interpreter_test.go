@@ -398,11 +398,31 @@ func TestTheRunIsRunningWhileAnActivityRunsBesideADelay(t *testing.T) {
 	h.succeeded()
 
 	wantRun(t, p, automation.RunSucceeded)
-	// running while fetch runs, waiting when only the timer is left, running again when it
-	// fires, then finished.
-	want := []string{automation.RunRunning, automation.RunWaiting, automation.RunRunning, automation.RunSucceeded}
+	// running while fetch runs, waiting when only the timer is left, then finished: what
+	// follows the timer and the end are written as one batch.
+	want := []string{automation.RunRunning, automation.RunWaiting, automation.RunSucceeded}
 	if got := runStatuses(h.log.snapshot()); !slices.Equal(got, want) {
 		t.Errorf("run statuses %v, want %v", got, want)
+	}
+}
+
+func TestARunThatNeverWaitsWritesItsProjectionOnce(t *testing.T) {
+	h := newEngineTest(t)
+	g := graph([]automation.Action{
+		manualTrigger("start"),
+		condition("ok", "true"),
+		action("halt", automation.TypeStop, nil),
+	}, edge("start", "ok"), branch("ok", "halt", automation.BranchTrue))
+	p := h.execute(h.newRun(g, "start", nil))
+	h.succeeded()
+
+	wantRun(t, p, automation.RunSucceeded)
+	batches := h.log.snapshot()
+	if len(batches) != 1 {
+		t.Fatalf("%d projection batches, want 1: %+v", len(batches), batches)
+	}
+	if b := batches[0]; !b.Begin || b.Run == nil || b.Run.StartedAt == nil || b.Run.FinishedAt == nil || len(b.Actions) != 3 {
+		t.Fatalf("the batch %+v", b)
 	}
 }
 

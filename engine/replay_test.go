@@ -26,8 +26,9 @@ import (
 // The files in testdata are Temporal histories of representative runs, recorded against the
 // embedded server. Replaying them with the current interpreter is the guard that a change
 // does not break runs already in flight: a change that makes different decisions for the
-// same history must go behind workflow.GetVersion. Record them again only for a deliberate
-// break, with
+// same history must go behind workflow.GetVersion or a RunInput field. The unbatched_*
+// histories are runs started before RunInput.BatchedProgress, and are kept as they are.
+// Record the others again only for a deliberate break, with
 //
 //	ENGINE_RECORD_HISTORIES=1 go test ./engine -run TestRecordHistories
 const recordHistoriesEnv = "ENGINE_RECORD_HISTORIES"

@@ -204,14 +204,15 @@ func (s *Runs) runInput(run *automation.Run) RunInput {
 	return RunInput{
 		RunID: run.ID, CompanyID: run.CompanyID, ProjectID: run.ProjectID, WorkflowID: run.WorkflowID,
 		Graph: st.Graph, TriggerKey: st.TriggerKey, Payload: st.Payload,
-		Namespaces: s.namespaces(run, st), Policies: s.policies(st.Graph),
+		Namespaces: s.namespaces(run, st), Policies: s.policies(st.Graph), BatchedProgress: true,
 	}
 }
 
 // startExecution hands the run to Temporal; the run id is the workflow id, so Temporal's
 // view and ours line up. A new run refuses an id Temporal has seen; a retry of a finished
 // run is a new execution under the same id. An execution that already exists is the run's.
-// Errors: Temporal's.
+// Eager start hands the first workflow task straight to this process's worker, when it has
+// a free slot, instead of through a task queue poll. Errors: Temporal's.
 func (s *Runs) startExecution(ctx context.Context, run *automation.Run, in RunInput, reuse enumspb.WorkflowIdReusePolicy) error {
 	attributes := s.searchAttributes(ctx, run)
 	in.SearchAttributes = attributes.Size() > 0
@@ -220,6 +221,7 @@ func (s *Runs) startExecution(ctx context.Context, run *automation.Run, in RunIn
 		TaskQueue:             s.TaskQueue,
 		WorkflowIDReusePolicy: reuse,
 		TypedSearchAttributes: attributes,
+		EnableEagerStart:      true,
 	}, WorkflowName, in)
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
 	if err == nil || errors.As(err, &started) {
