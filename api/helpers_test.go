@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"go.temporal.io/sdk/client"
+
 	"agencyhub/api"
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
@@ -30,6 +32,9 @@ type env struct {
 	contract *schemas.Contract
 	server   *api.Server
 	now      time.Time
+	// temporal and taskQueue are the embedded Temporal's client and the worker's queue.
+	temporal  client.Client
+	taskQueue string
 }
 
 // testPasswordCost makes password hashes cheap: the tests hash hundreds of them, and what

@@ -17,6 +17,7 @@ import (
 
 	"agencyhub/activities"
 	"agencyhub/models/automation"
+	"agencyhub/models/billing"
 	"agencyhub/models/metrics"
 )
 
@@ -49,6 +50,8 @@ type WorkerDeps struct {
 	// BotSessions keeps the bot dialog state bot.set_state writes and the waits of
 	// bot.wait_for_reply; nil leaves both to other workers of the task queue.
 	BotSessions activities.BotSessions
+	// Billing runs the billing cycle; nil leaves it to other workers of the task queue.
+	Billing *billing.Service
 	// Metrics counts action attempts; nil counts none, as metrics.Discard() does.
 	Metrics *metrics.Metrics
 }
@@ -84,6 +87,9 @@ func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
 	if d.Intake != nil {
 		registerScheduleTicks(w, d.Intake)
 		w.RegisterActivityWithOptions(runAction(d, d.Intake.CallWorkflow), activity.RegisterOptions{Name: ActionWorkflowCall})
+	}
+	if d.Billing != nil {
+		registerBillingCycle(w, d.Billing, billing.DefaultHorizonDays)
 	}
 	return w
 }

@@ -269,12 +269,16 @@ func (m *Main) temporalAddress() string {
 	return m.Config.TemporalAddress
 }
 
-// startWorker runs the interpreter, the action activities and the schedule ticks, and the
-// relay poller. Every instance with a worker polls relays: the poll leases in the database
-// keep each bot to one poller at a time, and a stopped poller gives its leases up.
+// startWorker runs the interpreter, the action activities, the schedule ticks and the
+// billing cycle (creating its schedule on first start), and the relay poller. Every
+// instance with a worker polls relays: the poll leases in the database keep each bot to one
+// poller at a time, and a stopped poller gives its leases up.
 func (m *Main) startWorker(st *stores, services *engine.Services, botAPI *activities.BotAPI, policy egress.Policy, egressClient *http.Client) error {
+	if err := engine.EnsureBillingSchedule(m.loopsCtx, m.temporal, engine.TaskQueue); err != nil {
+		return fmt.Errorf("billing schedule: %w", err)
+	}
 	m.worker = engine.NewWorker(m.temporal, engine.TaskQueue, engine.WorkerDeps{
-		Workflows: st.workflows, Intake: services.Intake, BotSessions: st.relays,
+		Workflows: st.workflows, Intake: services.Intake, BotSessions: st.relays, Billing: st.billing,
 		Actions: activities.Registry(activities.Deps{
 			ActionDependencies: st.integrations, EgressPolicy: policy, Egress: egressClient,
 			MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL,

@@ -1,0 +1,114 @@
+package api_test
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"agencyhub/engine"
+	"agencyhub/migrations/dbtest"
+	"agencyhub/models/billing"
+)
+
+// billingCycle runs one billing cycle on the embedded Temporal, as the schedule does, for
+// the day of the server's clock.
+func (e *env) billingCycle() billing.CycleResult {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	run, err := e.temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: e.taskQueue}, engine.BillingWorkflowName)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var res billing.CycleResult
+	if err := run.Get(ctx, &res); err != nil {
+		e.t.Fatal(err)
+	}
+	return res
+}
+
+// dueActions lists the project's payment actions as "due_date status items".
+func (e *env) dueActions(f billingFixture) []string {
+	e.t.Helper()
+	var out []string
+	for _, a := range e.do(req{method: "GET", path: "/api/v1/projects/" + f.projectID + "/payment-actions", token: f.owner.token}).
+		expect(e.t, http.StatusOK).items() {
+		items, _ := a["items"].([]any)
+		out = append(out, a["due_date"].(string)+" "+a["status"].(string)+" "+string(rune('0'+len(items))))
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestBillingCycleBillsEachDueServiceOnce(t *testing.T) {
+	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
+		e := newEnv(t, db)           // the server's clock says 21 November 2026
+		f := e.billingFixture("Ada") // its service is due on 31 January 2027, outside the week
+		e.addService(f, map[string]any{"name": "Hosting", "amount": 1500, "next_due_date": "2026-11-25"})
+		e.addService(f, map[string]any{"name": "Domain", "amount": 900, "next_due_date": "2026-11-25", "billing_period": "yearly"})
+		e.addService(f, map[string]any{"name": "SEO", "amount": 30000, "next_due_date": "2026-11-27"})
+		e.addService(f, map[string]any{"name": "Ads", "amount": 10000, "next_due_date": "2026-12-15"})
+
+		t.Run("services due within the week get one action per due date, one item each", func(t *testing.T) {
+			if res := e.billingCycle(); res.Created != 2 || res.Billed != 3 {
+				t.Fatalf("cycle %+v", res)
+			}
+			if got := e.dueActions(f); !slices.Equal(got, []string{"2026-11-25 pending 2", "2026-11-27 pending 1"}) {
+				t.Fatalf("actions %v", got)
+			}
+		})
+		t.Run("a second cycle the same day creates nothing", func(t *testing.T) {
+			if res := e.billingCycle(); res != (billing.CycleResult{}) {
+				t.Fatalf("cycle %+v", res)
+			}
+			if n := len(e.dueActions(f)); n != 2 {
+				t.Fatalf("%d actions", n)
+			}
+		})
+		t.Run("a snoozed action is pending again once its date has come", func(t *testing.T) {
+			var seo string
+			for _, a := range e.do(req{method: "GET", path: "/api/v1/projects/" + f.projectID + "/payment-actions", token: f.owner.token}).
+				expect(t, http.StatusOK).items() {
+				if a["due_date"] == "2026-11-27" {
+					seo = a["payment_action_id"].(string)
+				}
+			}
+			e.do(req{method: "POST", path: "/api/v1/payment-actions/" + seo + "/snooze", token: f.owner.token,
+				body: map[string]any{"snoozed_until": "2026-11-23"}}).expect(t, http.StatusOK)
+			if res := e.billingCycle(); res.Woken != 0 {
+				t.Fatalf("woken before its date: %+v", res)
+			}
+			e.advance(2 * 24 * time.Hour)
+			if res := e.billingCycle(); res.Woken != 1 || res.Created != 0 {
+				t.Fatalf("cycle %+v", res)
+			}
+			f.owner.token = e.do(req{method: "POST", path: "/api/v1/auth/login", // the token of two days ago has expired
+				body: map[string]any{"email": f.owner.email, "password": password, "client_type": "api"}}).expect(t, http.StatusOK).str("access_token")
+			if got := e.dueActions(f); !slices.Equal(got, []string{"2026-11-25 pending 2", "2026-11-27 pending 1"}) {
+				t.Fatalf("actions %v", got)
+			}
+		})
+	})
+}
+
+func TestTheBillingScheduleIsInTemporal(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite(t))
+	ctx := context.Background()
+	for range 2 { // a second start finds it there
+		if err := engine.EnsureBillingSchedule(ctx, e.temporal, e.taskQueue); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := e.temporal.ScheduleClient().GetHandle(ctx, "billing-cycle").Describe(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	action, _ := d.Schedule.Action.(*client.ScheduleWorkflowAction)
+	if action == nil || action.Workflow != engine.BillingWorkflowName || len(d.Schedule.Spec.CronExpressions) != 1 && len(d.Schedule.Spec.Calendars) != 1 {
+		t.Fatalf("schedule %+v, action %+v", d.Schedule.Spec, d.Schedule.Action)
+	}
+}
