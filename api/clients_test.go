@@ -11,8 +11,8 @@ import (
 )
 
 // addClientIDs adds a client with a contact, a responsible, a service, a project service
-// type and a payment action with a document in the fixture's project, so every client operation has ids to
-// use.
+// type and a payment action with a document in the fixture's project, and party lookup
+// settings to the company and the project, so every client operation has ids to use.
 func (e *env) addClientIDs(u user, ids map[string]string) {
 	e.t.Helper()
 	client := e.do(req{method: "POST", path: "/api/v1/companies/" + ids["company_id"] + "/clients", token: u.token,
@@ -30,6 +30,10 @@ func (e *env) addClientIDs(u user, ids map[string]string) {
 		map[string]any{"client_id": ids["client_id"], "client_service_id": ids["client_service_id"], "due_date": "2027-01-31"})
 	ids["payment_action_document_id"] = e.upload(u, ids["payment_action_id"], "invoice.txt", []byte("Invoice 1"), nil).
 		expect(e.t, http.StatusCreated).str("payment_action_document_id")
+	for _, path := range []string{"/api/v1/companies/" + ids["company_id"], "/api/v1/projects/" + ids["project_id"]} {
+		e.do(req{method: "PUT", path: path + "/integrations/party-lookup", token: u.token,
+			body: map[string]any{"provider": "party_lookup", "api_base_url": "https://registry.example", "token": "fixture-token-0123456789"}}).expect(e.t, http.StatusOK)
+	}
 }
 
 // clientOps are the operations of clients and their services, with the ids they take.
@@ -73,6 +77,11 @@ var clientOps = []struct{ method, path string }{
 	{"GET", "/api/v1/payment-actions/{payment_action_id}/documents"},
 	{"POST", "/api/v1/payment-actions/{payment_action_id}/documents"},
 	{"GET", "/api/v1/payment-action-documents/{payment_action_document_id}"},
+	{"POST", "/api/v1/companies/{company_id}/clients/party-lookup/find-party"},
+	{"GET", "/api/v1/companies/{company_id}/integrations/party-lookup"},
+	{"PUT", "/api/v1/companies/{company_id}/integrations/party-lookup"},
+	{"GET", "/api/v1/projects/{project_id}/integrations/party-lookup"},
+	{"PUT", "/api/v1/projects/{project_id}/integrations/party-lookup"},
 }
 
 func fill(path string, ids map[string]string) string {
@@ -144,7 +153,8 @@ func TestClientsOfAnotherCompanyAreNotFound(t *testing.T) {
 }
 
 // clientState is what the owner reads of a fixture client, its contacts, responsibles,
-// projects, services and project types, for comparing before and after.
+// projects, services and project types, and of the party lookup settings, for comparing
+// before and after.
 func (e *env) clientState(u user, ids map[string]string) string {
 	e.t.Helper()
 	var b strings.Builder
@@ -153,6 +163,7 @@ func (e *env) clientState(u user, ids map[string]string) string {
 		"/api/v1/clients/{client_id}/projects", "/api/v1/clients/{client_id}/services?status=active,paused,completed,archived,deleted",
 		"/api/v1/projects/{project_id}/client-service-types?status=active,archived,deleted",
 		"/api/v1/clients/{client_id}/payment-actions",
+		"/api/v1/companies/{company_id}/integrations/party-lookup", "/api/v1/projects/{project_id}/integrations/party-lookup",
 	} {
 		b.WriteString(e.do(req{method: "GET", path: fill(path, ids), token: u.token}).expect(e.t, http.StatusOK).Body.String())
 	}

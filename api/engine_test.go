@@ -83,6 +83,7 @@ func (e *env) withEngine(s *api.Server) {
 	egressClient := egress.NewClient(testEgress, egress.DefaultMaxBody)
 	s.ProviderCheck = &activities.ProviderCheck{Store: s.Integrations, Client: egressClient, Policy: testEgress}
 	s.BotAPI = &activities.BotAPI{ActionDependencies: s.Integrations, Client: egressClient}
+	s.PartyLookup = &activities.PartyLookup{Store: s.Integrations, Client: egressClient}
 	e.temporal, e.taskQueue = c, queue
 	w := engine.NewWorker(c, queue, engine.WorkerDeps{Workflows: s.Workflows, Intake: services.Intake, BotSessions: s.Relays, Billing: s.Billing,
 		Actions: activities.Registry(activities.Deps{ActionDependencies: s.Integrations, EgressPolicy: testEgress})})

@@ -88,6 +88,11 @@ func (s *Server) routes(r *gin.Engine) {
 	// Clients and billing.
 	me.GET("/companies/:company_id/clients", s.inCompany(read), s.clientList)
 	me.POST("/companies/:company_id/clients", s.inCompany(work), s.clientCreate)
+	me.POST("/companies/:company_id/clients/party-lookup/find-party", s.inCompany(work), s.clientPartyLookupFindParty)
+	me.GET("/companies/:company_id/integrations/party-lookup", s.inCompany(read), s.companyPartyLookupIntegrationGet)
+	me.PUT("/companies/:company_id/integrations/party-lookup", s.inCompany(manage), s.companyPartyLookupIntegrationSave)
+	me.GET("/projects/:project_id/integrations/party-lookup", s.inProject(read), s.projectPartyLookupIntegrationGet)
+	me.PUT("/projects/:project_id/integrations/party-lookup", s.inProject(manage), s.projectPartyLookupIntegrationSave)
 	me.GET("/clients/:client_id", s.inClient(read), s.clientGet)
 	me.PATCH("/clients/:client_id", s.inClient(work), s.clientPatch)
 	me.DELETE("/clients/:client_id", s.inClient(work), s.clientDelete)

@@ -60,6 +60,9 @@ type Server struct {
 	// tests an action dependency against its provider.
 	Integrations  *integration.Service
 	ProviderCheck *activities.ProviderCheck
+	// PartyLookup finds parties in the company registry through the party lookup
+	// integration of a company or project.
+	PartyLookup *activities.PartyLookup
 	// Relays holds messenger relays and their updates; BotAPI calls the relays' bot API.
 	Relays *relay.Service
 	BotAPI *activities.BotAPI

@@ -18,6 +18,9 @@ const (
 	KindRateLimited     Kind = "rate_limited"
 	KindUnavailable     Kind = "unavailable"
 	KindInternal        Kind = "internal"
+	// KindUpstream is a provider the caller configured that failed or may not be called;
+	// the message says what to check.
+	KindUpstream Kind = "upstream"
 )
 
 // Error is the one error type domain code returns. Key names an entry of the API's message

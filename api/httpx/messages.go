@@ -194,6 +194,15 @@ var catalog = map[string]map[string]MessageText{
 		"invalid_manual_payment":          {"Invalid payment", "Some payment fields do not fit the service: its project, its currency, a period ending before it starts, or a comment too long.", "Correct the fields named in validate"},
 		"invalid_idempotency_key":         {"Invalid idempotency key", "A manual payment needs an idempotency key of 1 to 255 characters, in idempotency_key or the Idempotency-Key header; when both are given they must be equal.", "Send one stable key per payment"},
 		"idempotency_key_reused":          {"Idempotency key reused", "This idempotency key was already used for a different payment.", "Use a new key for a new payment, or repeat the first request unchanged"},
+		"party_lookup_not_configured":     {"Party lookup not configured", "Neither the company nor the project has enabled party lookup settings.", "Save the party lookup integration of the company (PUT /api/v1/companies/{company_id}/integrations/party-lookup) or of the project, then look up again"},
+		"party_lookup_unreachable":        {"Party lookup provider unavailable", "The party lookup provider gave no answer, was busy or failed on its side.", "Check api_base_url of the party lookup integration and try again later"},
+		"party_lookup_token_rejected":     {"Party lookup token rejected", "The party lookup provider refused the integration's token.", "Check the token of the party lookup integration and save a valid one"},
+		"party_lookup_bad_answer":         {"Unexpected party lookup answer", "The address of the party lookup integration did not answer as the provider's API does.", "Check api_base_url of the party lookup integration: it must be the provider's API address"},
+		"party_lookup_egress_refused":     {"Party lookup address not allowed", "The address of the party lookup integration is internal, and the server may not call it.", "Use the provider's public api_base_url, or ask the operator to allow-list it in APP_EGRESS_ALLOW"},
+		"invalid_party_lookup":            {"Invalid party lookup settings", "provider must be party_lookup, api_base_url an absolute http or https URL without query, and token 1 to 1000 characters without surrounding spaces.", "Correct the fields named in validate"},
+		"party_lookup_token_required":     {"Token required", "The party lookup integration has no token yet.", "Send token"},
+		"party_lookup_project_unknown":    {"Unknown project", "project_id is not a project of this company.", "Pick a project of this company, or omit project_id"},
+		"invalid_party_query":             {"Invalid registry number", "Send exactly one of inn (10 or 12 digits) and ogrn (13-digit OGRN or 15-digit OGRNIP), with a matching check digit.", "Correct the fields named in validate"},
 	},
 	"ru": {
 		"internal":                   {"Внутренняя ошибка", "Запрос не выполнен из-за ошибки на нашей стороне.", "Повторите позже; если ошибка повторяется, сообщите request_id"},
@@ -375,6 +384,15 @@ var catalog = map[string]map[string]MessageText{
 		"invalid_manual_payment":          {"Некорректный платёж", "Некоторые поля платежа не подходят услуге: её проект, её валюта, период, который кончается раньше начала, или слишком длинный комментарий.", "Исправьте поля из validate"},
 		"invalid_idempotency_key":         {"Некорректный ключ идемпотентности", "Ручному платежу нужен ключ идемпотентности длиной от 1 до 255 символов в idempotency_key или заголовке Idempotency-Key; если переданы оба, они должны совпадать.", "Передавайте один постоянный ключ на платёж"},
 		"idempotency_key_reused":          {"Ключ уже использован", "Этот ключ идемпотентности уже использован для другого платежа.", "Для нового платежа возьмите новый ключ или повторите первый запрос без изменений"},
+		"party_lookup_not_configured":     {"Поиск по реестру не настроен", "Ни у компании, ни у проекта нет включённой интеграции поиска контрагентов.", "Сохраните интеграцию поиска контрагентов компании (PUT /api/v1/companies/{company_id}/integrations/party-lookup) или проекта и повторите поиск"},
+		"party_lookup_unreachable":        {"Сервис поиска недоступен", "Сервис поиска контрагентов не ответил, был перегружен или сбоил на своей стороне.", "Проверьте api_base_url интеграции поиска контрагентов и повторите позже"},
+		"party_lookup_token_rejected":     {"Токен отклонён", "Сервис поиска контрагентов отклонил токен интеграции.", "Проверьте токен интеграции поиска контрагентов и сохраните действующий"},
+		"party_lookup_bad_answer":         {"Неожиданный ответ сервиса поиска", "Адрес интеграции поиска контрагентов ответил не так, как API сервиса.", "Проверьте api_base_url интеграции поиска контрагентов: это должен быть адрес API сервиса"},
+		"party_lookup_egress_refused":     {"Адрес поиска запрещён", "Адрес интеграции поиска контрагентов внутренний, и сервер не может к нему обращаться.", "Укажите публичный api_base_url сервиса или попросите администратора добавить его в APP_EGRESS_ALLOW"},
+		"invalid_party_lookup":            {"Некорректные настройки поиска", "provider — party_lookup, api_base_url — абсолютный http- или https-адрес без query, token — от 1 до 1000 символов без пробелов по краям.", "Исправьте поля из validate"},
+		"party_lookup_token_required":     {"Нужен токен", "У интеграции поиска контрагентов ещё нет токена.", "Передайте token"},
+		"party_lookup_project_unknown":    {"Неизвестный проект", "project_id не является проектом этой компании.", "Выберите проект этой компании или не передавайте project_id"},
+		"invalid_party_query":             {"Некорректный номер в реестре", "Передайте ровно одно из inn (10 или 12 цифр) и ogrn (13-значный ОГРН или 15-значный ОГРНИП) с верной контрольной цифрой.", "Исправьте поля из validate"},
 	},
 }
 
@@ -387,6 +405,7 @@ var kindFallback = map[models.Kind]string{
 	models.KindConflict:        "invalid_body",
 	models.KindRateLimited:     "too_many_login_attempts",
 	models.KindUnavailable:     "dependency_unavailable",
+	models.KindUpstream:        "dependency_unavailable",
 	models.KindInternal:        "internal",
 }
 

@@ -39,6 +39,7 @@ var kindStatus = map[models.Kind]int{
 	models.KindConflict:        http.StatusConflict,
 	models.KindRateLimited:     http.StatusTooManyRequests,
 	models.KindUnavailable:     http.StatusServiceUnavailable,
+	models.KindUpstream:        http.StatusBadGateway,
 	models.KindInternal:        http.StatusInternalServerError,
 }
 

@@ -320,6 +320,7 @@ func (m *Main) apiServer(st *stores, services *engine.Services, catalog *schemas
 		Integrations: st.integrations, Relays: st.relays, BotAPI: botAPI, Webhooks: st.webhooks, Files: st.files, Billing: st.billing,
 		ProviderCheck: &activities.ProviderCheck{Store: st.integrations, Client: egressClient, Policy: policy,
 			MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL},
+		PartyLookup: &activities.PartyLookup{Store: st.integrations, Client: egressClient},
 		Health: []api.HealthCheck{
 			{Name: "database", Check: func(ctx context.Context) error { return models.Ping(ctx, m.db) }},
 			{Name: "temporal", Check: func(ctx context.Context) error {

@@ -151,13 +151,17 @@ func maskAuth(t *schemas.DependencyType, auth map[string]any) map[string]any {
 			continue
 		}
 		s, _ := v.(string)
-		if len(s) < maskedSecretMinLength {
-			out[name] = "****"
-		} else {
-			out[name] = models.Mask(s)
-		}
+		out[name] = maskSecret(s)
 	}
 	return out
+}
+
+// maskSecret shows the first characters of a long secret and hides a short one whole.
+func maskSecret(secret string) string {
+	if len(secret) < maskedSecretMinLength {
+		return "****"
+	}
+	return models.Mask(secret)
 }
 
 // seal encrypts auth for storage.
