@@ -296,7 +296,7 @@ func TestImportContextExport(t *testing.T) {
 	t.Run("the catalog splits supported and planned types; supported ones carry their config schema", func(t *testing.T) {
 		catalog := ctx.json["action_catalog"].(map[string]any)
 		supported, planned := catalog["supported_now"].([]any), catalog["planned"].([]any)
-		if len(supported) != 15 || len(planned) != 3 {
+		if len(supported) != 16 || len(planned) != 3 {
 			t.Fatalf("%d supported, %d planned", len(supported), len(planned))
 		}
 		for _, raw := range supported {

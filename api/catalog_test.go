@@ -53,8 +53,8 @@ func TestCatalogEndpoints(t *testing.T) {
 				t.Errorf("%s: config_schema_json %v", key, it["config_schema_json"])
 			}
 		}
-		if !slices.Equal(got, want) || len(got) != 18 {
-			t.Fatalf("action types %v, want the 18 of the catalog %v", got, want)
+		if !slices.Equal(got, want) || len(got) != 19 {
+			t.Fatalf("action types %v, want the 19 of the catalog %v", got, want)
 		}
 	})
 	t.Run("an action whose credential is optional needs no provider", func(t *testing.T) {

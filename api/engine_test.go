@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"net/http"
 	"sync"
 	"testing"
 	"time"
@@ -73,7 +74,7 @@ func (e *env) withEngine(s *api.Server) {
 	s.Relays.Now = s.Now
 	queue := "test-" + models.NewID().String()
 	services := engine.NewServices(c, queue, s.PublicURL, s.Catalog, engine.Stores{
-		Workflows: s.Workflows, Integrations: s.Integrations, Webhooks: s.Webhooks, Relays: s.Relays})
+		Workflows: s.Workflows, Integrations: s.Integrations, Webhooks: s.Webhooks, Relays: s.Relays, Billing: s.Billing})
 	s.Drafts, s.Runs, s.Intake, s.Publisher = services.Drafts, services.Runs, services.Intake, services.Publisher
 	services.Runs.Namespace = "api-test"
 	dispatching, stopDispatching := context.WithCancel(context.Background())
@@ -91,6 +92,20 @@ func (e *env) withEngine(s *api.Server) {
 		e.t.Fatal(err)
 	}
 	e.t.Cleanup(w.Stop)
+}
+
+// publishGraph creates a workflow of a project with graph as its draft, which must have no
+// diagnostics, publishes it, and answers its id.
+func (e *env) publishGraph(u user, projectID, name string, graph map[string]any) string {
+	e.t.Helper()
+	id := e.do(req{method: "POST", path: "/api/v1/projects/" + projectID + "/workflows", token: u.token,
+		body: map[string]any{"name": name}}).expect(e.t, http.StatusCreated).str("workflow_id")
+	draft := e.do(req{method: "PUT", path: "/api/v1/workflows/" + id + "/draft", token: u.token, body: graph}).expect(e.t, http.StatusOK)
+	if ds, _ := draft.json["diagnostics"].([]any); len(ds) != 0 {
+		e.t.Fatalf("draft diagnostics: %v", ds)
+	}
+	e.do(req{method: "POST", path: "/api/v1/workflows/" + id + "/publish", token: u.token}).expect(e.t, http.StatusCreated)
+	return id
 }
 
 // addWorkflowIDs creates a published workflow with one finished run in the fixture's

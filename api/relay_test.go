@@ -97,18 +97,10 @@ func (w *relayWorld) publishDialog(t *testing.T) {
 	})
 }
 
-// publish creates a workflow of the project with graph as its draft, which must have no
-// diagnostics, and publishes it.
+// publish creates a workflow of the project with graph as its draft and publishes it.
 func (w *relayWorld) publish(t *testing.T, name string, graph map[string]any) {
 	t.Helper()
-	e, u := w.e, w.owner
-	id := e.do(req{method: "POST", path: "/api/v1/projects/" + w.projectID + "/workflows", token: u.token,
-		body: map[string]any{"name": name}}).expect(t, http.StatusCreated).str("workflow_id")
-	draft := e.do(req{method: "PUT", path: "/api/v1/workflows/" + id + "/draft", token: u.token, body: graph}).expect(t, http.StatusOK)
-	if ds, _ := draft.json["diagnostics"].([]any); len(ds) != 0 {
-		t.Fatalf("draft diagnostics: %v", ds)
-	}
-	e.do(req{method: "POST", path: "/api/v1/workflows/" + id + "/publish", token: u.token}).expect(t, http.StatusCreated)
+	w.e.publishGraph(w.owner, w.projectID, name, graph)
 }
 
 // message is a bot update with a text message from Ada in chat.

@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/api/serviceerror"
 	"golang.org/x/sync/errgroup"
 
+	"agencyhub/models"
 	"agencyhub/models/automation"
 	"agencyhub/models/relay"
 )
@@ -26,10 +27,12 @@ import (
 // It hands the replies of bot updates to the runs waiting for them (bot.wait_for_reply)
 // the same way: the relay intake stores each reply with its wait, and the dispatcher
 // signals the run and forgets the wait. A reply signalled twice (a dispatcher died between
-// the two steps) is taken once: the run's first reply ends its wait.
+// the two steps) is taken once: the run's first reply ends its wait. And it turns queued
+// payment events into the runs they trigger (Intake.StartPaymentEvent), which it then
+// hands over as any queued run.
 type Dispatcher struct {
-	Runs    *Runs
-	Replies *relay.Service
+	Runs   *Runs
+	Intake *Intake
 	// Interval is how often the queue is scanned when nothing wakes the dispatcher (runs
 	// that another instance stored), and the first delay after a failure.
 	Interval time.Duration
@@ -44,10 +47,10 @@ const (
 	dispatchMaxDelay    = 30 * time.Second
 )
 
-// NewDispatcher makes the dispatcher of runs and replies, and has runs wake it for each
-// queued run or reply.
-func NewDispatcher(runs *Runs, replies *relay.Service, interval time.Duration, log *slog.Logger) *Dispatcher {
-	d := &Dispatcher{Runs: runs, Replies: replies, Interval: interval, Log: log, wake: make(chan struct{}, 1)}
+// NewDispatcher makes the dispatcher of runs, replies and payment events, and has runs
+// wake it for each queued run or reply.
+func NewDispatcher(runs *Runs, intake *Intake, interval time.Duration, log *slog.Logger) *Dispatcher {
+	d := &Dispatcher{Runs: runs, Intake: intake, Interval: interval, Log: log, wake: make(chan struct{}, 1)}
 	runs.queued = d.Notify
 	return d
 }
@@ -93,9 +96,14 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	}
 }
 
-// dispatch hands one batch of queued runs, then one of claimed replies, to Temporal, and
-// reports whether a batch was full. Errors: the first failure to hand one over.
+// dispatch turns one batch of queued payment events into queued runs, then hands one batch
+// of queued runs and one of claimed replies to Temporal, and reports whether a batch was
+// full. Errors: the first failure.
 func (d *Dispatcher) dispatch(ctx context.Context) (bool, error) {
+	events, err := d.startPaymentEvents(ctx)
+	if err != nil {
+		return false, err
+	}
 	runs, err := d.Runs.Workflows.Undispatched(ctx, dispatchBatch)
 	if err != nil {
 		return false, err
@@ -108,7 +116,7 @@ func (d *Dispatcher) dispatch(ctx context.Context) (bool, error) {
 	if err := starting.Wait(); err != nil {
 		return false, err
 	}
-	replies, err := d.Replies.ClaimedReplies(ctx, dispatchBatch)
+	replies, err := d.Intake.Relays.ClaimedReplies(ctx, dispatchBatch)
 	if err != nil {
 		return false, err
 	}
@@ -117,7 +125,33 @@ func (d *Dispatcher) dispatch(ctx context.Context) (bool, error) {
 	for _, w := range replies {
 		signalling.Go(func() error { return d.signalReply(ctx, w) })
 	}
-	return len(runs) == dispatchBatch || len(replies) == dispatchBatch, signalling.Wait()
+	return events == dispatchBatch || len(runs) == dispatchBatch || len(replies) == dispatchBatch, signalling.Wait()
+}
+
+// startPaymentEvents starts the runs of one batch of queued payment events, one event at a
+// time (each marks its action with its first run), and answers how many it dispatched.
+func (d *Dispatcher) startPaymentEvents(ctx context.Context) (int, error) {
+	payments := d.Intake.Billing
+	if payments == nil {
+		return 0, nil
+	}
+	events, err := payments.QueuedEvents(ctx, dispatchBatch)
+	if err != nil {
+		return 0, err
+	}
+	for i, ev := range events {
+		runIDs, err := d.Intake.StartPaymentEvent(ctx, ev)
+		if models.IsKind(err, models.KindInternal) {
+			return i, err
+		}
+		if err != nil {
+			d.Log.Warn("payment event: a workflow did not start", "event_id", ev.ID, "event_type", ev.EventType, "err", err)
+		}
+		if err := payments.MarkEventDispatched(ctx, ev, runIDs); err != nil {
+			return i, err
+		}
+	}
+	return len(events), nil
 }
 
 // handOver starts the run's execution in Temporal, or finds it started, and marks it
@@ -137,5 +171,5 @@ func (d *Dispatcher) signalReply(ctx context.Context, w relay.ReplyWait) error {
 	if err != nil && !errors.As(err, &ended) {
 		return err
 	}
-	return d.Replies.ReplyDelivered(ctx, w)
+	return d.Intake.Relays.ReplyDelivered(ctx, w)
 }

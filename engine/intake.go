@@ -2,27 +2,31 @@ package engine
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/google/uuid"
 
 	"agencyhub/models"
 	"agencyhub/models/automation"
+	"agencyhub/models/billing"
 	"agencyhub/models/relay"
 	"agencyhub/models/webhook"
 	"agencyhub/schemas"
 )
 
 // Intake is the one way an event starts runs of published workflows. Each kind of trigger
-// has a small adapter here (manual, webhook, bot relay, schedule) that finds the triggers
-// its event addresses in the trigger index (automation.Trigger: type, key, workflow,
-// version, written at publish and restore) and starts a run of each through fire. A new
-// kind of trigger is a line of automation.TriggerKeyFields and an adapter.
+// has a small adapter here (manual, webhook, bot relay, schedule, payment event) that finds
+// the triggers its event addresses in the trigger index (automation.Trigger: type, key,
+// workflow, version, written at publish and restore) and starts a run of each through fire.
+// A new kind of trigger is a line of automation.TriggerKeyFields and an adapter.
 type Intake struct {
 	Runs      *Runs
 	Workflows *automation.Service
 	Catalog   *schemas.Catalog
 	Webhooks  *webhook.Service
 	Relays    *relay.Service
+	// Billing answers the payment events runs start on; nil starts none.
+	Billing *billing.Service
 }
 
 // fire starts a run of the version an indexed trigger belongs to, from that trigger; st
@@ -52,3 +56,41 @@ func (in *Intake) StartManual(ctx context.Context, w *automation.Workflow, userI
 	}
 	return in.fire(ctx, triggers[0], TriggerManual, Start{Payload: input, StartedBy: &userID})
 }
+
+// firings gathers what an event that starts one run per matching workflow started: each
+// workflow once, the runs in order, and the first problem of a workflow that could not
+// start, which does not keep the others from starting.
+type firings struct {
+	workflows map[uuid.UUID]bool
+	runs      []uuid.UUID
+	problem   error
+}
+
+// first tells whether t is the first matching trigger of its workflow, and counts the
+// workflow as fired.
+func (f *firings) first(t automation.Trigger) bool {
+	if f.workflows == nil {
+		f.workflows = map[uuid.UUID]bool{}
+	}
+	seen := f.workflows[t.WorkflowID]
+	f.workflows[t.WorkflowID] = true
+	return !seen
+}
+
+// add takes what firing t gave: a run (one the engine refused counts, kept failed), and an
+// error, kept as the problem unless it is internal, which it answers.
+func (f *firings) add(t automation.Trigger, run *automation.Run, err error) error {
+	if run != nil {
+		f.runs = append(f.runs, run.ID)
+	}
+	switch {
+	case models.IsKind(err, models.KindInternal):
+		return err
+	case err != nil && f.problem == nil:
+		f.problem = fmt.Errorf("workflow %s: %w", t.WorkflowID, err)
+	}
+	return nil
+}
+
+// runIDs are the runs started, never nil.
+func (f *firings) runIDs() []uuid.UUID { return nonNilIDs(f.runs) }

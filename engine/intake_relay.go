@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"slices"
 	"strconv"
@@ -119,15 +118,12 @@ func (in *Intake) startRelay(ctx context.Context, r *relay.Relay, u *relay.Updat
 		"command": parsed.Command, "command_args": parsed.Args, "callback_data": parsed.CallbackData,
 		"message": parsed.Message, "chat": parsed.Chat, "from": parsed.From,
 	}
-	runIDs := []uuid.UUID{}
-	var problem error
-	started := map[uuid.UUID]bool{}
+	var fired firings
 	for _, t := range triggers {
 		botKey, ok := in.relayTriggerMatches(t, r, parsed.Type)
-		if !ok || started[t.WorkflowID] {
+		if !ok || !fired.first(t) {
 			continue
 		}
-		started[t.WorkflowID] = true
 		ns := map[string]any{
 			relay.Namespace:        relayNS,
 			relay.UpdateNamespace:  map[string]any{"update_id": relayNS["update_id"]},
@@ -135,17 +131,11 @@ func (in *Intake) startRelay(ctx context.Context, r *relay.Relay, u *relay.Updat
 			botKey:                 parsed.Object,
 		}
 		run, err := in.fire(ctx, t, TriggerRelay, Start{Payload: parsed.Object, Namespaces: ns})
-		if run != nil {
-			runIDs = append(runIDs, run.ID)
-		}
-		switch {
-		case models.IsKind(err, models.KindInternal):
-			return runIDs, err
-		case err != nil && problem == nil:
-			problem = fmt.Errorf("workflow %s: %w", t.WorkflowID, err)
+		if err := fired.add(t, run, err); err != nil {
+			return fired.runIDs(), err
 		}
 	}
-	return runIDs, problem
+	return fired.runIDs(), fired.problem
 }
 
 // relayTriggerMatches tells whether an indexed messenger_a.relay.trigger takes an update of

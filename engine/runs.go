@@ -28,6 +28,7 @@ const (
 	TriggerWebhook  = "webhook"
 	TriggerSchedule = "schedule"
 	TriggerRelay    = "relay"
+	TriggerPayment  = "payment"
 )
 
 // Default execution policy of activity actions; http.request's config may override it.

@@ -7,6 +7,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"agencyhub/models/automation"
+	"agencyhub/models/billing"
 	"agencyhub/models/integration"
 	"agencyhub/models/relay"
 	"agencyhub/models/webhook"
@@ -31,6 +32,8 @@ type Stores struct {
 	Integrations *integration.Service
 	Webhooks     *webhook.Service
 	Relays       *relay.Service
+	// Billing queues the payment events workflows start on; nil leaves them queued.
+	Billing *billing.Service
 }
 
 // NewServices wires the engine's services. Runs are dispatched to taskQueue, where the
@@ -39,11 +42,12 @@ func NewServices(c client.Client, taskQueue, publicURL string, catalog *schemas.
 	drafts := &Drafts{Catalog: catalog, Integrations: st.Integrations, Workflows: st.Workflows}
 	runs := &Runs{Client: c, Workflows: st.Workflows, Catalog: catalog, Drafts: drafts, Templates: st.Integrations, TaskQueue: taskQueue, PublicURL: publicURL}
 	schedules := &Schedules{Client: c, Workflows: st.Workflows, Catalog: catalog, TaskQueue: taskQueue}
+	intake := &Intake{Runs: runs, Workflows: st.Workflows, Catalog: catalog, Webhooks: st.Webhooks, Relays: st.Relays, Billing: st.Billing}
 	return &Services{
 		Drafts:     drafts,
 		Runs:       runs,
-		Dispatcher: NewDispatcher(runs, st.Relays, time.Second, slog.Default()),
-		Intake:     &Intake{Runs: runs, Workflows: st.Workflows, Catalog: catalog, Webhooks: st.Webhooks, Relays: st.Relays},
+		Dispatcher: NewDispatcher(runs, intake, time.Second, slog.Default()),
+		Intake:     intake,
 		Publisher:  &Publisher{Workflows: st.Workflows, Schedules: schedules, Drafts: drafts},
 		Schedules:  schedules,
 	}

@@ -37,6 +37,7 @@ var importable = []struct {
 	{"db.query", map[string]any{"action_dependency_id": someID, "sql": "SELECT name FROM customers WHERE id = $1", "params": []any{"{{ hook.id }}"}}},
 	{"workflow.call", map[string]any{"workflow_id": someID}},
 	{"bot.wait_for_reply", map[string]any{}},
+	{"payment.event_trigger", map[string]any{}},
 }
 
 var planned = []string{"ai.agent", "task.event_trigger", "task.create"}

@@ -165,7 +165,7 @@ func (m *Main) Run(ctx context.Context) error {
 		return err
 	}
 	services := engine.NewServices(m.temporal, engine.TaskQueue, m.Config.PublicURL, catalog, engine.Stores{
-		Workflows: st.workflows, Integrations: st.integrations, Webhooks: st.webhooks, Relays: st.relays,
+		Workflows: st.workflows, Integrations: st.integrations, Webhooks: st.webhooks, Relays: st.relays, Billing: st.billing,
 	})
 	services.Runs.Namespace = m.Config.TemporalNamespace
 	egressPolicy, _ := m.Config.egressPolicy()

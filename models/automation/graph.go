@@ -96,6 +96,7 @@ const (
 	TypeRelay     = "messenger_a.relay.trigger"
 	TypeBotState  = "bot.set_state"
 	TypeBotReply  = "bot.wait_for_reply"
+	TypePayment   = "payment.event_trigger"
 )
 
 // marshal encodes v for a TEXT column; the values are plain maps and slices, so it cannot fail.

@@ -83,6 +83,9 @@ func TemplateVariables(g Graph, catalog *schemas.Catalog) []TemplateNamespace {
 			add("bot_session", a.ActionKey, "state_key", "context_json")
 		case TypeManual:
 			add(a.ActionKey, a.ActionKey, inputFields(a.Config)...)
+		case TypePayment:
+			add("payment", a.ActionKey, "event_type", "payment_action.due_date", "payment_action.total_amount", "payment_action.currency",
+				"payment_action.payment_action_id", "client.name", "payment.amount")
 		}
 	}
 	for _, a := range g.Actions {

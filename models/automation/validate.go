@@ -251,7 +251,7 @@ func (v *validator) upstream(key string) map[string]bool {
 
 // TriggerNamespaces are the template namespaces the graph's triggers provide: a webhook's
 // endpoint_key, a schedule's schedule_key and "schedule", the relay's namespaces and bot
-// key, and a manual trigger's action key (which carries the manual run input).
+// key, a manual trigger's action key (which carries the manual run input), and "payment".
 func TriggerNamespaces(g Graph) map[string]bool {
 	out := map[string]bool{}
 	for _, a := range g.Actions {
@@ -273,6 +273,8 @@ func TriggerNamespaces(g Graph) map[string]bool {
 			}
 		case TypeManual:
 			out[a.ActionKey] = true
+		case TypePayment:
+			out["payment"] = true
 		}
 	}
 	delete(out, "")

@@ -17,8 +17,9 @@ const DefaultHorizonDays = 7
 type CycleResult struct {
 	// Created counts the payment actions created, Billed the services they bill.
 	Created, Billed int
-	// Woken counts the snoozed actions whose date came, back to pending.
-	Woken int
+	// Woken counts the snoozed actions whose date came, back to pending; Due the actions
+	// whose payment_action.due event this cycle queued.
+	Woken, Due int
 }
 
 // dueGroup is one payment action of a cycle: a client's services in a project due on one
@@ -30,9 +31,9 @@ type dueGroup struct {
 }
 
 // RunCycle is one billing cycle on day today: snoozed actions whose date has come are
-// pending again, and every active service due within horizonDays that has no item for its
+// pending again, every active service due within horizonDays that has no item for its
 // next due date is billed, one action per client, project, due date and currency with one
-// item per service. Running it again the same day creates nothing: a billed service has
+// item per service, and every open action due by today has its payment_action.due event. Running it again the same day creates nothing: a billed service has
 // its item (a unique index on service and due date, so a payment recorded meanwhile by
 // hand is not billed twice either). Errors: internal.
 func (s *Service) RunCycle(ctx context.Context, today models.Date, horizonDays int) (CycleResult, error) {
@@ -76,7 +77,8 @@ func (s *Service) RunCycle(ctx context.Context, today models.Date, horizonDays i
 			res.Billed += len(groups[g])
 		}
 	}
-	return res, nil
+	res.Due, err = queueDueEvents(db, today, s.now())
+	return res, err
 }
 
 // billGroup creates the pending action of one group in a transaction of its own; a

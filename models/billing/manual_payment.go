@@ -15,9 +15,6 @@ import (
 	"agencyhub/models/money"
 )
 
-// EventPaymentRecorded is the type of the event a recorded payment produces.
-const EventPaymentRecorded = "payment.recorded"
-
 // ManualPayment is a payment a client made for one service's period, recorded by hand or
 // by an API key. Currency nil is the service's; PeriodEnd nil is the day before the
 // service's next due date after PeriodStart.

@@ -366,8 +366,8 @@ func itemOf(ts TypedService, due models.Date, amount money.Amount) PaymentAction
 		Title: ts.Name, DueDate: due, Amount: amount, Currency: ts.Currency}
 }
 
-// createAction stores an action and its items; a service that already has an item for its
-// due date is a conflict naming field.
+// createAction stores an action and its items, and queues its payment_action.created event;
+// a service that already has an item for its due date is a conflict naming field.
 func createAction(tx *gorm.DB, a *PaymentAction, items []PaymentActionItem, field string) error {
 	if err := tx.Create(a).Error; err != nil {
 		return models.Internal("create payment action: %w", err)
@@ -382,7 +382,7 @@ func createAction(tx *gorm.DB, a *PaymentAction, items []PaymentActionItem, fiel
 	if res.RowsAffected != int64(len(items)) {
 		return models.Conflict("payment_already_due", field)
 	}
-	return nil
+	return recordEvent(tx, EventActionCreated, a, nil, a.CreatedAt)
 }
 
 // SnoozeAction hides an action until a date after today; the billing cycle makes it
@@ -491,9 +491,9 @@ func paidOn(tx *gorm.DB, actionID uuid.UUID) (money.Amount, error) {
 }
 
 // recordFact stores a fact on a locked action, settles the action's status (paid when its
-// facts cover its total, needs_decision otherwise) and moves its services' due dates on:
-// to nextDue when given, else one billing period past each item's due date (never back);
-// services billed once become completed.
+// facts cover its total, needs_decision otherwise), queues its payment.recorded event and
+// moves its services' due dates on: to nextDue when given, else one billing period past
+// each item's due date (never back); services billed once become completed.
 func (s *Service) recordFact(tx *gorm.DB, a *PaymentAction, f *PaymentFact, nextDue *models.Date) error {
 	f.CompanyID, f.PaymentActionID, f.Currency = a.CompanyID, a.ID, a.Currency
 	if err := tx.Create(f).Error; err != nil {
@@ -510,6 +510,9 @@ func (s *Service) recordFact(tx *gorm.DB, a *PaymentAction, f *PaymentFact, next
 	a.Source, a.PaymentMethod, a.SnoozedUntil, a.ConfirmedAt, a.UpdatedAt = f.Source, f.PaymentMethod, nil, &f.CreatedAt, f.CreatedAt
 	if err := tx.Select("status", "source", "payment_method", "snoozed_until", "confirmed_at", "updated_at").Updates(a).Error; err != nil {
 		return models.Internal("settle payment action: %w", err)
+	}
+	if err := recordEvent(tx, EventPaymentRecorded, a, f, f.CreatedAt); err != nil {
+		return err
 	}
 	var items []PaymentActionItem
 	if err := tx.Where("payment_action_id = ?", a.ID).Find(&items).Error; err != nil {
