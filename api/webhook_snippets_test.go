@@ -145,6 +145,7 @@ func TestWebhookSnippets(t *testing.T) {
 
 		for _, auth := range []string{"hmac_standard", "shared_secret", "basic", "none"} {
 			t.Run(auth, func(t *testing.T) {
+				t.Parallel() // each its own endpoint; the snippets' interpreters take seconds
 				jt := j.sub(t)
 				key := "snip_" + auth
 				hook := jt.endpoint(jt.hookWorkflow(key, map[string]any{"auth_type": auth, "sample_payload_json": snippetSample}),
