@@ -53,6 +53,19 @@ func TestBillingCycleBillsEachDueServiceOnce(t *testing.T) {
 		e.addService(f, map[string]any{"name": "SEO", "amount": 30000, "next_due_date": "2026-11-27"})
 		e.addService(f, map[string]any{"name": "Ads", "amount": 10000, "next_due_date": "2026-12-15"})
 
+		t.Run("the project's billing horizon decides how far ahead the cycle bills", func(t *testing.T) {
+			project := "/api/v1/projects/" + f.projectID
+			if days := e.do(req{method: "GET", path: project, token: f.owner.token}).expect(t, http.StatusOK).json["billing_horizon_days"]; days != 7.0 {
+				t.Fatalf("a new project's horizon is %v", days)
+			}
+			e.do(req{method: "PATCH", path: project, token: f.owner.token, body: map[string]any{"billing_horizon_days": 91}}).
+				expect(t, http.StatusBadRequest, "billing_horizon_days")
+			e.do(req{method: "PATCH", path: project, token: f.owner.token, body: map[string]any{"billing_horizon_days": 3}}).expect(t, http.StatusOK)
+			if res := e.billingCycle(); res.Created != 0 {
+				t.Fatalf("a 3-day horizon billed services due in 4 days: %+v", res)
+			}
+			e.do(req{method: "PATCH", path: project, token: f.owner.token, body: map[string]any{"billing_horizon_days": 7}}).expect(t, http.StatusOK)
+		})
 		t.Run("services due within the week get one action per due date, one item each", func(t *testing.T) {
 			if res := e.billingCycle(); res.Created != 2 || res.Billed != 3 {
 				t.Fatalf("cycle %+v", res)
@@ -63,6 +76,15 @@ func TestBillingCycleBillsEachDueServiceOnce(t *testing.T) {
 		})
 		t.Run("a second cycle the same day creates nothing", func(t *testing.T) {
 			if res := e.billingCycle(); res != (billing.CycleResult{}) {
+				t.Fatalf("cycle %+v", res)
+			}
+			if n := len(e.dueActions(f)); n != 2 {
+				t.Fatalf("%d actions", n)
+			}
+		})
+		t.Run("after a restart, a cycle still creates nothing twice", func(t *testing.T) {
+			restarted := newEnv(t, db) // new services and worker on the same database and Temporal
+			if res := restarted.billingCycle(); res.Created != 0 || res.Billed != 0 {
 				t.Fatalf("cycle %+v", res)
 			}
 			if n := len(e.dueActions(f)); n != 2 {

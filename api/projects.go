@@ -18,8 +18,10 @@ type projectView struct {
 	Name             string    `json:"name"`
 	HookKey          string    `json:"hook_key"`
 	HookSecretMasked string    `json:"hook_secret_masked"`
-	CreatedAt        time.Time `json:"created_at"`
-	UpdatedAt        time.Time `json:"updated_at"`
+	// BillingHorizonDays is an extension: how far ahead the billing cycle bills.
+	BillingHorizonDays int       `json:"billing_horizon_days"`
+	CreatedAt          time.Time `json:"created_at"`
+	UpdatedAt          time.Time `json:"updated_at"`
 }
 
 // projectWithSecret is a project as answered by create and rotate: the only two times its
@@ -36,7 +38,7 @@ func (s *Server) viewProject(p company.Project) (projectView, error) {
 	}
 	return projectView{
 		ProjectID: p.ID, CompanyID: p.CompanyID, Name: p.Name, HookKey: p.HookKey,
-		HookSecretMasked: models.Mask(secret), CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
+		HookSecretMasked: models.Mask(secret), BillingHorizonDays: p.BillingHorizonDays, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
 	}, nil
 }
 
@@ -69,8 +71,10 @@ func (s *Server) projectList(c *gin.Context) {
 	})
 }
 
+// projectRequest is a project create or patch; only a patch takes billing_horizon_days.
 type projectRequest struct {
-	Name *string `json:"name"`
+	Name               *string `json:"name"`
+	BillingHorizonDays *int    `json:"billing_horizon_days"`
 }
 
 // projectCreate serves POST /api/v1/companies/{company_id}/projects.
@@ -100,7 +104,7 @@ func (s *Server) projectPatch(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	p, err := s.Company.PatchProject(c, project(c), company.ProjectPatch{Name: req.Name})
+	p, err := s.Company.PatchProject(c, project(c), company.ProjectPatch{Name: req.Name, BillingHorizonDays: req.BillingHorizonDays})
 	if err != nil {
 		httpx.WriteError(c, err)
 		return

@@ -39,15 +39,14 @@ func BillingCycle(ctx workflow.Context) (billing.CycleResult, error) {
 	return res, err
 }
 
-// registerBillingCycle registers the billing workflow and its activity, which bills
-// services due within horizonDays.
-func registerBillingCycle(w worker.Worker, services *billing.Service, horizonDays int) {
+// registerBillingCycle registers the billing workflow and its activity.
+func registerBillingCycle(w worker.Worker, services *billing.Service) {
 	w.RegisterWorkflowWithOptions(BillingCycle, workflow.RegisterOptions{Name: BillingWorkflowName})
 	w.RegisterActivityWithOptions(func(ctx context.Context, planned time.Time) (billing.CycleResult, error) {
 		if planned.IsZero() {
 			planned = services.Now()
 		}
-		return services.RunCycle(ctx, models.DateOf(planned.UTC()), horizonDays)
+		return services.RunCycle(ctx, models.DateOf(planned.UTC()))
 	}, activity.RegisterOptions{Name: billingCycleActivity})
 }
 

@@ -89,7 +89,7 @@ func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
 		w.RegisterActivityWithOptions(runAction(d, d.Intake.CallWorkflow), activity.RegisterOptions{Name: ActionWorkflowCall})
 	}
 	if d.Billing != nil {
-		registerBillingCycle(w, d.Billing, billing.DefaultHorizonDays)
+		registerBillingCycle(w, d.Billing)
 	}
 	return w
 }

@@ -2,16 +2,15 @@ package billing
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
 
 	"agencyhub/models"
+	"agencyhub/models/company"
 )
-
-// DefaultHorizonDays is how far ahead the billing cycle bills: a service due within a week
-// gets its payment action now.
-const DefaultHorizonDays = 7
 
 // CycleResult is what one billing cycle did.
 type CycleResult struct {
@@ -31,12 +30,12 @@ type dueGroup struct {
 }
 
 // RunCycle is one billing cycle on day today: snoozed actions whose date has come are
-// pending again, every active service due within horizonDays that has no item for its
-// next due date is billed, one action per client, project, due date and currency with one
+// pending again, every active service due within its project's billing horizon that has
+// no item for its next due date is billed, one action per client, project, due date and currency with one
 // item per service, and every open action due by today has its payment_action.due event. Running it again the same day creates nothing: a billed service has
 // its item (a unique index on service and due date, so a payment recorded meanwhile by
 // hand is not billed twice either). Errors: internal.
-func (s *Service) RunCycle(ctx context.Context, today models.Date, horizonDays int) (CycleResult, error) {
+func (s *Service) RunCycle(ctx context.Context, today models.Date) (CycleResult, error) {
 	var res CycleResult
 	db := s.DB.WithContext(ctx)
 	now := s.now()
@@ -47,12 +46,9 @@ func (s *Service) RunCycle(ctx context.Context, today models.Date, horizonDays i
 	}
 	res.Woken = int(woken.RowsAffected)
 
-	var due []ClientService
-	err := db.Where("status = ? AND next_due_date <= ?", StatusActive, today.AddDays(horizonDays)).
-		Where("NOT EXISTS (SELECT 1 FROM payment_action_items i WHERE i.client_service_id = client_services.id AND i.due_date = client_services.next_due_date)").
-		Order("client_id, project_id, next_due_date, id").Find(&due).Error
+	due, err := dueServices(db, today)
 	if err != nil {
-		return res, models.Internal("read due services: %w", err)
+		return res, err
 	}
 	typed, err := typedIn(db, due)
 	if err != nil {
@@ -103,4 +99,46 @@ func (s *Service) billGroup(db *gorm.DB, g dueGroup, services []TypedService) (b
 		return false, nil
 	}
 	return err == nil, err
+}
+
+// dueServices answers the active services due within their project's billing horizon of
+// today that have no item for their due date, by client, project and due date. The
+// services due within the longest horizon are read, then each is held to its own
+// project's, which keeps the date arithmetic out of SQL.
+func dueServices(db *gorm.DB, today models.Date) ([]ClientService, error) {
+	var longest *int
+	if err := db.Model(&company.Project{}).Select("MAX(billing_horizon_days)").Scan(&longest).Error; err != nil {
+		return nil, models.Internal("read billing horizons: %w", err)
+	}
+	if longest == nil {
+		return nil, nil // no project
+	}
+	var candidates []ClientService
+	err := db.Where("status = ? AND next_due_date <= ?", StatusActive, today.AddDays(*longest)).
+		Where("NOT EXISTS (SELECT 1 FROM payment_action_items i WHERE i.client_service_id = client_services.id AND i.due_date = client_services.next_due_date)").
+		Order("client_id, project_id, next_due_date, id").Find(&candidates).Error
+	if err != nil {
+		return nil, models.Internal("read due services: %w", err)
+	}
+	if len(candidates) == 0 {
+		return nil, nil
+	}
+	horizons := map[uuid.UUID]int{}
+	for _, cs := range candidates {
+		horizons[cs.ProjectID] = 0
+	}
+	var projects []company.Project
+	if err := db.Select("id", "billing_horizon_days").Where("id IN ?", slices.Collect(maps.Keys(horizons))).Find(&projects).Error; err != nil {
+		return nil, models.Internal("read billing horizons: %w", err)
+	}
+	for _, p := range projects {
+		horizons[p.ID] = p.BillingHorizonDays
+	}
+	due := candidates[:0]
+	for _, cs := range candidates {
+		if cs.NextDueDate.Compare(today.AddDays(horizons[cs.ProjectID])) <= 0 {
+			due = append(due, cs)
+		}
+	}
+	return due, nil
 }

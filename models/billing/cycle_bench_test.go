@@ -57,7 +57,7 @@ func BenchmarkBillingCycle(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		res, err := svc.RunCycle(ctx, today, billing.DefaultHorizonDays)
+		res, err := svc.RunCycle(ctx, today)
 		if err != nil || res.Created != clients || res.Billed != clients*perClient {
 			b.Fatalf("cycle %+v, %v", res, err)
 		}

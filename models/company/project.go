@@ -19,9 +19,18 @@ type Project struct {
 	HookKey   string
 	// HookSecretSealed is the webhook signing secret, encrypted at rest.
 	HookSecretSealed string
-	CreatedAt        time.Time
-	UpdatedAt        time.Time
+	// BillingHorizonDays is how many days ahead the billing cycle bills the project's
+	// services (DefaultBillingHorizonDays for a new project).
+	BillingHorizonDays int
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
 }
+
+// Bounds of Project.BillingHorizonDays: a week by default; 0 bills on the due date.
+const (
+	DefaultBillingHorizonDays = 7
+	MaxBillingHorizonDays     = 90
+)
 
 // HookSecret decrypts the project's webhook secret.
 func (s *Service) HookSecret(p *Project) (string, error) {
@@ -55,7 +64,7 @@ func (s *Service) CreateProject(ctx context.Context, companyID uuid.UUID, name s
 	secret := newHookSecret()
 	p := &Project{
 		ID: models.NewID(), CompanyID: companyID, Name: name, HookKey: models.RandomToken(18),
-		HookSecretSealed: s.Sealer.Seal(secret), CreatedAt: now, UpdatedAt: now,
+		HookSecretSealed: s.Sealer.Seal(secret), BillingHorizonDays: DefaultBillingHorizonDays, CreatedAt: now, UpdatedAt: now,
 	}
 	if err := s.DB.WithContext(ctx).Create(p).Error; err != nil {
 		return nil, "", models.Internal("create project: %w", err)
@@ -82,10 +91,11 @@ func (s *Service) Projects(ctx context.Context, companyID uuid.UUID, page models
 
 // ProjectPatch changes a project; nil fields are left alone.
 type ProjectPatch struct {
-	Name *string
+	Name               *string
+	BillingHorizonDays *int
 }
 
-// PatchProject applies a patch. Errors: invalid (name).
+// PatchProject applies a patch. Errors: invalid (name, billing_horizon_days).
 func (s *Service) PatchProject(ctx context.Context, p *Project, patch ProjectPatch) (*Project, error) {
 	out := *p
 	if patch.Name != nil {
@@ -95,9 +105,15 @@ func (s *Service) PatchProject(ctx context.Context, p *Project, patch ProjectPat
 		}
 		out.Name = name
 	}
+	if days := patch.BillingHorizonDays; days != nil {
+		if *days < 0 || *days > MaxBillingHorizonDays {
+			return nil, models.Invalid("invalid_billing_horizon", "billing_horizon_days")
+		}
+		out.BillingHorizonDays = *days
+	}
 	out.UpdatedAt = s.now()
 	err := s.DB.WithContext(ctx).Model(&Project{ID: p.ID}).Where("company_id = ?", p.CompanyID).
-		Updates(map[string]any{"name": out.Name, "updated_at": out.UpdatedAt}).Error
+		Updates(map[string]any{"name": out.Name, "billing_horizon_days": out.BillingHorizonDays, "updated_at": out.UpdatedAt}).Error
 	if err != nil {
 		return nil, models.Internal("update project: %w", err)
 	}
