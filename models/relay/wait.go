@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
 	"agencyhub/models"
@@ -78,9 +79,13 @@ func (s *Service) ClaimReplyWaits(ctx context.Context, r *Relay, chatID, updateT
 	}
 	db := s.DB.WithContext(ctx)
 	now := s.now()
+	chat := db.Where("action_dependency_id = ? AND company_id = ? AND chat_id = ? AND claimed_at IS NULL", r.ActionDependencyID, r.CompanyID, chatID).
+		Session(&gorm.Session{}) // reused by both statements below
+	if err := chat.Where("expires_at <= ?", now).Delete(&ReplyWait{}).Error; err != nil {
+		return nil, models.Internal("delete expired reply waits: %w", err)
+	}
 	var waits []ReplyWait
-	if err := db.Where("action_dependency_id = ? AND company_id = ? AND chat_id = ? AND claimed_at IS NULL", r.ActionDependencyID, r.CompanyID, chatID).
-		Order("created_at, id").Find(&waits).Error; err != nil {
+	if err := chat.Order("created_at, id").Find(&waits).Error; err != nil {
 		return nil, models.Internal("read reply waits: %w", err)
 	}
 	raw, err := json.Marshal(reply)
@@ -90,12 +95,6 @@ func (s *Service) ClaimReplyWaits(ctx context.Context, r *Relay, chatID, updateT
 	text := string(raw)
 	var claimed []ReplyWait
 	for _, w := range waits {
-		if !w.ExpiresAt.After(now) {
-			if err := db.Delete(&ReplyWait{}, "id = ? AND claimed_at IS NULL", w.ID).Error; err != nil {
-				return claimed, models.Internal("delete expired reply wait: %w", err)
-			}
-			continue
-		}
 		if !slices.Contains(w.AllowedUpdates, updateType) {
 			continue
 		}
