@@ -1,0 +1,2 @@
+-- Work tracker: boards, columns, tasks, comments, attachments, checklists, custom fields,
+-- task workflows and roles, time entries and timers (models/work).

@@ -1,0 +1,2 @@
+-- AI employee: employee settings, sessions, messages, tool calls and patch proposals
+-- (models/aiemployee).

@@ -1,0 +1,2 @@
+-- Site chat: widgets, visitors, visit sessions, co-browse frames, conversations, messages,
+-- attachments, calls and recordings (models/sitechat).

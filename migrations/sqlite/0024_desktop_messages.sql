@@ -1,0 +1,1 @@
+-- Desktop messages: the per-user inbox (models/desktop).
