@@ -204,6 +204,11 @@ var catalog = map[string]map[string]MessageText{
 		"party_lookup_token_required":     {"Token required", "The party lookup integration has no token yet.", "Send token"},
 		"party_lookup_project_unknown":    {"Unknown project", "project_id is not a project of this company.", "Pick a project of this company, or omit project_id"},
 		"invalid_party_query":             {"Invalid registry number", "Send exactly one of inn (10 or 12 digits) and ogrn (13-digit OGRN or 15-digit OGRNIP), with a matching check digit.", "Correct the fields named in validate"},
+		// Site chat sockets.
+		"invalid_envelope":          {"Invalid envelope", "A socket message must be a SiteChatWSEnvelope: a JSON object with id, a known type and sent_at, and an object as payload.", "Correct the fields named in validate"},
+		"envelope_type_not_allowed": {"Type not allowed on this socket", "This side of the site chat sockets may not send envelopes of this type.", "Send only the types docs/site-chat-sockets.md lists for this socket"},
+		"envelope_too_large":        {"Envelope too large", "The envelope is too large to be relayed to the other side.", "Send a smaller payload"},
+		"socket_origin_not_allowed": {"Origin not allowed", "A socket signed in by cookie must be opened from the application's own origin.", "Open the socket from the application's page, or sign in with a bearer token"},
 	},
 	"ru": {
 		"internal":                   {"Внутренняя ошибка", "Запрос не выполнен из-за ошибки на нашей стороне.", "Повторите позже; если ошибка повторяется, сообщите request_id"},
@@ -395,6 +400,11 @@ var catalog = map[string]map[string]MessageText{
 		"party_lookup_token_required":     {"Нужен токен", "У интеграции поиска контрагентов ещё нет токена.", "Передайте token"},
 		"party_lookup_project_unknown":    {"Неизвестный проект", "project_id не является проектом этой компании.", "Выберите проект этой компании или не передавайте project_id"},
 		"invalid_party_query":             {"Некорректный номер в реестре", "Передайте ровно одно из inn (10 или 12 цифр) и ogrn (13-значный ОГРН или 15-значный ОГРНИП) с верной контрольной цифрой.", "Исправьте поля из validate"},
+		// Site chat sockets.
+		"invalid_envelope":          {"Некорректный конверт", "Сообщение сокета должно быть SiteChatWSEnvelope: JSON-объект с id, известным type и sent_at, с объектом в payload.", "Исправьте поля из validate"},
+		"envelope_type_not_allowed": {"Тип не разрешён на этом сокете", "Эта сторона сокетов чата сайта не может отправлять конверты такого типа.", "Отправляйте только типы, которые docs/site-chat-sockets.md перечисляет для этого сокета"},
+		"envelope_too_large":        {"Слишком большой конверт", "Конверт слишком велик, чтобы передать его другой стороне.", "Отправьте payload меньше"},
+		"socket_origin_not_allowed": {"Источник не разрешён", "Сокет, вход в который выполнен по cookie, должен открываться с собственного источника приложения.", "Откройте сокет со страницы приложения или войдите с bearer-токеном"},
 	},
 }
 

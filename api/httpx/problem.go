@@ -99,9 +99,10 @@ var fixRequired = map[models.Kind]bool{
 	models.KindInvalid: true, models.KindUnauthenticated: true, models.KindConflict: true,
 }
 
-// WriteError renders err as a Problem and aborts the request. Errors that are not domain
-// errors are internal: their cause is logged with the request id and never sent.
-func WriteError(c *gin.Context, err error) {
+// ProblemFor is the Problem err renders as, in lang, for the request requestID, with the
+// HTTP status it answers: WriteError's body, for channels that are not an HTTP response
+// (the site chat sockets' error envelopes).
+func ProblemFor(lang, requestID string, err error) (int, Problem) {
 	e := models.AsError(err)
 	status, ok := keyStatus[e.Key]
 	if !ok {
@@ -110,21 +111,28 @@ func WriteError(c *gin.Context, err error) {
 	if status == 0 {
 		status = http.StatusInternalServerError
 	}
-	if status == http.StatusInternalServerError {
-		slog.ErrorContext(c.Request.Context(), "request failed", "request_id", RequestID(c), "err", e)
-	}
 	result := ResultError
 	if fixRequired[e.Kind] {
 		result = ResultFixRequired
 	}
-	msg := Message(Lang(c), e.Key, e.Kind)
-	p := Problem{
+	msg := Message(lang, e.Key, e.Kind)
+	return status, Problem{
 		Status: result, Title: msg.Title, Detail: msg.Detail, Action: msg.Action,
-		Validate: validateList(e.Fields, maxValidateNames, math.MaxInt), RequestID: RequestID(c),
+		Validate: validateList(e.Fields, maxValidateNames, math.MaxInt), RequestID: requestID,
+	}
+}
+
+// WriteError renders err as a Problem and aborts the request. Errors that are not domain
+// errors are internal: their cause is logged with the request id and never sent.
+func WriteError(c *gin.Context, err error) {
+	e := models.AsError(err)
+	status, p := ProblemFor(Lang(c), RequestID(c), e)
+	if status == http.StatusInternalServerError {
+		slog.ErrorContext(c.Request.Context(), "request failed", "request_id", RequestID(c), "err", e)
 	}
 	h := c.Writer.Header()
-	h.Set("X-App-Result", result)
-	h.Set("X-App-Action", headerText(msg.Action))
+	h.Set("X-App-Result", p.Status)
+	h.Set("X-App-Action", headerText(p.Action))
 	if p.Validate != "" {
 		h.Set("X-App-Validate", validateList(e.Fields, maxValidateNames, maxValidateHeader))
 	}

@@ -1,0 +1,477 @@
+package wshub
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/olahol/melody"
+
+	"agencyhub/api/httpx"
+	"agencyhub/models"
+	"agencyhub/models/realtime"
+)
+
+// Config tunes the hub; DefaultConfig is what the service runs with.
+type Config struct {
+	// LeaveGrace is how long a visit session may stay without a socket before the visitor
+	// is marked as left: long enough for a page load or a reconnect.
+	LeaveGrace time.Duration
+	// SendBuffer is how many envelopes may wait for a socket. A socket that falls further
+	// behind is disconnected (its client reconnects and re-reads), so that one slow reader
+	// never holds up the others nor silently misses a message.
+	SendBuffer int
+	// PingPeriod, PongWait and WriteWait keep dead connections from lingering: the server
+	// pings, a client that does not answer within PongWait or takes longer than WriteWait
+	// to take a write is dropped.
+	PingPeriod, PongWait, WriteWait time.Duration
+	// MaxVisitorMessage and MaxOperatorMessage bound one received envelope; a visitor
+	// sends co-browse snapshots, an operator only short envelopes.
+	MaxVisitorMessage, MaxOperatorMessage int64
+}
+
+// DefaultConfig is the production tuning.
+func DefaultConfig() Config {
+	return Config{
+		LeaveGrace: 30 * time.Second,
+		SendBuffer: 256,
+		PingPeriod: 25 * time.Second, PongWait: 60 * time.Second, WriteWait: 10 * time.Second,
+		MaxVisitorMessage: 2 << 20, MaxOperatorMessage: 256 << 10,
+	}
+}
+
+// Handler is the domain behind the sockets: what an envelope does, which sockets a notice
+// concerns, what a visitor's arrival and departure change.
+type Handler interface {
+	// Receive acts on an envelope s may send; ack is the payload of the ack envelope (nil
+	// for none), err is answered as an error envelope.
+	Receive(ctx context.Context, s *Socket, e Envelope) (ack any, err error)
+	// Route answers what a notice published under a project's topic is to deliver.
+	Route(ctx context.Context, projectID uuid.UUID, notice json.RawMessage) ([]Delivery, error)
+	// Arrived runs when a visit session gets a socket on this instance.
+	Arrived(ctx context.Context, v Visit)
+	// Left runs when a visit session has had no socket on this instance since since, for
+	// the grace period: the visitor may have reconnected elsewhere, which Left checks.
+	Left(ctx context.Context, v Visit, since time.Time)
+}
+
+// Visit is what a visitor socket stands for: one visit session of one widget.
+type Visit struct {
+	CompanyID, ProjectID, ChatWidgetID, VisitorID, VisitSessionID uuid.UUID
+}
+
+// Target picks sockets in a project's room.
+type Target struct {
+	// Operators selects the operator sockets following the project; UserID narrows them to
+	// one user's, SocketID to one socket.
+	Operators bool
+	UserID    uuid.UUID
+	SocketID  uuid.UUID
+	// VisitSessionID selects the sockets of that visit session.
+	VisitSessionID uuid.UUID
+}
+
+// Delivery is one envelope for the sockets a target picks.
+type Delivery struct {
+	To       Target
+	Envelope Envelope
+}
+
+// Socket is one connected client.
+type Socket struct {
+	ID   uuid.UUID
+	Side Side
+	// Visit is the visit session of a visitor socket.
+	Visit Visit
+	// UserID and Projects are the signed-in user of an operator socket and the projects it
+	// follows.
+	UserID   uuid.UUID
+	Projects []uuid.UUID
+	// Lang and RequestID are those of the upgrade request; error envelopes use them.
+	Lang, RequestID string
+
+	session *melody.Session
+	conn    net.Conn
+}
+
+// projects answers the rooms the socket is in.
+func (s *Socket) projects() []uuid.UUID {
+	if s.Side == SideVisitor {
+		return []uuid.UUID{s.Visit.ProjectID}
+	}
+	return s.Projects
+}
+
+// room holds a project's sockets on this instance and its subscription to the project's
+// topics.
+type room struct {
+	operators map[*Socket]struct{}
+	visits    map[uuid.UUID]map[*Socket]struct{}
+	sub       *realtime.Subscription
+}
+
+func (r *room) empty() bool { return len(r.operators) == 0 && len(r.visits) == 0 }
+
+// Hub runs the two socket channels of site chat on this instance.
+type Hub struct {
+	cfg      Config
+	bus      realtime.Bus
+	handler  Handler
+	topic    func(projectID uuid.UUID) string
+	log      *slog.Logger
+	ctx      context.Context
+	stop     context.CancelFunc
+	visitor  *melody.Melody
+	operator *melody.Melody
+
+	mu     sync.RWMutex
+	rooms  map[uuid.UUID]*room
+	leaves map[uuid.UUID]*time.Timer
+	closed bool
+	// sockets counts the sockets in rooms, by side.
+	sockets map[Side]int
+	// routing counts the rooms' routing goroutines, which Close waits for.
+	routing sync.WaitGroup
+}
+
+// relayTopic carries envelopes that are relayed, not stored (typing, WebRTC signalling),
+// to the instances holding the sockets they are for.
+func relayTopic(projectID uuid.UUID) string { return "chat-relay:" + projectID.String() }
+
+// New starts a hub; topic names the bus topic of a project's domain notices.
+func New(cfg Config, bus realtime.Bus, handler Handler, topic func(projectID uuid.UUID) string, log *slog.Logger) *Hub {
+	ctx, stop := context.WithCancel(context.Background())
+	h := &Hub{
+		cfg: cfg, bus: bus, handler: handler, topic: topic, log: log, ctx: ctx, stop: stop,
+		rooms: make(map[uuid.UUID]*room), leaves: make(map[uuid.UUID]*time.Timer), sockets: map[Side]int{},
+	}
+	h.visitor = h.newMelody(cfg.MaxVisitorMessage)
+	h.operator = h.newMelody(cfg.MaxOperatorMessage)
+	return h
+}
+
+func (h *Hub) newMelody(maxMessage int64) *melody.Melody {
+	m := melody.New()
+	m.Config.MessageBufferSize = h.cfg.SendBuffer
+	m.Config.PingPeriod, m.Config.PongWait, m.Config.WriteWait = h.cfg.PingPeriod, h.cfg.PongWait, h.cfg.WriteWait
+	m.Config.MaxMessageSize = maxMessage
+	// The handlers check the origin before they upgrade, where they know how the caller
+	// signed in.
+	m.Upgrader.CheckOrigin = func(*http.Request) bool { return true }
+	m.HandleConnect(h.connected)
+	m.HandleDisconnect(h.disconnected)
+	m.HandleMessage(h.received)
+	m.HandleError(h.failed)
+	return m
+}
+
+// ErrClosed is what Serve answers once the hub is closed.
+var ErrClosed = errors.New("wshub: closed")
+
+// Serve upgrades the request to a socket and serves it until it closes. The caller has
+// authenticated it and filled s's side and identity.
+func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, s *Socket) error {
+	h.mu.RLock()
+	closed := h.closed
+	h.mu.RUnlock()
+	if closed {
+		return ErrClosed
+	}
+	s.ID = models.NewID()
+	m := h.operator
+	if s.Side == SideVisitor {
+		m = h.visitor
+	}
+	rec := &hijackRecorder{ResponseWriter: w}
+	return m.HandleRequestWithKeys(rec, r, map[string]any{socketKey: s, hijackKey: rec})
+}
+
+const (
+	socketKey = "wshub.socket"
+	hijackKey = "wshub.hijack"
+)
+
+func socketOf(session *melody.Session) *Socket { return session.MustGet(socketKey).(*Socket) }
+
+// hijackRecorder keeps the connection the upgrade takes over, so that a socket that falls
+// behind can be cut at once: melody can only queue a close behind the writes it is
+// already late with.
+type hijackRecorder struct {
+	http.ResponseWriter
+	conn net.Conn
+}
+
+func (w *hijackRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	conn, rw, err := http.NewResponseController(w.ResponseWriter).Hijack()
+	w.conn = conn
+	return conn, rw, err
+}
+
+func (w *hijackRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func (h *Hub) connected(session *melody.Session) {
+	s := socketOf(session)
+	s.session = session
+	s.conn = session.MustGet(hijackKey).(*hijackRecorder).conn
+	session.UnSet(hijackKey)
+	arrived := h.join(s)
+	if arrived {
+		h.handler.Arrived(h.ctx, s.Visit)
+	}
+}
+
+func (h *Hub) disconnected(session *melody.Session) {
+	h.leave(socketOf(session))
+}
+
+// failed cuts a socket whose send buffer is full; other errors end the socket by
+// themselves.
+func (h *Hub) failed(session *melody.Session, err error) {
+	if errors.Is(err, melody.ErrMessageBufferFull) {
+		s := socketOf(session)
+		h.log.Warn("site chat socket dropped: it does not keep up", "socket_id", s.ID, "side", s.Side)
+		s.conn.Close()
+	}
+}
+
+// join adds s to the rooms of its projects, opening the rooms it is the first in, and
+// answers whether it is the first socket of its visit session here.
+func (h *Hub) join(s *Socket) (arrived bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.sockets[s.Side]++
+	for _, p := range s.projects() {
+		r := h.rooms[p]
+		if r == nil {
+			r = &room{operators: map[*Socket]struct{}{}, visits: map[uuid.UUID]map[*Socket]struct{}{}}
+			r.sub = h.bus.Subscribe(h.topic(p), relayTopic(p))
+			h.rooms[p] = r
+			h.routing.Add(1)
+			go h.route(p, r.sub)
+		}
+		if s.Side == SideOperator {
+			r.operators[s] = struct{}{}
+			continue
+		}
+		v := s.Visit.VisitSessionID
+		if r.visits[v] == nil {
+			r.visits[v] = map[*Socket]struct{}{}
+			arrived = true
+			if t := h.leaves[v]; t != nil {
+				// Back within the grace period: the visitor never left.
+				t.Stop()
+				delete(h.leaves, v)
+				arrived = false
+			}
+		}
+		r.visits[v][s] = struct{}{}
+	}
+	return arrived
+}
+
+// leave removes s from its rooms, closes the rooms it was the last in, and starts the
+// grace period of a visit session that has no socket left.
+func (h *Hub) leave(s *Socket) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.sockets[s.Side]--
+	for _, p := range s.projects() {
+		r := h.rooms[p]
+		if r == nil {
+			continue
+		}
+		delete(r.operators, s)
+		if s.Side == SideVisitor {
+			v := s.Visit.VisitSessionID
+			delete(r.visits[v], s)
+			if len(r.visits[v]) == 0 {
+				delete(r.visits, v)
+				if !h.closed {
+					h.startGrace(s.Visit)
+				}
+			}
+		}
+		if r.empty() {
+			r.sub.Close()
+			delete(h.rooms, p)
+		}
+	}
+}
+
+// startGrace marks the visitor as left unless a socket of the visit session joins within
+// the grace period. Called with h.mu held.
+func (h *Hub) startGrace(v Visit) {
+	since := time.Now()
+	var t *time.Timer
+	t = time.AfterFunc(h.cfg.LeaveGrace, func() {
+		h.mu.Lock()
+		current := h.leaves[v.VisitSessionID] == t
+		if current {
+			delete(h.leaves, v.VisitSessionID)
+		}
+		h.mu.Unlock()
+		if current {
+			h.handler.Left(h.ctx, v, since)
+		}
+	})
+	h.leaves[v.VisitSessionID] = t
+}
+
+// route delivers what the bus says about a project until the room closes its
+// subscription.
+func (h *Hub) route(projectID uuid.UUID, sub *realtime.Subscription) {
+	defer h.routing.Done()
+	relays := relayTopic(projectID)
+	for m := range sub.C() {
+		if m.Topic == relays {
+			d, err := decodeRelay(m.Data)
+			if err != nil {
+				h.log.Warn("site chat relay skipped", "project_id", projectID, "err", err)
+				continue
+			}
+			h.deliver(projectID, d)
+			continue
+		}
+		deliveries, err := h.handler.Route(h.ctx, projectID, m.Data)
+		if err != nil {
+			if h.ctx.Err() == nil {
+				h.log.Error("site chat notice not delivered", "project_id", projectID, "notice", string(m.Data), "err", err)
+			}
+			continue
+		}
+		for _, d := range deliveries {
+			h.deliver(projectID, d)
+		}
+	}
+}
+
+// deliver writes d to the sockets of this instance it targets. A write never waits: a
+// socket whose buffer is full is cut (see failed).
+func (h *Hub) deliver(projectID uuid.UUID, d Delivery) {
+	b, err := json.Marshal(d.Envelope)
+	if err != nil {
+		h.log.Error("site chat envelope not encoded", "type", d.Envelope.Type, "err", err)
+		return
+	}
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	r := h.rooms[projectID]
+	if r == nil {
+		return
+	}
+	if d.To.Operators {
+		for s := range r.operators {
+			if (d.To.UserID == uuid.Nil || s.UserID == d.To.UserID) && (d.To.SocketID == uuid.Nil || s.ID == d.To.SocketID) {
+				s.session.Write(b)
+			}
+		}
+	}
+	if d.To.VisitSessionID != uuid.Nil {
+		for s := range r.visits[d.To.VisitSessionID] {
+			s.session.Write(b)
+		}
+	}
+}
+
+// Relay hands d to the sockets it targets on every instance, through the bus: for
+// envelopes that are passed on, not stored. Errors: invalid (payload, when too large for
+// the bus even compressed).
+func (h *Hub) Relay(ctx context.Context, projectID uuid.UUID, d Delivery) error {
+	data, err := encodeRelay(d)
+	if err != nil {
+		return err
+	}
+	if err := h.bus.Publish(ctx, relayTopic(projectID), data); err != nil {
+		return models.Internal("relay %s: %w", d.Envelope.Type, err)
+	}
+	return nil
+}
+
+// received answers every envelope with ack or error, in the order they came.
+func (h *Hub) received(session *melody.Session, raw []byte) {
+	s := socketOf(session)
+	e, err := Decode(raw)
+	if err == nil && !s.Side.MaySend(e.Type) {
+		err = models.Invalid("envelope_type_not_allowed", "type")
+	}
+	var ack any
+	if err == nil {
+		ack, err = h.handler.Receive(h.ctx, s, e)
+	}
+	reply, rerr := h.answer(s, e.ID, ack, err)
+	if rerr != nil {
+		h.log.Error("site chat answer not encoded", "socket_id", s.ID, "err", rerr)
+		return
+	}
+	session.Write(reply)
+}
+
+// answer is the ack or error envelope for the envelope id (a fresh id when the client's
+// could not be read).
+func (h *Hub) answer(s *Socket, id string, ack any, err error) ([]byte, error) {
+	t, payload := Ack, ack
+	if err != nil {
+		status, problem := httpx.ProblemFor(s.Lang, s.RequestID, err)
+		if status == http.StatusInternalServerError {
+			h.log.Error("site chat envelope failed", "socket_id", s.ID, "request_id", s.RequestID, "envelope_id", id, "err", err)
+		}
+		t, payload = Error, problem
+	}
+	e, eerr := NewEnvelope(t, payload)
+	if eerr != nil {
+		return nil, eerr
+	}
+	if id != "" {
+		e.ID = id
+	}
+	return json.Marshal(e)
+}
+
+// Send writes one envelope to one socket of this instance.
+func (h *Hub) Send(s *Socket, e Envelope) error {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("wshub: encode %s: %w", e.Type, err)
+	}
+	return s.session.Write(b)
+}
+
+// Counts answers how many sockets of each side this instance serves, counting those that
+// have joined their rooms (and so receive what is published from now on).
+func (h *Hub) Counts() (visitors, operators int) {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return h.sockets[SideVisitor], h.sockets[SideOperator]
+}
+
+// Close disconnects every socket and stops routing; pending grace periods are dropped,
+// since the visitors' sockets will reconnect to another instance. It may be called once.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	h.closed = true
+	for v, t := range h.leaves {
+		t.Stop()
+		delete(h.leaves, v)
+	}
+	h.mu.Unlock()
+	h.stop()
+	h.visitor.Close()
+	h.operator.Close()
+	// The sockets leave their rooms as their read loops end; a room's subscription closes
+	// with its last socket, and the bus's Close ends those that remain.
+	h.mu.Lock()
+	for p, r := range h.rooms {
+		r.sub.Close()
+		delete(h.rooms, p)
+	}
+	h.mu.Unlock()
+	h.routing.Wait()
+}

@@ -1,0 +1,358 @@
+package wshub_test
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/gorilla/websocket"
+
+	"agencyhub/api/wshub"
+	"agencyhub/models"
+	"agencyhub/models/realtime"
+)
+
+// fakeDomain relays chat.typing to the project's operators, acks chat.message with its
+// body, routes notices {"visit_session_id":...} to that visit and the operators, and
+// records arrivals and departures.
+type fakeDomain struct {
+	hub    *wshub.Hub
+	mu     sync.Mutex
+	events []string
+}
+
+func (d *fakeDomain) record(s string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.events = append(d.events, s)
+}
+
+func (d *fakeDomain) seen() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]string(nil), d.events...)
+}
+
+func (d *fakeDomain) Receive(ctx context.Context, s *wshub.Socket, e wshub.Envelope) (any, error) {
+	switch e.Type {
+	case wshub.ChatTyping:
+		return nil, d.hub.Relay(ctx, s.Visit.ProjectID, wshub.Delivery{To: wshub.Target{Operators: true}, Envelope: e})
+	case wshub.ChatMessage:
+		var p struct{ Body string }
+		json.Unmarshal(e.Payload, &p)
+		if p.Body == "" {
+			return nil, models.Invalid("invalid_body", "payload.body")
+		}
+		return map[string]string{"body": p.Body}, nil
+	}
+	return nil, nil
+}
+
+func (d *fakeDomain) Route(_ context.Context, projectID uuid.UUID, notice json.RawMessage) ([]wshub.Delivery, error) {
+	var n struct {
+		VisitSessionID uuid.UUID `json:"visit_session_id"`
+		Body           string    `json:"body"`
+	}
+	if err := json.Unmarshal(notice, &n); err != nil {
+		return nil, err
+	}
+	e, _ := wshub.NewEnvelope(wshub.ChatMessage, map[string]string{"body": n.Body})
+	e.IDs(wshub.EnvelopeIDs{ProjectID: projectID, VisitSessionID: n.VisitSessionID})
+	return []wshub.Delivery{{To: wshub.Target{Operators: true, VisitSessionID: n.VisitSessionID}, Envelope: e}}, nil
+}
+
+func (d *fakeDomain) Arrived(_ context.Context, v wshub.Visit) { d.record("arrived " + v.VisitSessionID.String()) }
+
+func (d *fakeDomain) Left(_ context.Context, v wshub.Visit, _ time.Time) {
+	d.record("left " + v.VisitSessionID.String())
+}
+
+// instance is a hub behind an HTTP server; its sockets say who they are in the query
+// (?side=&project=&visit=&user=), standing in for the API's authentication.
+type instance struct {
+	hub    *wshub.Hub
+	domain *fakeDomain
+	url    string
+}
+
+func topic(p uuid.UUID) string { return "chat:" + p.String() }
+
+func newInstance(t *testing.T, bus realtime.Bus, cfg wshub.Config) *instance {
+	t.Helper()
+	d := &fakeDomain{}
+	d.hub = wshub.New(cfg, bus, d, topic, slog.New(slog.DiscardHandler))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		s := &wshub.Socket{Side: wshub.Side(q.Get("side")), Lang: "en", RequestID: "req-1"}
+		if s.Side == wshub.SideVisitor {
+			s.Visit = wshub.Visit{ProjectID: uuid.MustParse(q.Get("project")), VisitSessionID: uuid.MustParse(q.Get("visit"))}
+		} else {
+			s.UserID = uuid.MustParse(q.Get("user"))
+			s.Projects = []uuid.UUID{uuid.MustParse(q.Get("project"))}
+		}
+		d.hub.Serve(w, r, s)
+	}))
+	t.Cleanup(func() { d.hub.Close(); srv.Close() })
+	return &instance{hub: d.hub, domain: d, url: "ws" + strings.TrimPrefix(srv.URL, "http")}
+}
+
+func testConfig() wshub.Config {
+	cfg := wshub.DefaultConfig()
+	cfg.LeaveGrace = 50 * time.Millisecond
+	return cfg
+}
+
+type client struct {
+	t    *testing.T
+	conn *websocket.Conn
+}
+
+func (in *instance) dial(t *testing.T, query string) *client {
+	t.Helper()
+	conn, _, err := websocket.DefaultDialer.Dial(in.url+"/?"+query, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return &client{t: t, conn: conn}
+}
+
+func (in *instance) visitor(t *testing.T, project, visit uuid.UUID) *client {
+	return in.dial(t, "side=visitor&project="+project.String()+"&visit="+visit.String())
+}
+
+func (in *instance) operator(t *testing.T, project, user uuid.UUID) *client {
+	return in.dial(t, "side=operator&project="+project.String()+"&user="+user.String())
+}
+
+func (c *client) send(raw string) {
+	c.t.Helper()
+	if err := c.conn.WriteMessage(websocket.TextMessage, []byte(raw)); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func (c *client) next() wshub.Envelope {
+	c.t.Helper()
+	c.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_, raw, err := c.conn.ReadMessage()
+	if err != nil {
+		c.t.Fatalf("read: %v", err)
+	}
+	var e wshub.Envelope
+	if err := json.Unmarshal(raw, &e); err != nil {
+		c.t.Fatalf("%s: %v", raw, err)
+	}
+	return e
+}
+
+// nothing checks that no envelope arrives within a short while.
+func (c *client) nothing() {
+	c.t.Helper()
+	c.conn.SetReadDeadline(time.Now().Add(150 * time.Millisecond))
+	if _, raw, err := c.conn.ReadMessage(); err == nil {
+		c.t.Fatalf("got %s, want nothing", raw)
+	}
+}
+
+func problem(t *testing.T, e wshub.Envelope) map[string]string {
+	t.Helper()
+	var p map[string]string
+	if err := json.Unmarshal(e.Payload, &p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const sentAt = `"sent_at":"2026-11-21T09:00:00Z"`
+
+func TestEveryEnvelopeIsAnsweredWithAckOrError(t *testing.T) {
+	t.Parallel()
+	in := newInstance(t, newBus(t), testConfig())
+	v := in.visitor(t, models.NewID(), models.NewID())
+
+	v.send(`{"id":"m1","type":"chat.message",` + sentAt + `,"payload":{"body":"hi"}}`)
+	if e := v.next(); e.Type != wshub.Ack || e.ID != "m1" || string(e.Payload) != `{"body":"hi"}` {
+		t.Fatalf("got %+v, want the ack of m1 with the handler's payload", e)
+	}
+	cases := []struct{ name, raw, id, validate string }{
+		{"a type of the other side", `{"id":"m2","type":"operator.invite",` + sentAt + `}`, "m2", "type"},
+		{"a type only the server sends", `{"id":"m3","type":"ack",` + sentAt + `}`, "m3", "type"},
+		{"an unknown type without sent_at", `{"id":"m4","type":"chat.shout"}`, "m4", "type,sent_at"},
+		{"a payload that is not an object", `{"id":"m5","type":"chat.message",` + sentAt + `,"payload":[1]}`, "m5", "payload"},
+		{"no id", `{"type":"chat.message",` + sentAt + `}`, "", "id"},
+		{"not JSON", `{"id":"m6",`, "", "envelope"},
+		{"a refusal of the handler", `{"id":"m7","type":"chat.message",` + sentAt + `,"payload":{}}`, "m7", "payload.body"},
+	}
+	for _, tc := range cases {
+		v.send(tc.raw)
+		e := v.next()
+		p := problem(t, e)
+		if e.Type != wshub.Error || p["validate"] != tc.validate || p["status"] != "fix_required" || p["request_id"] != "req-1" {
+			t.Errorf("%s: got %+v %v, want an error naming %q", tc.name, e, p, tc.validate)
+		}
+		if tc.id != "" && e.ID != tc.id {
+			t.Errorf("%s: error id %q, want %q", tc.name, e.ID, tc.id)
+		}
+		if tc.id == "" && e.ID == "" {
+			t.Errorf("%s: error without an id", tc.name)
+		}
+	}
+
+	op := in.operator(t, models.NewID(), models.NewID())
+	op.send(`{"id":"o1","type":"visitor.heartbeat",` + sentAt + `}`)
+	if e := op.next(); e.Type != wshub.Error || problem(t, e)["validate"] != "type" {
+		t.Fatalf("operator sending a visitor type: got %+v", e)
+	}
+}
+
+func TestNoticesReachTheSocketsOfTheirProjectAndVisit(t *testing.T) {
+	t.Parallel()
+	bus := newBus(t)
+	in := newInstance(t, bus, testConfig())
+	project, other := models.NewID(), models.NewID()
+	visit, otherVisit := models.NewID(), models.NewID()
+	visitor, neighbour := in.visitor(t, project, visit), in.visitor(t, project, otherVisit)
+	operator, stranger := in.operator(t, project, models.NewID()), in.operator(t, other, models.NewID())
+	waitSockets(t, in.hub, 2, 2)
+
+	publish(t, bus, topic(project), `{"visit_session_id":"`+visit.String()+`","body":"hello"}`)
+	for _, c := range []*client{visitor, operator} {
+		if e := c.next(); e.Type != wshub.ChatMessage || id(e.VisitSessionID) != visit || string(e.Payload) != `{"body":"hello"}` {
+			t.Fatalf("got %+v", e)
+		}
+	}
+	neighbour.nothing()
+	stranger.nothing()
+}
+
+func TestRelaysReachSocketsOnEveryInstance(t *testing.T) {
+	t.Parallel()
+	bus := newBus(t)
+	a, b := newInstance(t, bus, testConfig()), newInstance(t, bus, testConfig())
+	project := models.NewID()
+	visitor := a.visitor(t, project, models.NewID())
+	here, there := a.operator(t, project, models.NewID()), b.operator(t, project, models.NewID())
+	elsewhere := b.operator(t, models.NewID(), models.NewID())
+	waitSockets(t, a.hub, 1, 1)
+	waitSockets(t, b.hub, 0, 2)
+
+	// Large enough to travel deflated.
+	long := strings.Repeat("typing ", 2000)
+	visitor.send(`{"id":"t1","type":"chat.typing",` + sentAt + `,"payload":{"typing":true,"text":"` + long + `"}}`)
+	if e := visitor.next(); e.Type != wshub.Ack {
+		t.Fatalf("got %+v", e)
+	}
+	for _, c := range []*client{here, there} {
+		e := c.next()
+		var p struct{ Text string }
+		json.Unmarshal(e.Payload, &p)
+		if e.Type != wshub.ChatTyping || e.ID != "t1" || p.Text != long {
+			t.Fatalf("got %s %s, want the relayed typing", e.Type, e.ID)
+		}
+	}
+	elsewhere.nothing()
+}
+
+func TestVisitorLeftAfterTheGracePeriodOnly(t *testing.T) {
+	t.Parallel()
+	in := newInstance(t, newBus(t), testConfig())
+	project, visit := models.NewID(), models.NewID()
+	first := in.visitor(t, project, visit)
+	waitFor(t, func() bool { return len(in.domain.seen()) == 1 })
+
+	// A reconnect within the grace period: no departure, no second arrival.
+	first.conn.Close()
+	in.visitor(t, project, visit)
+	waitSockets(t, in.hub, 1, 0)
+	time.Sleep(3 * testConfig().LeaveGrace) // a departure would be recorded by now
+	if got := in.domain.seen(); len(got) != 1 {
+		t.Fatalf("events %v, want only the arrival", got)
+	}
+
+	gone := models.NewID()
+	second := in.visitor(t, project, gone)
+	waitFor(t, func() bool { return len(in.domain.seen()) == 2 })
+	second.conn.Close()
+	waitFor(t, func() bool { return len(in.domain.seen()) == 3 })
+	if got := in.domain.seen(); got[2] != "left "+gone.String() {
+		t.Fatalf("events %v", got)
+	}
+}
+
+func TestASocketThatFallsBehindIsCutWithoutHoldingUpOthers(t *testing.T) {
+	t.Parallel()
+	bus := newBus(t)
+	cfg := testConfig()
+	cfg.SendBuffer = 8
+	in := newInstance(t, bus, cfg)
+	project := models.NewID()
+	reader, stalled := in.operator(t, project, models.NewID()), in.operator(t, project, models.NewID())
+	waitSockets(t, in.hub, 0, 2)
+
+	// The stalled client reads nothing: once the kernel's buffers are full, its envelopes
+	// pile up in the hub until there is no room. The reader takes every one meanwhile.
+	body := strings.Repeat("x", 64<<10)
+	const sent = 400
+	for i := range sent {
+		publish(t, bus, topic(project), `{"visit_session_id":"`+uuid.Nil.String()+`","body":"`+body+`"}`)
+		if e := reader.next(); e.Type != wshub.ChatMessage {
+			t.Fatalf("envelope %d: got %s", i, e.Type)
+		}
+	}
+	waitSockets(t, in.hub, 0, 1)
+	stalled.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	for {
+		if _, _, err := stalled.conn.ReadMessage(); err != nil {
+			if strings.Contains(err.Error(), "timeout") {
+				t.Fatalf("stalled socket still open: %v", err)
+			}
+			break
+		}
+	}
+}
+
+func newBus(t *testing.T) realtime.Bus {
+	bus := realtime.NewLocal()
+	t.Cleanup(func() { bus.Close() })
+	return bus
+}
+
+func publish(t *testing.T, bus realtime.Bus, topic, data string) {
+	t.Helper()
+	if err := bus.Publish(context.Background(), topic, json.RawMessage(data)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func waitFor(t *testing.T, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within 5 s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// waitSockets waits until the hub serves that many sockets of each side, so that a
+// notice published next finds them in their rooms.
+func waitSockets(t *testing.T, h *wshub.Hub, visitors, operators int) {
+	t.Helper()
+	waitFor(t, func() bool { v, o := h.Counts(); return v == visitors && o == operators })
+}
+
+func id(p *uuid.UUID) uuid.UUID {
+	if p == nil {
+		return uuid.Nil
+	}
+	return *p
+}
