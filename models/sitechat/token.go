@@ -1,0 +1,148 @@
+package sitechat
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/google/uuid"
+
+	"agencyhub/models"
+)
+
+// Visitor tokens are HS256 JWTs (golang-jwt) for their own audience, signed with the site
+// chat's derived key, so neither an access token nor a token of another purpose verifies
+// as one.
+const (
+	visitorTokenIssuer   = "agencyhub"
+	visitorTokenAudience = "agencyhub-site-chat-visitor"
+)
+
+type visitorClaims struct {
+	VisitSessionID string `json:"sid"`
+	ChatWidgetID   string `json:"wid"`
+	jwt.RegisteredClaims
+}
+
+// VisitorAccess is what a verified visitor token grants: one visitor, in one visit
+// session, through one active widget (whose CompanyID and ProjectID scope everything).
+type VisitorAccess struct {
+	Visitor *Visitor
+	Session *VisitSession
+	Widget  *Widget
+}
+
+// errVisitorToken is the one answer to a missing, malformed, forged, expired or foreign
+// visitor token, so a caller learns nothing from trying.
+var errVisitorToken = models.Unauthenticated("invalid_visitor_token", "X-Visitor-Token")
+
+func (s *Service) signVisitorToken(v *VisitSession) (string, time.Time, error) {
+	now := s.now()
+	expires := now.Add(s.Settings.VisitorTokenTTL)
+	claims := visitorClaims{
+		VisitSessionID: v.ID.String(),
+		ChatWidgetID:   v.ChatWidgetID.String(),
+		RegisteredClaims: jwt.RegisteredClaims{
+			Issuer: visitorTokenIssuer, Subject: v.VisitorID.String(), Audience: jwt.ClaimStrings{visitorTokenAudience},
+			IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(expires),
+		},
+	}
+	signed, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(s.tokenKey)
+	if err != nil {
+		return "", time.Time{}, models.Internal("sign visitor token: %w", err)
+	}
+	return signed, expires, nil
+}
+
+// VerifyVisitorToken checks a visitor token (signature, algorithm, audience, lifetime) and
+// answers the visitor, visit session and widget it binds, read afresh; the widget must
+// still be active. Errors: unauthenticated (X-Visitor-Token) for any bad token.
+func (s *Service) VerifyVisitorToken(ctx context.Context, raw string) (*VisitorAccess, error) {
+	if raw == "" {
+		return nil, errVisitorToken
+	}
+	var claims visitorClaims
+	_, err := jwt.ParseWithClaims(raw, &claims, func(*jwt.Token) (any, error) { return s.tokenKey, nil },
+		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
+		jwt.WithAudience(visitorTokenAudience),
+		jwt.WithIssuer(visitorTokenIssuer),
+		jwt.WithExpirationRequired(),
+		jwt.WithTimeFunc(s.Now),
+	)
+	if err != nil {
+		return nil, errVisitorToken
+	}
+	visitorID, err1 := uuid.Parse(claims.Subject)
+	sessionID, err2 := uuid.Parse(claims.VisitSessionID)
+	widgetID, err3 := uuid.Parse(claims.ChatWidgetID)
+	if err1 != nil || err2 != nil || err3 != nil {
+		return nil, errVisitorToken
+	}
+	db := s.DB.WithContext(ctx)
+	session, err := take[VisitSession](db, "visit_session_not_found", "id = ? AND visitor_id = ? AND chat_widget_id = ?", sessionID, visitorID, widgetID)
+	if err != nil {
+		return nil, tokenLookup(err)
+	}
+	widget, err := take[Widget](db, "site_chat_widget_not_found", "id = ? AND status = ?", widgetID, WidgetActive)
+	if err != nil {
+		return nil, tokenLookup(err)
+	}
+	visitor, err := take[Visitor](db, "visitor_not_found", "id = ?", visitorID)
+	if err != nil {
+		return nil, tokenLookup(err)
+	}
+	return &VisitorAccess{Visitor: visitor, Session: session, Widget: widget}, nil
+}
+
+// tokenLookup turns "the token's rows are gone" into the token's one refusal.
+func tokenLookup(err error) error {
+	if models.IsKind(err, models.KindNotFound) {
+		return errVisitorToken
+	}
+	return err
+}
+
+// Binds reports whether the ids a visitor's request names (uuid.Nil or "" for absent) are
+// the token's own; a request naming anything else is refused as a bad token.
+// Errors: unauthenticated (X-Visitor-Token).
+func (v *VisitorAccess) Binds(publicKey string, visitorID, visitSessionID uuid.UUID) error {
+	if (publicKey != "" && publicKey != v.Widget.PublicKey) ||
+		(visitorID != uuid.Nil && visitorID != v.Visitor.ID) ||
+		(visitSessionID != uuid.Nil && visitSessionID != v.Session.ID) {
+		return errVisitorToken
+	}
+	return nil
+}
+
+// attachmentToken is the credential of an attachment's download link:
+// "<expiry unix seconds>.<HMAC-SHA256 of purpose, id and expiry>", base64url.
+func (s *Service) attachmentToken(id uuid.UUID, expires time.Time) string {
+	exp := strconv.FormatInt(expires.Unix(), 10)
+	return exp + "." + s.mac("attachment|"+id.String()+"|"+exp)
+}
+
+// checkAttachmentToken reports whether token is a download token of attachment id that
+// has not expired.
+func (s *Service) checkAttachmentToken(id uuid.UUID, token string) bool {
+	exp, mac, ok := strings.Cut(token, ".")
+	if !ok {
+		return false
+	}
+	unix, err := strconv.ParseInt(exp, 10, 64)
+	if err != nil || !s.now().Before(time.Unix(unix, 0)) {
+		return false
+	}
+	return hmac.Equal([]byte(mac), []byte(s.mac("attachment|"+id.String()+"|"+exp)))
+}
+
+// mac signs a message with the site chat key; every message starts with its purpose.
+func (s *Service) mac(message string) string {
+	h := hmac.New(sha256.New, s.tokenKey)
+	h.Write([]byte(message))
+	return base64.RawURLEncoding.EncodeToString(h.Sum(nil))
+}
