@@ -17,6 +17,7 @@ import (
 	"agencyhub/engine/devserver"
 	"agencyhub/models"
 	"agencyhub/models/automation"
+	"agencyhub/models/desktop"
 	"agencyhub/models/realtime"
 	"agencyhub/models/relay"
 	"agencyhub/models/webhook"
@@ -68,6 +69,9 @@ func (e *env) withEngine(s *api.Server) {
 	e.t.Cleanup(func() { s.Bus.Close() })
 	s.Workflows = automation.NewService(e.db.DB, s.Company, s.Catalog, s.Bus)
 	s.Workflows.Now = s.Now
+	s.Desktop = desktop.NewInbox(e.db.DB, s.Bus)
+	s.Desktop.Now = s.Now
+	s.Workflows.Inbox, s.Billing.Inbox = s.Desktop, s.Desktop
 	s.Webhooks = webhook.NewService(e.db.DB, s.Company, s.Workflows, s.PublicURL)
 	s.Webhooks.Now = s.Now
 	s.Relays = relay.NewService(e.db.DB, s.Integrations.Sealer)

@@ -67,7 +67,7 @@ func newEnv(t testing.TB, db *dbtest.DB, configure ...func(*api.Server)) *env {
 	}
 	e.server.Integrations = integration.NewService(db.DB, keys.Sealer, e.server.Catalog)
 	e.server.Integrations.Now = clock
-	e.server.Billing = billing.NewService(db.DB, companySvc)
+	e.server.Billing = billing.NewService(db.DB, companySvc, nil)
 	e.server.Billing.Now = clock
 	e.withEngine(e.server)
 	for _, c := range configure {

@@ -58,6 +58,11 @@ func (s *Server) routes(r *gin.Engine) {
 	me.POST("/desktop/auth/approve", s.desktopAuthApprove)
 	me.POST("/desktop/auth/deny", s.desktopAuthDeny)
 
+	// Desktop: the caller's own inbox.
+	me.GET("/desktop/messages", s.desktopMessages)
+	me.GET("/desktop/messages/stream", s.desktopMessagesStream)
+	me.POST("/desktop/messages/:desktop_message_id/ack", s.desktopMessageAck)
+
 	// Catalogs.
 	me.GET("/action-types", s.actionTypeList)
 	me.GET("/action-types/:action_type_key", s.actionTypeGet)

@@ -10,24 +10,27 @@ import (
 	"agencyhub/models/realtime"
 )
 
-// runWatch wakes a handler that waits on a run (an event stream, a receipt wait) when the
-// run's projection changes: at once through the bus, or at the latest after the safety
-// poll, should a notification be lost.
-type runWatch struct {
+// busWatch wakes a handler that waits on stored state (a run's event stream, a receipt
+// wait, a desktop message stream) when it changes: at once through the bus, or at the
+// latest after the safety poll, should a notification be lost.
+type busWatch struct {
 	sub    *realtime.Subscription
 	bus    <-chan realtime.Message
 	safety *time.Ticker
 }
 
-// watchRun subscribes to the run's changes; call it before reading the run, so that no
-// change falls between the read and the subscription.
-func (s *Server) watchRun(runID uuid.UUID) *runWatch {
-	sub := s.Bus.Subscribe(automation.RunTopic(runID))
-	return &runWatch{sub: sub, bus: sub.C(), safety: time.NewTicker(s.SafetyPoll)}
+// watch subscribes to a bus topic; call it before reading what the topic announces, so
+// that no change falls between the read and the subscription.
+func (s *Server) watch(topic string) *busWatch {
+	sub := s.Bus.Subscribe(topic)
+	return &busWatch{sub: sub, bus: sub.C(), safety: time.NewTicker(s.SafetyPoll)}
 }
 
-// wait blocks until the run may have changed (true), or ctx ends or other fires (false).
-func (w *runWatch) wait(ctx context.Context, other <-chan time.Time) bool {
+// watchRun watches the run's projection.
+func (s *Server) watchRun(runID uuid.UUID) *busWatch { return s.watch(automation.RunTopic(runID)) }
+
+// wait blocks until the state may have changed (true), or ctx ends or other fires (false).
+func (w *busWatch) wait(ctx context.Context, other <-chan time.Time) bool {
 	select {
 	case _, open := <-w.bus:
 		if !open {
@@ -43,7 +46,7 @@ func (w *runWatch) wait(ctx context.Context, other <-chan time.Time) bool {
 	}
 }
 
-func (w *runWatch) close() {
+func (w *busWatch) close() {
 	w.safety.Stop()
 	w.sub.Close()
 }

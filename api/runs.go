@@ -246,12 +246,7 @@ func (s *Server) runEventsStream(c *gin.Context) {
 	runID := run(c).ID
 	watch := s.watchRun(runID)
 	defer watch.close()
-	h := c.Writer.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no")
-	c.Status(http.StatusOK)
-	c.Writer.Flush()
+	beginEventStream(c)
 	keepAlive := time.NewTicker(streamKeepAlive)
 	defer keepAlive.Stop()
 	for {

@@ -21,6 +21,7 @@ import (
 	"agencyhub/models/auth"
 	"agencyhub/models/billing"
 	"agencyhub/models/company"
+	"agencyhub/models/desktop"
 	"agencyhub/models/integration"
 	"agencyhub/models/metrics"
 	"agencyhub/models/webhook"
@@ -71,6 +72,8 @@ type Server struct {
 	// Billing holds clients, their contacts, responsibles, projects and services, and the
 	// client service types.
 	Billing *billing.Service
+	// Desktop is the users' desktop inbox.
+	Desktop *desktop.Inbox
 	// Files keeps uploaded files and signs their download links.
 	Files   *filestore.Store
 	Health  []HealthCheck

@@ -34,6 +34,7 @@ import (
 	"agencyhub/models/automation"
 	"agencyhub/models/billing"
 	"agencyhub/models/company"
+	"agencyhub/models/desktop"
 	"agencyhub/models/filestore"
 	"agencyhub/models/integration"
 	"agencyhub/models/metrics"
@@ -101,6 +102,7 @@ type stores struct {
 	webhooks     *webhook.Service
 	relays       *relay.Service
 	files        *filestore.Store
+	desktop      *desktop.Inbox
 }
 
 // ParseFlags reads the configuration from the environment and the command line.
@@ -216,7 +218,8 @@ func (m *Main) openStores(ctx context.Context, keys *models.Keys, catalog *schem
 	settings.Providers = m.Config.identityProviders()
 	settings.NativeRedirectPrefixes = m.Config.nativeRedirectPrefixes()
 	st := &stores{auth: auth.NewService(m.db, keys, settings), companies: company.NewService(m.db, keys.Sealer)}
-	st.billing = billing.NewService(m.db, st.companies)
+	st.desktop = desktop.NewInbox(m.db, m.bus)
+	st.billing = billing.NewService(m.db, st.companies, st.desktop)
 	st.workflows = automation.NewService(m.db, st.companies, catalog, m.bus)
 	st.workflows.Metrics = m.metrics
 	st.integrations = integration.NewService(m.db, keys.Sealer, catalog)
@@ -317,7 +320,7 @@ func (m *Main) apiServer(st *stores, services *engine.Services, catalog *schemas
 	s := &api.Server{
 		Auth: st.auth, Company: st.companies, Contract: contract, Catalog: catalog,
 		Workflows: st.workflows, Drafts: services.Drafts, Runs: services.Runs, Intake: services.Intake, Publisher: services.Publisher, Bus: m.bus,
-		Integrations: st.integrations, Relays: st.relays, BotAPI: botAPI, Webhooks: st.webhooks, Files: st.files, Billing: st.billing,
+		Integrations: st.integrations, Relays: st.relays, BotAPI: botAPI, Webhooks: st.webhooks, Files: st.files, Billing: st.billing, Desktop: st.desktop,
 		ProviderCheck: &activities.ProviderCheck{Store: st.integrations, Client: egressClient, Policy: policy,
 			MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL},
 		PartyLookup: &activities.PartyLookup{Store: st.integrations, Client: egressClient},

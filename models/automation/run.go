@@ -255,7 +255,7 @@ func (s *Service) RefuseRun(ctx context.Context, runID uuid.UUID, reason string)
 	if err != nil {
 		return models.Internal("record refused run %s: %w", runID, err)
 	}
-	s.countFinished(finishing, RunFailed)
+	s.runFinished(ctx, finishing, RunFailed, reason)
 	s.notify(ctx, runID)
 	return nil
 }
@@ -313,7 +313,7 @@ func (s *Service) ApplyProgress(ctx context.Context, p Progress) error {
 		return err
 	}
 	if p.Run != nil {
-		s.countFinished(finishing, p.Run.Status)
+		s.runFinished(ctx, finishing, p.Run.Status, p.Run.TerminalReason)
 	}
 	s.notify(ctx, p.RunID)
 	return nil

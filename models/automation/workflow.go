@@ -13,6 +13,7 @@ import (
 
 	"agencyhub/models"
 	"agencyhub/models/company"
+	"agencyhub/models/desktop"
 	"agencyhub/models/metrics"
 	"agencyhub/models/realtime"
 	"agencyhub/schemas"
@@ -85,14 +86,17 @@ type Service struct {
 	Bus realtime.Bus
 	// Metrics counts the runs the projection sees start and finish.
 	Metrics *metrics.Metrics
-	Now     func() time.Time
+	// Inbox tells a workflow's owner when one of its runs fails.
+	Inbox *desktop.Inbox
+	Now   func() time.Time
 }
 
-// NewService returns a service on the real clock that publishes run changes on bus and
-// counts runs into metrics.Discard(); Main sets the Metrics it serves.
+// NewService returns a service on the real clock that publishes run changes on bus, tells
+// of failed runs through a desktop inbox on db and bus, and counts runs into
+// metrics.Discard(); Main sets the Metrics it serves.
 func NewService(db *gorm.DB, companies *company.Service, catalog *schemas.Catalog, bus realtime.Bus) *Service {
 	return &Service{DB: db, Company: companies, Catalog: catalog, Bus: bus, Metrics: metrics.Discard(),
-		Now: func() time.Time { return time.Now().UTC() }}
+		Inbox: desktop.NewInbox(db, bus), Now: func() time.Time { return time.Now().UTC() }}
 }
 
 func (s *Service) now() time.Time { return s.Now().UTC().Truncate(time.Microsecond) }

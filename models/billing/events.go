@@ -79,8 +79,14 @@ func (s *Service) QueuedEvents(ctx context.Context, limit int) ([]PaymentEvent, 
 }
 
 // MarkEventDispatched records that the runs an event triggers are stored; the first of
-// them becomes the action's workflow_run_id. Errors: internal.
+// them becomes the action's workflow_run_id. A payment_action.due event also tells the
+// people who answer for the action in their desktop inbox. Errors: internal.
 func (s *Service) MarkEventDispatched(ctx context.Context, ev PaymentEvent, runIDs []uuid.UUID) error {
+	if ev.EventType == EventActionDue {
+		if err := s.noticeDue(ctx, ev); err != nil {
+			return err
+		}
+	}
 	return s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Model(&PaymentEvent{}).Where("id = ?", ev.ID).Update("dispatched_at", s.now()).Error; err != nil {
 			return models.Internal("mark payment event dispatched: %w", err)
