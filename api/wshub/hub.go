@@ -71,10 +71,11 @@ type Visit struct {
 // Target picks sockets in a project's room.
 type Target struct {
 	// Operators selects the operator sockets following the project; UserID narrows them to
-	// one user's, SocketID to one socket.
+	// one user's, Watching to those that watch an id (a visit session they monitor, a call
+	// they are in; see Watch).
 	Operators bool
 	UserID    uuid.UUID
-	SocketID  uuid.UUID
+	Watching  uuid.UUID
 	// VisitSessionID selects the sockets of that visit session.
 	VisitSessionID uuid.UUID
 }
@@ -97,9 +98,13 @@ type Socket struct {
 	Projects []uuid.UUID
 	// Lang and RequestID are those of the upgrade request; error envelopes use them.
 	Lang, RequestID string
+	// State is what the handler keeps about the socket (set before Serve).
+	State any
 
 	session *melody.Session
 	conn    net.Conn
+	// watching holds the ids the socket watches (guarded by the hub's mu).
+	watching map[uuid.UUID]struct{}
 }
 
 // projects answers the rooms the socket is in.
@@ -369,9 +374,13 @@ func (h *Hub) deliver(projectID uuid.UUID, d Delivery) {
 	}
 	if d.To.Operators {
 		for s := range r.operators {
-			if (d.To.UserID == uuid.Nil || s.UserID == d.To.UserID) && (d.To.SocketID == uuid.Nil || s.ID == d.To.SocketID) {
-				s.session.Write(b)
+			if d.To.UserID != uuid.Nil && s.UserID != d.To.UserID {
+				continue
 			}
+			if _, ok := s.watching[d.To.Watching]; d.To.Watching != uuid.Nil && !ok {
+				continue
+			}
+			s.session.Write(b)
 		}
 	}
 	if d.To.VisitSessionID != uuid.Nil {
@@ -379,6 +388,23 @@ func (h *Hub) deliver(projectID uuid.UUID, d Delivery) {
 			s.session.Write(b)
 		}
 	}
+}
+
+// Watch makes s one of the sockets a Target.Watching id picks, until Unwatch or its end.
+func (h *Hub) Watch(s *Socket, id uuid.UUID) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if s.watching == nil {
+		s.watching = map[uuid.UUID]struct{}{}
+	}
+	s.watching[id] = struct{}{}
+}
+
+// Unwatch undoes Watch.
+func (h *Hub) Unwatch(s *Socket, id uuid.UUID) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(s.watching, id)
 }
 
 // Relay hands d to the sockets it targets on every instance, through the bus: for
@@ -412,6 +438,11 @@ func (h *Hub) received(session *melody.Session, raw []byte) {
 		return
 	}
 	session.Write(reply)
+	if models.IsKind(err, models.KindUnauthenticated) {
+		// The socket's credential no longer holds (an expired token, a paused widget): the
+		// client must sign in again before anything else.
+		session.Close()
+	}
 }
 
 // answer is the ack or error envelope for the envelope id (a fresh id when the client's

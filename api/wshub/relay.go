@@ -18,7 +18,7 @@ import (
 type relayMessage struct {
 	Operators      bool            `json:"operators,omitempty"`
 	UserID         uuid.UUID       `json:"user_id,omitzero"`
-	SocketID       uuid.UUID       `json:"socket_id,omitzero"`
+	Watching       uuid.UUID       `json:"watching,omitzero"`
 	VisitSessionID uuid.UUID       `json:"visit_session_id,omitzero"`
 	E              json.RawMessage `json:"e,omitempty"`
 	Z              []byte          `json:"z,omitempty"`
@@ -32,7 +32,7 @@ func encodeRelay(d Delivery) (json.RawMessage, error) {
 	if err != nil {
 		return nil, models.Internal("encode relayed %s: %w", d.Envelope.Type, err)
 	}
-	m := relayMessage{Operators: d.To.Operators, UserID: d.To.UserID, SocketID: d.To.SocketID, VisitSessionID: d.To.VisitSessionID, E: e}
+	m := relayMessage{Operators: d.To.Operators, UserID: d.To.UserID, Watching: d.To.Watching, VisitSessionID: d.To.VisitSessionID, E: e}
 	if len(e) > realtime.MaxPayload-relayRoom {
 		var z bytes.Buffer
 		w, _ := flate.NewWriter(&z, flate.BestCompression)
@@ -59,7 +59,7 @@ func decodeRelay(data json.RawMessage) (Delivery, error) {
 			return Delivery{}, fmt.Errorf("inflate relayed envelope: %w", err)
 		}
 	}
-	d := Delivery{To: Target{Operators: m.Operators, UserID: m.UserID, SocketID: m.SocketID, VisitSessionID: m.VisitSessionID}}
+	d := Delivery{To: Target{Operators: m.Operators, UserID: m.UserID, Watching: m.Watching, VisitSessionID: m.VisitSessionID}}
 	if err := json.Unmarshal(raw, &d.Envelope); err != nil {
 		return Delivery{}, err
 	}

@@ -1,0 +1,322 @@
+/* Site chat widget: served at /site-chat/widget.js, embedded by
+   <script src=".../site-chat/widget.js" data-public-key="..." async></script>.
+   Every text from the server or the site goes in as text (textContent), never as HTML. */
+(function () {
+  "use strict";
+  var tag = document.currentScript || document.querySelector("script[data-public-key][src*='/site-chat/widget.js']");
+  if (!tag || window.__siteChatLoaded) return;
+  window.__siteChatLoaded = true;
+  var KEY = tag.getAttribute("data-public-key") || "";
+  var BASE = new URL(tag.src, location.href).origin;
+  var store = { get: function (s, k) { try { return s.getItem("sitechat:" + k); } catch (e) { return null; } },
+    set: function (s, k, v) { try { s.setItem("sitechat:" + k, v); } catch (e) {} } };
+  var cfg, me = {}, ws, wsOpen = false, backoff = 500, seq = 0, queue = [], sent = {}, ui = {}, tracking, monitor, call;
+
+  function id() { return Date.now().toString(36) + "-" + (++seq) + "-" + Math.random().toString(36).slice(2, 8); }
+  function randomID() {
+    var b = new Uint8Array(18); crypto.getRandomValues(b);
+    return btoa(String.fromCharCode.apply(null, b)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=/g, "");
+  }
+  function api(method, path, body) {
+    var h = { "Content-Type": "application/json" };
+    if (me.visitor_token) h["X-Visitor-Token"] = me.visitor_token;
+    return fetch(cfg.endpoint_base + path, { method: method, headers: h, body: body ? JSON.stringify(body) : undefined, keepalive: method === "POST" && !!body && JSON.stringify(body).length < 60000 })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.status === 204 ? null : r.json(); });
+  }
+
+  // The socket: every message is a SiteChatWSEnvelope; the server answers ack or error.
+  function send(type, payload, ids) {
+    var e = { id: id(), type: type, sent_at: new Date().toISOString(), payload: payload || {} };
+    for (var k in ids || {}) e[k] = ids[k];
+    if (wsOpen) { ws.send(JSON.stringify(e)); return true; }
+    return false;
+  }
+  function connect() {
+    var u = cfg.endpoint_base.replace(/^http/, "ws") + "/api/v1/public/site-chat/ws?public_key=" + encodeURIComponent(KEY) +
+      "&visit_session_id=" + me.visit_session_id + "&visitor_token=" + encodeURIComponent(me.visitor_token);
+    ws = new WebSocket(u);
+    ws.onopen = function () { wsOpen = true; backoff = 500; flush(); };
+    ws.onmessage = function (m) { var e; try { e = JSON.parse(m.data); } catch (x) { return; } receive(e); };
+    ws.onclose = function () {
+      wsOpen = false;
+      // Exponential backoff with jitter; a refused token means presence must be posted again.
+      setTimeout(function () { presence().then(connect, connect); }, backoff + Math.random() * backoff);
+      backoff = Math.min(backoff * 2, 30000);
+    };
+  }
+  setInterval(function () { send("visitor.heartbeat"); }, 25000);
+
+  function receive(e) {
+    var p = e.payload || {};
+    switch (e.type) {
+      case "chat.message": addMessage(p); break;
+      case "chat.typing": if (ui.typing) ui.typing.textContent = p.typing ? "\u2026" : ""; break;
+      case "operator.invite": invite(p, e); break;
+      case "monitoring.start": if (p.monitoring_status === "requested") askMonitoring(); else if (p.monitoring_status === "active") startMonitoring(); break;
+      case "monitoring.stop": stopMonitoring(); break;
+      case "call.offer": case "call.request": offerCall(p, e); break;
+      case "call.end": case "call.cancel": case "call.reject": endCall(); break;
+      case "webrtc.offer": case "webrtc.answer": case "webrtc.ice": signal(e); break;
+    }
+  }
+
+  // Presence creates or resumes the visitor and visit session and gives the token.
+  function presence() {
+    var anon = store.get(localStorage, "anon:" + KEY);
+    if (!anon) { anon = randomID(); store.set(localStorage, "anon:" + KEY, anon); }
+    var body = { public_key: KEY, anonymous_id: anon, url: location.href, title: document.title, referrer: document.referrer,
+      language: navigator.language, user_agent: navigator.userAgent, timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      screen_width: screen.width, screen_height: screen.height, viewport_width: innerWidth, viewport_height: innerHeight,
+      scroll_x: Math.round(scrollX), scroll_y: Math.round(scrollY) };
+    var vs = store.get(sessionStorage, "visit:" + KEY);
+    if (vs) body.visit_session_id = vs;
+    return api("POST", "/api/v1/public/site-chat/presence", body).then(function (r) {
+      me = r;
+      store.set(sessionStorage, "visit:" + KEY, r.visit_session_id);
+      return r;
+    });
+  }
+
+  // Events: activity signals, sampled, at most 50 a batch.
+  function track(type, payload) {
+    if (!tracking) return;
+    queue.push({ event_type: type, occurred_at: new Date().toISOString(), payload: payload || {} });
+    if (queue.length >= 50) flush();
+  }
+  function frame(type, payload) {
+    // Co-browse frames go live over the socket; without it they wait in the batch.
+    if (!send(type, payload)) queue.push({ event_type: "cobrowse." + FRAME_KIND[type], occurred_at: new Date().toISOString(), payload: payload });
+  }
+  var FRAME_KIND = { "monitoring.snapshot": "snapshot", "monitoring.incremental": "mutation", "cursor.move": "cursor",
+    "scroll": "scroll", "viewport": "viewport", "page.navigate": "navigation", "click": "click" };
+  function flush() {
+    while (queue.length) {
+      var events = queue.splice(0, 50);
+      if (!send("event.batch", { events: events })) {
+        api("POST", "/api/v1/public/site-chat/events", { public_key: KEY, visitor_id: me.visitor_id, visit_session_id: me.visit_session_id, events: events }).catch(function () {});
+      }
+    }
+  }
+  setInterval(flush, 5000);
+  addEventListener("pagehide", flush);
+  function throttle(fn, ms) { var last = 0; return function (x) { var n = Date.now(); if (n - last >= ms) { last = n; fn(x); } }; }
+
+  // The launcher and the panel live in a closed Shadow DOM: the site's CSS stays out, ours in.
+  function draw() {
+    var host = document.createElement("div");
+    host.setAttribute("data-site-chat", "");
+    var root = host.attachShadow({ mode: "closed" });
+    var color = /^#[0-9a-fA-F]{3,8}$/.test(cfg.accent_color) ? cfg.accent_color : "#2563eb";
+    var side = cfg.position === "left" ? "left" : "right";
+    var style = document.createElement("style");
+    style.textContent = ":host{all:initial}*{box-sizing:border-box;font:14px/1.4 system-ui,sans-serif}" +
+      ".l{position:fixed;bottom:20px;" + side + ":20px;width:56px;height:56px;border-radius:50%;border:0;background:" + color + ";color:#fff;cursor:pointer;z-index:2147483646;font-size:24px}" +
+      ".p{position:fixed;bottom:86px;" + side + ":20px;width:340px;max-width:calc(100vw - 40px);height:460px;max-height:calc(100vh - 110px);background:#fff;color:#111;border-radius:12px;box-shadow:0 8px 30px rgba(0,0,0,.25);display:none;flex-direction:column;overflow:hidden;z-index:2147483647}" +
+      ".p.o{display:flex}.h{background:" + color + ";color:#fff;padding:12px}.h b{display:block;font-weight:600}.m{flex:1;overflow:auto;padding:10px}" +
+      ".g{margin:6px 0;padding:8px 10px;border-radius:10px;max-width:85%;white-space:pre-wrap;word-wrap:break-word;background:#f1f5f9}" +
+      ".g.visitor{margin-left:auto;background:" + color + ";color:#fff}.g.system{font-style:italic;background:none;color:#555}" +
+      ".f{display:flex;border-top:1px solid #e5e7eb}.f textarea{flex:1;border:0;padding:10px;resize:none;height:48px}.f button,.q button{border:0;background:" + color + ";color:#fff;padding:0 14px;cursor:pointer}" +
+      ".q{padding:10px;border-top:1px solid #e5e7eb;background:#fffbeb}.q div{margin-bottom:8px}.q button{padding:6px 12px;margin-right:6px;border-radius:6px}.q button+button{background:#6b7280}.t{height:16px;padding:0 10px;color:#666}";
+    var launcher = el("button", "l", "\u{1F4AC}");
+    launcher.setAttribute("aria-label", cfg.title || "Chat");
+    var panel = el("div", "p"), head = el("div", "h");
+    head.appendChild(el("b", "", cfg.title)); head.appendChild(el("span", "", cfg.subtitle));
+    ui.list = el("div", "m"); ui.typing = el("div", "t"); ui.prompt = el("div");
+    var form = el("form", "f"), input = el("textarea"), button = el("button", "", "\u27A4");
+    input.setAttribute("aria-label", "Message"); button.type = "submit";
+    form.appendChild(input); form.appendChild(button);
+    panel.appendChild(head); panel.appendChild(ui.list); panel.appendChild(ui.typing); panel.appendChild(ui.prompt); panel.appendChild(form);
+    root.appendChild(style); root.appendChild(launcher); root.appendChild(panel);
+    launcher.onclick = function () { toggle(!panel.classList.contains("o")); };
+    form.onsubmit = function (ev) {
+      ev.preventDefault();
+      var body = input.value.trim();
+      if (!body) return;
+      input.value = "";
+      if (!send("chat.message", { body: body }, { conversation_id: me.conversation_id })) {
+        api("POST", "/api/v1/public/site-chat/messages", { body: body, public_key: KEY, visit_session_id: me.visit_session_id, visitor_id: me.visitor_id, conversation_id: me.conversation_id }).then(addMessage);
+      }
+    };
+    input.onkeydown = function (ev) { if (ev.key === "Enter" && !ev.shiftKey) { ev.preventDefault(); form.requestSubmit(); } };
+    input.oninput = throttle(function () { send("chat.typing", { typing: true }, { conversation_id: me.conversation_id }); }, 2000);
+    ui.panel = panel; ui.host = host; ui.root = root;
+    document.body.appendChild(host);
+    window.SiteChat = { open: function () { toggle(true); }, close: function () { toggle(false); } };
+  }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text != null) e.textContent = String(text);
+    return e;
+  }
+  function toggle(open) {
+    if (open && !ui.loaded) { ui.loaded = true; history(); }
+    ui.panel.classList.toggle("o", open);
+    track(open ? "chat.opened" : "chat.closed");
+  }
+  function history() {
+    api("GET", "/api/v1/public/site-chat/conversations/" + me.conversation_id + "/messages?limit=100").then(function (r) {
+      (r.items || []).forEach(addMessage);
+    }).catch(function () {});
+  }
+  function addMessage(m) {
+    if (!m || !m.message_id || sent[m.message_id]) return;
+    sent[m.message_id] = true;
+    if (m.conversation_id) me.conversation_id = m.conversation_id;
+    var row = el("div", "g " + (m.author_kind || ""), m.body);
+    row.setAttribute("data-author", m.author_kind || "");
+    if (m.author_kind === "operator" && m.author_name) row.title = m.author_name;
+    ui.list.appendChild(row);
+    ui.list.scrollTop = ui.list.scrollHeight;
+    if (m.author_kind !== "visitor") { ui.panel.classList.add("o"); ui.typing.textContent = ""; }
+  }
+
+  // A question with two answers, in the panel: invitations and consents.
+  function ask(text, yes, no, onYes, onNo) {
+    toggle(true);
+    ui.prompt.textContent = "";
+    var q = el("div", "q"), by = el("button", "", yes), bn = el("button", "", no);
+    q.appendChild(el("div", "", text)); q.appendChild(by); q.appendChild(bn);
+    ui.prompt.appendChild(q);
+    by.onclick = function () { ui.prompt.textContent = ""; onYes(); };
+    bn.onclick = function () { ui.prompt.textContent = ""; onNo(); };
+  }
+  function invite(p, e) {
+    send("invite.seen", {}, { visit_session_id: me.visit_session_id });
+    var text = p.message || p.invite_message || "Can we help you?";
+    if (p.force || p.invite_force) { toggle(true); addMessage({ message_id: "invite-" + e.id, author_kind: "system", body: text }); send("invite.accepted", {}); return; }
+    ask(text, "Chat", "No, thanks", function () { send("invite.accepted", {}); }, function () { send("invite.declined", {}); });
+  }
+
+  // Monitoring: only after the visitor consents, and masked.
+  function askMonitoring() {
+    ask("An operator asks to see this page to help you. Your typed values stay hidden.", "Allow", "Decline",
+      function () { send("consent.accepted", { subject: "monitoring" }); },
+      function () { send("consent.declined", { subject: "monitoring" }); });
+  }
+  var ids = new WeakMap(), nextNode = 1;
+  function nodeID(n) { var i = ids.get(n); if (!i) { i = nextNode++; ids.set(n, i); } return i; }
+  function masked(n) { return n.hasAttribute && !n.hasAttribute("data-chat-unmask"); }
+  // serialize turns a node into {i,t,n,a,c} (elements) or {i,t,x} (text), masking input values.
+  function serialize(n) {
+    if (n === ui.host) return null;
+    if (n.nodeType === 3) {
+      var p = n.parentNode;
+      var x = p && p.nodeName === "TEXTAREA" && masked(p) ? n.data.replace(/\S/g, "\u2022") : n.data;
+      return { i: nodeID(n), t: 3, x: x };
+    }
+    if (n.nodeType !== 1) return null;
+    var tag = n.nodeName.toLowerCase();
+    if (tag === "script" || tag === "noscript") return null;
+    var a = {}, c = [];
+    for (var k = 0; k < n.attributes.length; k++) {
+      var at = n.attributes[k];
+      if (/^on/i.test(at.name)) continue;
+      a[at.name] = at.value;
+    }
+    if (tag === "input") {
+      var v = n.value || "";
+      a.value = (n.type === "password" || masked(n)) ? v.replace(/./g, "\u2022") : v;
+    }
+    for (var ch = n.firstChild; ch; ch = ch.nextSibling) { var s = serialize(ch); if (s) c.push(s); }
+    return { i: nodeID(n), t: 1, n: tag, a: a, c: c };
+  }
+  function startMonitoring() {
+    if (monitor) return;
+    frame("monitoring.snapshot", { url: location.href, title: document.title, viewport: { w: innerWidth, h: innerHeight },
+      scroll: { x: scrollX, y: scrollY }, root: serialize(document.documentElement) });
+    var pending = [];
+    var obs = new MutationObserver(function (list) {
+      list.forEach(function (m) {
+        if (ui.host.contains(m.target)) return;
+        if (m.type === "childList") {
+          m.removedNodes.forEach(function (n) { if (ids.get(n)) pending.push({ r: ids.get(n) }); });
+          m.addedNodes.forEach(function (n) { var s = serialize(n); if (s) pending.push({ p: nodeID(m.target), b: m.nextSibling ? nodeID(m.nextSibling) : 0, n: s }); });
+        } else if (m.type === "attributes") {
+          var v = m.target.getAttribute(m.attributeName);
+          if (m.attributeName === "value" || /^on/i.test(m.attributeName)) return;
+          pending.push({ i: nodeID(m.target), k: m.attributeName, v: v });
+        } else pending.push({ i: nodeID(m.target), x: serialize(m.target).x });
+      });
+    });
+    obs.observe(document.documentElement, { childList: true, subtree: true, attributes: true, characterData: true });
+    var timer = setInterval(function () { if (pending.length) frame("monitoring.incremental", { changes: pending.splice(0) }); }, 200);
+    function onInput(ev) {
+      var n = ev.target;
+      if (n.nodeName === "INPUT" || n.nodeName === "TEXTAREA") pending.push({ i: nodeID(n), k: "value", v: (n.type === "password" || masked(n)) ? n.value.replace(/./g, "\u2022") : n.value });
+    }
+    var cursor = throttle(function (ev) { frame("cursor.move", { x: ev.clientX, y: ev.clientY }); }, 50);
+    var scroll = throttle(function () { frame("scroll", { x: scrollX, y: scrollY }); }, 100);
+    var resize = throttle(function () { frame("viewport", { w: innerWidth, h: innerHeight }); }, 200);
+    function click(ev) { frame("click", { x: ev.clientX, y: ev.clientY, i: nodeID(ev.target) }); }
+    addEventListener("mousemove", cursor, true); addEventListener("scroll", scroll, true); addEventListener("resize", resize);
+    addEventListener("click", click, true); addEventListener("input", onInput, true);
+    monitor = function () {
+      obs.disconnect(); clearInterval(timer);
+      removeEventListener("mousemove", cursor, true); removeEventListener("scroll", scroll, true); removeEventListener("resize", resize);
+      removeEventListener("click", click, true); removeEventListener("input", onInput, true);
+    };
+  }
+  function stopMonitoring() { if (monitor) monitor(); monitor = null; }
+  function navigated() { if (monitor) frame("page.navigate", { url: location.href, title: document.title }); }
+  addEventListener("popstate", navigated); addEventListener("hashchange", navigated);
+
+  // Calls: the visitor answers after consenting; media flows peer to peer, signalled over the socket.
+  function offerCall(p, e) {
+    var callID = e.call_session_id || p.call_session_id;
+    if (!callID || p.status !== "offered" && p.status !== "ringing" || p.requested_by === "visitor") return;
+    var video = p.media_kind === "video";
+    ask(video ? "An operator is calling you (video)." : "An operator is calling you.", "Answer", "Decline",
+      function () { call = { id: callID, video: video }; send("call.accept", { privacy_consent_accepted: true, recording_consent_accepted: !!p.recording_enabled }, { call_session_id: callID }); },
+      function () { send("call.reject", {}, { call_session_id: callID }); });
+  }
+  function peer() {
+    if (call.pc) return Promise.resolve(call.pc);
+    return api("GET", "/api/v1/public/site-chat/voice-config").catch(function () { return {}; }).then(function (vc) {
+      var pc = call.pc = new RTCPeerConnection({ iceServers: vc.ice_servers || [] });
+      pc.onicecandidate = function (ev) { if (ev.candidate) send("webrtc.ice", { candidate: ev.candidate.toJSON() }, { call_session_id: call.id }); };
+      pc.ontrack = function (ev) { if (!call.audio) { call.audio = el("audio"); call.audio.autoplay = true; ui.root.appendChild(call.audio); } call.audio.srcObject = ev.streams[0]; };
+      return navigator.mediaDevices.getUserMedia({ audio: true, video: call.video }).then(function (s) {
+        call.stream = s; s.getTracks().forEach(function (t) { pc.addTrack(t, s); }); return pc;
+      });
+    });
+  }
+  function signal(e) {
+    if (!call || e.call_session_id !== call.id) return;
+    var p = e.payload || {};
+    peer().then(function (pc) {
+      if (e.type === "webrtc.ice") return pc.addIceCandidate(p.candidate);
+      return pc.setRemoteDescription({ type: e.type === "webrtc.offer" ? "offer" : "answer", sdp: p.sdp }).then(function () {
+        if (e.type !== "webrtc.offer") return;
+        return pc.createAnswer().then(function (a) { return pc.setLocalDescription(a); }).then(function () {
+          send("webrtc.answer", { sdp: pc.localDescription.sdp }, { call_session_id: call.id });
+        });
+      });
+    }).catch(function () { send("call.end", { end_reason: "media_failed" }, { call_session_id: call.id }); endCall(); });
+  }
+  function endCall() {
+    if (!call) return;
+    if (call.pc) call.pc.close();
+    if (call.stream) call.stream.getTracks().forEach(function (t) { t.stop(); });
+    if (call.audio) call.audio.remove();
+    call = null;
+  }
+
+  fetch(BASE + "/api/v1/public/site-chat/widgets/" + encodeURIComponent(KEY) + "/config").then(function (r) {
+    if (!r.ok) throw new Error(r.status); // a paused or archived widget shows nothing
+    return r.json();
+  }).then(function (c) {
+    cfg = c;
+    cfg.endpoint_base = (c.endpoint_base || BASE).replace(/\/$/, "");
+    tracking = Math.random() < (typeof c.sampling_rate === "number" ? c.sampling_rate : 1);
+    return presence();
+  }).then(function () {
+    if (document.body) draw(); else addEventListener("DOMContentLoaded", draw);
+    connect();
+    track("page.view", { url: location.href, title: document.title });
+    if (cfg.heavy_tracking_default) {
+      addEventListener("mousemove", throttle(function (ev) { track("activity.cursor", { x: ev.clientX, y: ev.clientY }); }, 1000), { passive: true });
+      addEventListener("scroll", throttle(function () { track("activity.scroll", { x: Math.round(scrollX), y: Math.round(scrollY) }); }, 1000), { passive: true });
+    }
+  }).catch(function () {});
+})();
