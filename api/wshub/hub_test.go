@@ -68,7 +68,9 @@ func (d *fakeDomain) Route(_ context.Context, projectID uuid.UUID, notice json.R
 	return []wshub.Delivery{{To: wshub.Target{Operators: true, VisitSessionID: n.VisitSessionID}, Envelope: e}}, nil
 }
 
-func (d *fakeDomain) Arrived(_ context.Context, v wshub.Visit) { d.record("arrived " + v.VisitSessionID.String()) }
+func (d *fakeDomain) Arrived(_ context.Context, v wshub.Visit) {
+	d.record("arrived " + v.VisitSessionID.String())
+}
 
 func (d *fakeDomain) Left(_ context.Context, v wshub.Visit, _ time.Time) {
 	d.record("left " + v.VisitSessionID.String())
