@@ -35,7 +35,7 @@
     var u = cfg.endpoint_base.replace(/^http/, "ws") + "/api/v1/public/site-chat/ws?public_key=" + encodeURIComponent(KEY) +
       "&visit_session_id=" + me.visit_session_id + "&visitor_token=" + encodeURIComponent(me.visitor_token);
     ws = new WebSocket(u);
-    ws.onopen = function () { wsOpen = true; backoff = 500; flush(); };
+    ws.onopen = function () { wsOpen = true; backoff = 500; flush(); if (ui.loaded) history(); };
     ws.onmessage = function (m) { var e; try { e = JSON.parse(m.data); } catch (x) { return; } receive(e); };
     ws.onclose = function () {
       wsOpen = false;
@@ -101,11 +101,11 @@
   addEventListener("pagehide", flush);
   function throttle(fn, ms) { var last = 0; return function (x) { var n = Date.now(); if (n - last >= ms) { last = n; fn(x); } }; }
 
-  // The launcher and the panel live in a closed Shadow DOM: the site's CSS stays out, ours in.
+  // The launcher and the panel live in a Shadow DOM: the site's CSS stays out, ours in.
   function draw() {
     var host = document.createElement("div");
     host.setAttribute("data-site-chat", "");
-    var root = host.attachShadow({ mode: "closed" });
+    var root = host.attachShadow({ mode: "open" });
     var color = /^#[0-9a-fA-F]{3,8}$/.test(cfg.accent_color) ? cfg.accent_color : "#2563eb";
     var side = cfg.position === "left" ? "left" : "right";
     var style = document.createElement("style");
