@@ -21,6 +21,7 @@ import (
 	"agencyhub/models/company"
 	"agencyhub/models/filestore"
 	"agencyhub/models/integration"
+	"agencyhub/models/sitechat"
 	"agencyhub/schemas"
 )
 
@@ -70,6 +71,9 @@ func newEnv(t testing.TB, db *dbtest.DB, configure ...func(*api.Server)) *env {
 	e.server.Billing = billing.NewService(db.DB, companySvc, nil)
 	e.server.Billing.Now = clock
 	e.withEngine(e.server)
+	e.server.SiteChat = sitechat.NewService(db.DB, companySvc, e.server.Bus, files, keys.TokenSigning, siteChatTestSettings())
+	e.server.SiteChat.Now = clock
+	e.server.SiteChatLimiter = sitechat.NewPublicLimiter(100, 500)
 	for _, c := range configure {
 		c(e.server)
 	}

@@ -13,6 +13,7 @@ import (
 	"agencyhub/models/filestore"
 	"agencyhub/models/realtime"
 	"agencyhub/models/relay"
+	"agencyhub/models/sitechat"
 
 	"github.com/gin-gonic/gin"
 	"go.opentelemetry.io/otel/trace"
@@ -74,6 +75,10 @@ type Server struct {
 	Billing *billing.Service
 	// Desktop is the users' desktop inbox.
 	Desktop *desktop.Inbox
+	// SiteChat holds the site chat: widgets, visitors, events, conversations, calls;
+	// SiteChatLimiter limits its public calls per client address and widget.
+	SiteChat        *sitechat.Service
+	SiteChatLimiter *sitechat.PublicLimiter
 	// Files keeps uploaded files and signs their download links.
 	Files   *filestore.Store
 	Health  []HealthCheck

@@ -135,14 +135,16 @@ func (s *Service) CallAccess(ctx context.Context, userID, id uuid.UUID) (*CallSe
 // VisitorCall is a call of the visitor's session: one that does not exist is not_found;
 // another session's is refused like a bad token. Errors: not_found, unauthenticated.
 func (s *Service) VisitorCall(ctx context.Context, v *VisitorAccess, id uuid.UUID) (*CallSession, error) {
-	c, err := take[CallSession](s.DB.WithContext(ctx), "call_session_not_found", "id = ?", id)
-	if err != nil {
-		return nil, err
-	}
-	if c.VisitSessionID != v.Session.ID {
-		return nil, errVisitorToken
-	}
-	return c, nil
+	c, _, err := s.PublicCall(ctx, id, func() (*VisitorAccess, error) { return v, nil })
+	return c, err
+}
+
+// PublicCall is PublicConversation for a call: the visitor's token must be of the call's
+// visit session. Errors: not_found, unauthenticated (X-Visitor-Token).
+func (s *Service) PublicCall(ctx context.Context, id uuid.UUID, verify func() (*VisitorAccess, error)) (*CallSession, *VisitorAccess, error) {
+	return visitorOwned(ctx, s, id, "call_session_not_found", verify, func(c *CallSession, v *VisitorAccess) bool {
+		return c.VisitSessionID == v.Session.ID
+	})
 }
 
 // RequestCall is the visitor asking an operator to call: a visitor_to_operator call,

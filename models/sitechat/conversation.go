@@ -125,14 +125,36 @@ func (s *Service) ConversationAccess(ctx context.Context, userID, id uuid.UUID) 
 // not_found; another visitor's is refused like a bad token, whatever the token.
 // Errors: not_found, unauthenticated (X-Visitor-Token).
 func (s *Service) VisitorConversation(ctx context.Context, v *VisitorAccess, id uuid.UUID) (*Conversation, error) {
-	c, err := take[Conversation](s.DB.WithContext(ctx), "conversation_not_found", "id = ?", id)
+	c, _, err := s.PublicConversation(ctx, id, func() (*VisitorAccess, error) { return v, nil })
+	return c, err
+}
+
+// PublicConversation reads conversation id for a public route, then the visitor verify
+// answers (from the request's token), and answers both when the conversation is that
+// visitor's: an unknown id is not_found whoever asks, a known one unauthenticated unless
+// the token is its visitor's. Errors: not_found, unauthenticated (X-Visitor-Token).
+func (s *Service) PublicConversation(ctx context.Context, id uuid.UUID, verify func() (*VisitorAccess, error)) (*Conversation, *VisitorAccess, error) {
+	return visitorOwned(ctx, s, id, "conversation_not_found", verify, func(c *Conversation, v *VisitorAccess) bool {
+		return c.VisitorID == v.Visitor.ID && c.ChatWidgetID == v.Widget.ID
+	})
+}
+
+// visitorOwned reads the row of T with id, then verifies the visitor, and answers both
+// when owns says the row is the visitor's.
+func visitorOwned[T any](ctx context.Context, s *Service, id uuid.UUID, notFoundKey string, verify func() (*VisitorAccess, error),
+	owns func(*T, *VisitorAccess) bool) (*T, *VisitorAccess, error) {
+	row, err := take[T](s.DB.WithContext(ctx), notFoundKey, "id = ?", id)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if c.VisitorID != v.Visitor.ID || c.ChatWidgetID != v.Widget.ID {
-		return nil, errVisitorToken
+	v, err := verify()
+	if err != nil {
+		return nil, nil, err
 	}
-	return c, nil
+	if !owns(row, v) {
+		return nil, nil, errVisitorToken
+	}
+	return row, v, nil
 }
 
 // ConversationView adds the visitor's name and contact to a conversation.
@@ -321,7 +343,7 @@ func (s *Service) Message(ctx context.Context, companyID, id uuid.UUID) (*Messag
 func (s *Service) AddAttachment(ctx context.Context, c *Conversation, kind string, userID *uuid.UUID, authorName, name string, body io.Reader) (*Message, error) {
 	name = path.Base(strings.ReplaceAll(strings.TrimSpace(name), `\`, "/"))
 	if name == "." || name == "/" || utf8.RuneCountInString(name) > 255 {
-		return nil, models.Invalid("invalid_attachment_name", "file")
+		return nil, models.Invalid("invalid_site_chat_file_name", "file")
 	}
 	if c.Status != ConversationOpen {
 		return nil, models.Conflict("conversation_closed", "conversation_id")

@@ -58,7 +58,7 @@ func (s *Service) AddRecording(ctx context.Context, call *CallSession, userID uu
 	}
 	name = path.Base(strings.ReplaceAll(strings.TrimSpace(name), `\`, "/"))
 	if name == "." || name == "/" || utf8.RuneCountInString(name) > 255 {
-		return nil, models.Invalid("invalid_attachment_name", "file")
+		return nil, models.Invalid("invalid_site_chat_file_name", "file")
 	}
 	r := Recording{ID: models.NewID(), CompanyID: call.CompanyID, CallSessionID: call.ID, FileName: name, CreatedBy: userID, CreatedAt: s.now()}
 	r.StorageKey = "site-chat/" + call.CompanyID.String() + "/calls/" + call.ID.String() + "/" + r.ID.String()

@@ -5,6 +5,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -125,6 +126,13 @@ func (s *Service) attachmentToken(id uuid.UUID, expires time.Time) string {
 	exp := strconv.FormatInt(expires.Unix(), 10)
 	return exp + "." + s.mac("attachment|"+id.String()+"|"+exp)
 }
+
+// attachmentTokenSyntax is what every attachment download token looks like.
+var attachmentTokenSyntax = regexp.MustCompile(`^[0-9]{1,19}\.[A-Za-z0-9_-]{43}$`)
+
+// IsAttachmentToken reports whether token has the form of a download token (whatever it
+// grants): a download route answers anything else as an unknown attachment.
+func IsAttachmentToken(token string) bool { return attachmentTokenSyntax.MatchString(token) }
 
 // checkAttachmentToken reports whether token is a download token of attachment id that
 // has not expired.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -425,4 +426,11 @@ func (s *Service) suggestedActions(v *VisitSession) []string {
 		actions = append(actions, "stop_monitoring")
 	}
 	return append(actions, "offer_call")
+}
+
+// Links are the operator app's pages of a visit: its conversation, its visitor panel and
+// its call page, under Settings.AppURL.
+func (s *Service) Links(v *VisitSession) (conversationURL, panelURL, callURL string) {
+	base := strings.TrimRight(s.Settings.AppURL, "/") + "/site-chat"
+	return base + "/conversations/" + v.ConversationID.String(), base + "/visits/" + v.ID.String(), base + "/visits/" + v.ID.String() + "/call"
 }

@@ -61,6 +61,9 @@ type WidgetFields struct {
 // accentColor is a CSS hex colour: the widget puts it into a style, so nothing else may pass.
 var accentColor = regexp.MustCompile(`^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
 
+// publicKeyPrefix marks a widget's public key, so one pasted in the wrong place is told apart.
+const publicKeyPrefix = "pk_"
+
 // maxSettingsBytes caps settings_json: it travels to every visitor with the config.
 const maxSettingsBytes = 16 << 10
 
@@ -116,7 +119,7 @@ func (s *Service) PublicEndpointBase() string {
 // right, no heavy tracking, sampling rate 1, status active. Errors: invalid (the fields).
 func (s *Service) CreateWidget(ctx context.Context, p *company.Project, f WidgetFields) (*Widget, error) {
 	now := s.now()
-	w := Widget{ID: models.NewID(), CompanyID: p.CompanyID, ProjectID: p.ID, PublicKey: "pk_" + models.RandomToken(18),
+	w := Widget{ID: models.NewID(), CompanyID: p.CompanyID, ProjectID: p.ID, PublicKey: publicKeyPrefix + models.RandomToken(18),
 		Name: "Site chat", Status: WidgetActive, Title: "Chat with us", Subtitle: "We reply within minutes", AccentColor: "#2563eb",
 		Position: "right", SamplingRate: 1, SettingsJSON: "{}", CreatedAt: now, UpdatedAt: now}
 	if err := f.applyTo(&w); err != nil {
