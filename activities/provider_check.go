@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"agencyhub/activities/egress"
+	"agencyhub/activities/llm"
 	"agencyhub/activities/mailer"
 	"agencyhub/activities/messenger"
 	"agencyhub/models/integration"
@@ -31,7 +32,8 @@ type ProviderCheck struct {
 }
 
 // Test calls the provider without any effect there: getMe for a messenger_a bot, me for a
-// messenger_b bot, an SMTP session up to AUTH then QUIT for a mail server. Types with
+// messenger_b bot, an SMTP session up to AUTH then QUIT for a mail server, the model list
+// of an AI model provider. Types with
 // nothing to call (http.auth and the planned ones) are untestable. A failed call is a
 // result, not an error; the result is stored on the dependency (a messenger_a test also
 // records the bot's user name in metadata.bot_username) unless the dependency changed while
@@ -58,6 +60,8 @@ func (p *ProviderCheck) Test(ctx context.Context, d *integration.ActionDependenc
 		result = p.testMessengerB(ctx, dep)
 	case integration.TypeSMTPServer:
 		result = p.testSMTP(ctx, dep)
+	case integration.TypeAIModelProvider:
+		result = p.testModelProvider(ctx, dep)
 	default:
 		result = integration.TestResult{Status: integration.TestUntestable, ReasonCode: "untestable",
 			Message: fmt.Sprintf("A %s integration has no provider to call; it is checked when an action uses it.", d.DependencyTypeKey)}
@@ -186,4 +190,30 @@ func (p *ProviderCheck) testSMTP(ctx context.Context, dep *integration.Unsealed)
 		return passed("The mail server %s:%d accepted a session (no login configured).", cfg.Host, cfg.Port)
 	}
 	return passed("The mail server %s:%d accepted the login of %s.", cfg.Host, cfg.Port, cfg.Username)
+}
+
+// testModelProvider lists the provider's models with the integration's key: the call every
+// OpenAI-compatible server answers, and one that proves the address and the key.
+func (p *ProviderCheck) testModelProvider(ctx context.Context, dep *integration.Unsealed) integration.TestResult {
+	baseURL, _ := dep.Metadata["base_url"].(string)
+	key, _ := dep.Auth["api_key"].(string)
+	list, err := (&llm.Client{HTTP: p.Client, BaseURL: baseURL, APIKey: key}).Models(ctx)
+	var le *llm.Error
+	switch {
+	case err == nil:
+		return passed("The model provider answered with %d model(s).", len(list))
+	case !errors.As(err, &le):
+		return failed(ClassTransient, "connection_failed", "The model provider could not be called: %s.", egress.Reason(err))
+	case le.Refused():
+		return failed(ClassValidation, "egress_refused", "The model provider's address may not be called: %s. Use a public base_url, or ask the operator to allow-list it in APP_EGRESS_ALLOW.", egress.Reason(le.Err))
+	case le.StatusCode == 0:
+		return failed(ClassTransient, "connection_failed", "%s.", le.Error())
+	case le.StatusCode == http.StatusUnauthorized || le.StatusCode == http.StatusForbidden:
+		return failed(ClassAuth, "api_key_rejected", "%s. Check the api_key.", le.Error())
+	case le.StatusCode == http.StatusTooManyRequests:
+		return failed(ClassRateLimited, "rate_limited", "%s. Test again later.", le.Error())
+	case le.StatusCode >= 500:
+		return failed(ClassTransient, "provider_unavailable", "%s. Test again later.", le.Error())
+	}
+	return failed(ClassPermanent, "request_rejected", "%s. Check base_url.", le.Error())
 }

@@ -63,6 +63,7 @@ func (e *env) fixture(name string) fixture {
 	e.addClientIDs(u, f.ids)
 	e.addSiteChatIDs(u, f.ids)
 	e.addDesktopIDs(u, f.ids)
+	e.addAIIDs(u, f.ids)
 	f.ids["public_slug"] = schemas.PatchContractSlug // an integration document, public
 	return f
 }

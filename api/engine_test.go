@@ -16,6 +16,7 @@ import (
 	"agencyhub/engine"
 	"agencyhub/engine/devserver"
 	"agencyhub/models"
+	"agencyhub/models/aiemployee"
 	"agencyhub/models/automation"
 	"agencyhub/models/desktop"
 	"agencyhub/models/realtime"
@@ -77,21 +78,26 @@ func (e *env) withEngine(s *api.Server) {
 	s.Relays = relay.NewService(e.db.DB, s.Integrations.Sealer)
 	s.Relays.Now = s.Now
 	queue := "test-" + models.NewID().String()
+	egressClient := egress.NewClient(testEgress, egress.DefaultMaxBody)
+	ai := aiemployee.NewService(e.db.DB, s.Bus)
+	ai.Now = s.Now
 	services := engine.NewServices(c, queue, s.PublicURL, s.Catalog, engine.Stores{
-		Workflows: s.Workflows, Integrations: s.Integrations, Webhooks: s.Webhooks, Relays: s.Relays, Billing: s.Billing})
-	s.Drafts, s.Runs, s.Intake, s.Publisher = services.Drafts, services.Runs, services.Intake, services.Publisher
+		Workflows: s.Workflows, Integrations: s.Integrations, Webhooks: s.Webhooks, Relays: s.Relays, Billing: s.Billing,
+		AI: ai, Companies: s.Company, Egress: egressClient})
+	s.Drafts, s.Runs, s.Intake, s.Publisher, s.Agent = services.Drafts, services.Runs, services.Intake, services.Publisher, services.Agent
+	s.Agent.Desktop = s.Desktop
 	services.Runs.Namespace = "api-test"
 	dispatching, stopDispatching := context.WithCancel(context.Background())
 	dispatched := make(chan struct{})
 	go func() { services.Dispatcher.Run(dispatching); close(dispatched) }()
 	e.t.Cleanup(func() { stopDispatching(); <-dispatched })
-	egressClient := egress.NewClient(testEgress, egress.DefaultMaxBody)
 	s.ProviderCheck = &activities.ProviderCheck{Store: s.Integrations, Client: egressClient, Policy: testEgress}
 	s.BotAPI = &activities.BotAPI{ActionDependencies: s.Integrations, Client: egressClient}
 	s.PartyLookup = &activities.PartyLookup{Store: s.Integrations, Client: egressClient}
 	e.temporal, e.taskQueue = c, queue
 	w := engine.NewWorker(c, queue, engine.WorkerDeps{Workflows: s.Workflows, Intake: services.Intake, BotSessions: s.Relays, Billing: s.Billing,
-		Actions: activities.Registry(activities.Deps{ActionDependencies: s.Integrations, EgressPolicy: testEgress})})
+		Actions: activities.Registry(activities.Deps{ActionDependencies: s.Integrations, EgressPolicy: testEgress}), Agent: s.Agent})
+	e.worker = w
 	if err := w.Start(); err != nil {
 		e.t.Fatal(err)
 	}

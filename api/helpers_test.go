@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
 
 	"agencyhub/api"
 	"agencyhub/migrations/dbtest"
@@ -36,6 +37,8 @@ type env struct {
 	// temporal and taskQueue are the embedded Temporal's client and the worker's queue.
 	temporal  client.Client
 	taskQueue string
+	// worker polls taskQueue for this environment.
+	worker worker.Worker
 }
 
 // testPasswordCost makes password hashes cheap: the tests hash hundreds of them, and what

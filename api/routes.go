@@ -232,6 +232,26 @@ func (s *Server) routes(r *gin.Engine) {
 	me.POST("/site-chat-conversations/:conversation_id/attachments", s.inConversation(work), s.siteChatAttachmentCreate)
 	me.GET("/site-chat/voice-config", s.siteChatVoiceConfig)
 
+	// AI employee.
+	v1.GET("/ai/runtime/readiness", s.aiRuntimeReadiness)
+	v1.GET("/ai/agent/readiness", s.aiRuntimeReadiness)
+	v1.GET("/ai/runtime/capabilities", s.aiRuntimeCapabilities)
+	me.GET("/projects/:project_id/ai/employee", s.inProject(read), s.aiEmployeeGet)
+	me.PATCH("/projects/:project_id/ai/employee", s.inProject(manage), s.aiEmployeePatch)
+	me.GET("/projects/:project_id/ai/employee/capability", s.inProject(read), s.aiEmployeeCapability)
+	me.POST("/projects/:project_id/ai/employee/sessions", s.inProject(read), s.aiEmployeeSessionCreate)
+	me.GET("/projects/:project_id/ai/employee/sessions/:session_id", s.inAISession(read), s.aiEmployeeSessionGet)
+	me.POST("/projects/:project_id/ai/employee/sessions/:session_id/cancel", s.inAISession(read), s.aiEmployeeSessionCancel)
+	me.POST("/projects/:project_id/ai/employee/sessions/:session_id/messages", s.inAISession(read), s.aiEmployeeMessagePost)
+	me.POST("/projects/:project_id/ai/employee/sessions/:session_id/messages/stream", s.inAISession(read), s.aiEmployeeMessageStream)
+	me.GET("/projects/:project_id/ai/model-providers", s.inProject(read), s.aiModelProviders)
+	me.PATCH("/projects/:project_id/ai/tool-calls/:tool_call_id", s.inAIToolCall(work), s.aiToolCallPatch)
+	me.POST("/projects/:project_id/ai/tool-calls/:tool_call_id/approve", s.inAIToolCall(work), s.aiToolCallApprove)
+	me.POST("/projects/:project_id/ai/tool-calls/:tool_call_id/reject", s.inAIToolCall(work), s.aiToolCallReject)
+	me.GET("/projects/:project_id/action-dependencies/:action_dependency_id/models", s.inActionDependency(read), s.aiModelsByDependency)
+	me.POST("/projects/:project_id/action-dependencies/:action_dependency_id/models/evaluate", s.inActionDependency(manage), s.aiModelsEvaluate)
+	me.POST("/projects/:project_id/action-dependencies/:action_dependency_id/models/refresh", s.inActionDependency(manage), s.aiModelsRefresh)
+
 	// Patch importer and integration docs.
 	me.POST("/workflows/:workflow_id/ai-import", s.inWorkflow(work), s.workflowAIImport)
 	me.GET("/workflows/:workflow_id/ai-context", s.inWorkflow(read), s.workflowAIContext)

@@ -79,6 +79,9 @@ type Server struct {
 	// SiteChatLimiter limits its public calls per client address and widget.
 	SiteChat        *sitechat.Service
 	SiteChatLimiter *sitechat.PublicLimiter
+	// Agent is the AI employee: its settings and capability, sessions on Temporal, tool
+	// approvals and model lists.
+	Agent *engine.Agent
 	// Files keeps uploaded files and signs their download links.
 	Files   *filestore.Store
 	Health  []HealthCheck

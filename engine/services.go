@@ -2,12 +2,15 @@ package engine
 
 import (
 	"log/slog"
+	"net/http"
 	"time"
 
 	"go.temporal.io/sdk/client"
 
+	"agencyhub/models/aiemployee"
 	"agencyhub/models/automation"
 	"agencyhub/models/billing"
+	"agencyhub/models/company"
 	"agencyhub/models/integration"
 	"agencyhub/models/relay"
 	"agencyhub/models/webhook"
@@ -24,6 +27,8 @@ type Services struct {
 	Intake     *Intake
 	Publisher  *Publisher
 	Schedules  *Schedules
+	// Agent is the AI employee; nil without Stores.AI.
+	Agent *Agent
 }
 
 // Stores are the models the engine drives.
@@ -34,6 +39,11 @@ type Stores struct {
 	Relays       *relay.Service
 	// Billing queues the payment events workflows start on; nil leaves them queued.
 	Billing *billing.Service
+	// AI holds the AI employee's sessions; with Companies and Egress (the client model
+	// providers are called through) it gives the services an Agent. Nil: no agent.
+	AI        *aiemployee.Service
+	Companies *company.Service
+	Egress    *http.Client
 }
 
 // NewServices wires the engine's services. Runs are dispatched to taskQueue, where the
@@ -43,7 +53,17 @@ func NewServices(c client.Client, taskQueue, publicURL string, catalog *schemas.
 	runs := &Runs{Client: c, Workflows: st.Workflows, Catalog: catalog, Drafts: drafts, Templates: st.Integrations, TaskQueue: taskQueue, PublicURL: publicURL}
 	schedules := &Schedules{Client: c, Workflows: st.Workflows, Catalog: catalog, TaskQueue: taskQueue}
 	intake := &Intake{Runs: runs, Workflows: st.Workflows, Catalog: catalog, Webhooks: st.Webhooks, Relays: st.Relays, Billing: st.Billing}
+	var agent *Agent
+	if st.AI != nil {
+		var err error
+		agent, err = NewAgent(Agent{Store: st.AI, Companies: st.Companies, Workflows: st.Workflows, Integrations: st.Integrations,
+			Billing: st.Billing, Drafts: drafts, Runs: runs, Catalog: catalog, Client: c, TaskQueue: taskQueue, HTTP: st.Egress})
+		if err != nil {
+			panic("the AI employee's embedded tools and documents do not load: " + err.Error())
+		}
+	}
 	return &Services{
+		Agent:      agent,
 		Drafts:     drafts,
 		Runs:       runs,
 		Dispatcher: NewDispatcher(runs, intake, time.Second, slog.Default()),

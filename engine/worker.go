@@ -54,6 +54,8 @@ type WorkerDeps struct {
 	Billing *billing.Service
 	// Metrics counts action attempts; nil counts none, as metrics.Discard() does.
 	Metrics *metrics.Metrics
+	// Agent runs the AI employee's sessions; nil leaves them to other workers.
+	Agent *Agent
 }
 
 // applyProgress is the projection writer as the interpreter's local activity: a run that
@@ -90,6 +92,9 @@ func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
 	}
 	if d.Billing != nil {
 		registerBillingCycle(w, d.Billing)
+	}
+	if d.Agent != nil {
+		registerAgent(w, d.Agent)
 	}
 	return w
 }

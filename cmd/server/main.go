@@ -30,6 +30,7 @@ import (
 	"agencyhub/engine/devserver"
 	"agencyhub/migrations"
 	"agencyhub/models"
+	"agencyhub/models/aiemployee"
 	"agencyhub/models/auth"
 	"agencyhub/models/automation"
 	"agencyhub/models/billing"
@@ -103,6 +104,7 @@ type stores struct {
 	relays       *relay.Service
 	files        *filestore.Store
 	desktop      *desktop.Inbox
+	ai           *aiemployee.Service
 }
 
 // ParseFlags reads the configuration from the environment and the command line.
@@ -166,12 +168,14 @@ func (m *Main) Run(ctx context.Context) error {
 	if err := m.connectTemporal(ctx); err != nil {
 		return err
 	}
-	services := engine.NewServices(m.temporal, engine.TaskQueue, m.Config.PublicURL, catalog, engine.Stores{
-		Workflows: st.workflows, Integrations: st.integrations, Webhooks: st.webhooks, Relays: st.relays, Billing: st.billing,
-	})
-	services.Runs.Namespace = m.Config.TemporalNamespace
 	egressPolicy, _ := m.Config.egressPolicy()
 	egressClient := egress.NewClient(egressPolicy, egress.DefaultMaxBody)
+	services := engine.NewServices(m.temporal, engine.TaskQueue, m.Config.PublicURL, catalog, engine.Stores{
+		Workflows: st.workflows, Integrations: st.integrations, Webhooks: st.webhooks, Relays: st.relays, Billing: st.billing,
+		AI: st.ai, Companies: st.companies, Egress: egressClient,
+	})
+	services.Runs.Namespace = m.Config.TemporalNamespace
+	services.Agent.Desktop = st.desktop
 	botAPI := &activities.BotAPI{ActionDependencies: st.integrations, Client: egressClient, MessengerABaseURL: m.Config.MessengerABaseURL}
 	if m.Config.Role != "api" {
 		if err := m.startWorker(st, services, botAPI, egressPolicy, egressClient); err != nil {
@@ -219,6 +223,7 @@ func (m *Main) openStores(ctx context.Context, keys *models.Keys, catalog *schem
 	settings.NativeRedirectPrefixes = m.Config.nativeRedirectPrefixes()
 	st := &stores{auth: auth.NewService(m.db, keys, settings), companies: company.NewService(m.db, keys.Sealer)}
 	st.desktop = desktop.NewInbox(m.db, m.bus)
+	st.ai = aiemployee.NewService(m.db, m.bus)
 	st.billing = billing.NewService(m.db, st.companies, st.desktop)
 	st.workflows = automation.NewService(m.db, st.companies, catalog, m.bus)
 	st.workflows.Metrics = m.metrics
@@ -286,7 +291,7 @@ func (m *Main) startWorker(st *stores, services *engine.Services, botAPI *activi
 			ActionDependencies: st.integrations, EgressPolicy: policy, Egress: egressClient,
 			MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL,
 		}),
-		Metrics: m.metrics,
+		Metrics: m.metrics, Agent: services.Agent,
 	})
 	if err := m.worker.Start(); err != nil {
 		return err
@@ -321,6 +326,7 @@ func (m *Main) apiServer(st *stores, services *engine.Services, catalog *schemas
 		Auth: st.auth, Company: st.companies, Contract: contract, Catalog: catalog,
 		Workflows: st.workflows, Drafts: services.Drafts, Runs: services.Runs, Intake: services.Intake, Publisher: services.Publisher, Bus: m.bus,
 		Integrations: st.integrations, Relays: st.relays, BotAPI: botAPI, Webhooks: st.webhooks, Files: st.files, Billing: st.billing, Desktop: st.desktop,
+		Agent: services.Agent,
 		ProviderCheck: &activities.ProviderCheck{Store: st.integrations, Client: egressClient, Policy: policy,
 			MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL},
 		PartyLookup: &activities.PartyLookup{Store: st.integrations, Client: egressClient},

@@ -17,6 +17,7 @@ const (
 	TypeMessengerBBot    = "messenger_b.bot"
 	TypeSMTPServer       = "smtp.server"
 	TypePostgresDatabase = "postgres.database"
+	TypeAIModelProvider  = "ai.model_provider"
 )
 
 // Unsealed is an action dependency with its auth decrypted: what an action or a connection
