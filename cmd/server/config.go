@@ -18,6 +18,7 @@ import (
 	"agencyhub/activities/egress"
 	"agencyhub/models/auth"
 	"agencyhub/models/filestore"
+	"agencyhub/models/sitechat"
 )
 
 // Config is every setting of the service. Each comes from an environment variable and may
@@ -49,6 +50,15 @@ type Config struct {
 	// SafetyPoll is how often event streams and receipt waits read the database when the
 	// event bus brought no news.
 	SafetyPoll time.Duration
+
+	// Site chat: how long co-browse frames are kept, the ICE servers of calls (with a TURN
+	// secret, short-lived TURN credentials), and the public calls allowed per second (and
+	// in a burst) per client address and widget.
+	SiteChatFrameRetention time.Duration
+	SiteChatICEURLs        string
+	SiteChatTURNSecret     string
+	SiteChatRate           int64
+	SiteChatBurst          int64
 
 	// MetricsAddr is where /metrics listens, apart from the API; empty serves no metrics.
 	MetricsAddr string
@@ -127,6 +137,11 @@ func ParseConfig(args []string, getenv func(string) string) (Config, error) {
 	str(&c.MessengerBBaseURL, "messenger-b-api-base-url", "APP_MESSENGER_B_API_BASE_URL", "", "messenger_b bot API address for integrations that set no api_base_url")
 	str(&c.FilesS3URL, "files-s3-url", "APP_FILES_S3_URL", "", "s3://ACCESS_KEY:SECRET@host[:port]/bucket[/prefix]?region=...: keep uploaded files in S3-compatible storage; empty keeps them in the data dir")
 	dur(&c.SafetyPoll, "safety-poll", "APP_SAFETY_POLL", 2*time.Second, "how often event streams and receipt waits read the database when the event bus brought no news")
+	dur(&c.SiteChatFrameRetention, "site-chat-frame-retention", "APP_SITE_CHAT_FRAME_RETENTION", 7*24*time.Hour, "how long site chat co-browse frames are kept")
+	str(&c.SiteChatICEURLs, "site-chat-ice-urls", "APP_SITE_CHAT_ICE_URLS", "stun:stun.l.google.com:19302", "comma-separated stun:, turn: and turns: URLs handed to site chat calls")
+	str(&c.SiteChatTURNSecret, "site-chat-turn-secret", "APP_SITE_CHAT_TURN_SECRET", "", "coturn static-auth-secret: turn: URLs get 1-hour credentials in coturn's REST API scheme")
+	num(&c.SiteChatRate, "site-chat-rate", "APP_SITE_CHAT_RATE", 20, "public site chat calls per second per client address and widget")
+	num(&c.SiteChatBurst, "site-chat-burst", "APP_SITE_CHAT_BURST", 100, "public site chat calls in a burst per client address and widget")
 	str(&c.MetricsAddr, "metrics-addr", "APP_METRICS_ADDR", "", "listen address of /metrics (Prometheus format), apart from the API; empty serves no metrics")
 	str(&c.OTLPEndpoint, "otlp-endpoint", "OTEL_EXPORTER_OTLP_ENDPOINT", "", "OpenTelemetry collector base URL (OTLP over HTTP, traces to /v1/traces); setting it turns tracing and trace ids in logs on")
 	str(&c.EgressAllow, "egress-allow", "APP_EGRESS_ALLOW", "", "comma-separated host names, IP addresses or CIDR networks that integrations may reach although internal")
@@ -208,6 +223,14 @@ func ParseConfig(args []string, getenv func(string) string) (Config, error) {
 	if c.SafetyPoll < 100*time.Millisecond {
 		return c, errors.New("APP_SAFETY_POLL must be at least 100ms")
 	}
+	if c.SiteChatFrameRetention < time.Hour || c.SiteChatRate < 1 || c.SiteChatBurst < 1 {
+		return c, errors.New("APP_SITE_CHAT_FRAME_RETENTION must be at least 1h, APP_SITE_CHAT_RATE and APP_SITE_CHAT_BURST at least 1")
+	}
+	for _, u := range commaList(c.SiteChatICEURLs) {
+		if !strings.HasPrefix(u, "stun:") && !strings.HasPrefix(u, "turn:") && !strings.HasPrefix(u, "turns:") {
+			return c, fmt.Errorf("APP_SITE_CHAT_ICE_URLS: %q is not a stun:, turn: or turns: URL", u)
+		}
+	}
 	if c.MetricsAddr != "" {
 		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
 			return c, fmt.Errorf("APP_METRICS_ADDR must be host:port, not %q", c.MetricsAddr)
@@ -259,6 +282,16 @@ func (c Config) egressPolicy() (egress.Policy, error) { return egress.ParsePolic
 func (c Config) trustedProxies() []string { return commaList(c.TrustedProxies) }
 
 func (c Config) nativeRedirectPrefixes() []string { return commaList(c.NativeRedirectPrefixes) }
+
+// siteChatSettings are the site chat's settings: the defaults, with the configured retention,
+// ICE servers and TURN secret, and links to the web app and the public API.
+func (c Config) siteChatSettings() sitechat.Settings {
+	st := sitechat.DefaultSettings()
+	st.FrameRetention, st.TURNSecret = c.SiteChatFrameRetention, c.SiteChatTURNSecret
+	st.ICEServers = commaList(c.SiteChatICEURLs)
+	st.AppURL, st.EndpointBase = c.WebURL, c.PublicURL
+	return st
+}
 
 func commaList(s string) []string {
 	var out []string

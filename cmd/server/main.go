@@ -41,6 +41,7 @@ import (
 	"agencyhub/models/metrics"
 	"agencyhub/models/realtime"
 	"agencyhub/models/relay"
+	"agencyhub/models/sitechat"
 	"agencyhub/models/webhook"
 	"agencyhub/schemas"
 )
@@ -103,6 +104,7 @@ type stores struct {
 	webhooks     *webhook.Service
 	relays       *relay.Service
 	files        *filestore.Store
+	siteChat     *sitechat.Service
 	desktop      *desktop.Inbox
 	ai           *aiemployee.Service
 }
@@ -190,6 +192,8 @@ func (m *Main) Run(ctx context.Context) error {
 	m.loops.Go(func() { mail.Run(m.loopsCtx) })
 	// The instances that accept webhook deliveries hand their queued runs to Temporal.
 	m.loops.Go(func() { services.Dispatcher.Run(m.loopsCtx) })
+	// They also expire co-browse frames and miss unanswered site chat calls.
+	m.loops.Go(func() { st.siteChat.RunJanitor(m.loopsCtx, time.Minute) })
 	server, err := m.apiServer(st, services, catalog, botAPI, egressPolicy, egressClient)
 	if err != nil {
 		return err
@@ -240,6 +244,7 @@ func (m *Main) openStores(ctx context.Context, keys *models.Keys, catalog *schem
 	if err != nil {
 		return nil, fmt.Errorf("file store: %w", err)
 	}
+	st.siteChat = sitechat.NewService(m.db, st.companies, m.bus, st.files, keys.TokenSigning, m.Config.siteChatSettings())
 	return st, nil
 }
 
@@ -330,6 +335,7 @@ func (m *Main) apiServer(st *stores, services *engine.Services, catalog *schemas
 		ProviderCheck: &activities.ProviderCheck{Store: st.integrations, Client: egressClient, Policy: policy,
 			MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL},
 		PartyLookup: &activities.PartyLookup{Store: st.integrations, Client: egressClient},
+		SiteChat:    st.siteChat, SiteChatLimiter: sitechat.NewPublicLimiter(float64(m.Config.SiteChatRate), int(m.Config.SiteChatBurst)),
 		Health: []api.HealthCheck{
 			{Name: "database", Check: func(ctx context.Context) error { return models.Ping(ctx, m.db) }},
 			{Name: "temporal", Check: func(ctx context.Context) error {
