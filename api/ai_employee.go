@@ -121,7 +121,7 @@ type aiModelProviderView struct {
 // OpenAI-compatible chat completions API, which local servers speak too.
 func (s *Server) modelProviders() []aiModelProviderView {
 	return []aiModelProviderView{{
-		ProviderKey: "openai_compatible", DependencyTypeKey: engine.TypeAIModelProvider, DisplayName: "OpenAI-compatible chat completions",
+		ProviderKey: engine.ProviderOpenAICompatible, DependencyTypeKey: engine.TypeAIModelProvider, DisplayName: "OpenAI-compatible chat completions",
 		DefaultBaseURL: "https://api.openai.com/v1", DocsURL: s.PublicURL + "/api/v1/action-dependency-types/" + engine.TypeAIModelProvider,
 		Status: "supported", ToolLoop: "temporal_workflow",
 		Capabilities: []string{"chat", "streaming", "tool_calling", "model_list"},

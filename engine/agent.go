@@ -21,6 +21,10 @@ import (
 // TypeAIModelProvider is the dependency type of a model provider integration.
 const TypeAIModelProvider = integration.TypeAIModelProvider
 
+// ProviderOpenAICompatible is the one wire format model providers speak: OpenAI-compatible
+// chat completions (activities/llm).
+const ProviderOpenAICompatible = "openai_compatible"
+
 // Agent is the project's AI employee at work: it computes the capability, opens sessions,
 // hands user messages, approvals and cancellations to each session's Temporal workflow
 // (AgentSession), and runs the turns' model steps and tools as that workflow's activities.

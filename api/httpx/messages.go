@@ -254,6 +254,7 @@ var catalog = map[string]map[string]MessageText{
 		"invalid_tool_input":     {"Invalid tool input", "input_json does not match the tool's input schema.", "Correct input_json"},
 		"not_a_model_provider":   {"Not a model provider", "The integration is not an ai.model_provider integration.", "Pick an ai.model_provider integration"},
 		"ai_provider_failed":     {"Model provider failed", "The model provider could not be called or refused the call.", "Check the integration's base_url and api_key, and APP_EGRESS_ALLOW for a local server"},
+		"ai_proposal_not_found":  {"Proposal not found", "The session has no such patch proposal.", "Propose the patch again"},
 		// Site chat sockets.
 		"invalid_envelope":          {"Invalid envelope", "A socket message must be a SiteChatWSEnvelope: a JSON object with id, a known type and sent_at, and an object as payload.", "Correct the fields named in validate"},
 		"envelope_type_not_allowed": {"Type not allowed on this socket", "This side of the site chat sockets may not send envelopes of this type.", "Send only the types docs/site-chat-sockets.md lists for this socket"},
@@ -500,6 +501,7 @@ var catalog = map[string]map[string]MessageText{
 		"invalid_tool_input":     {"Некорректный ввод инструмента", "input_json не соответствует схеме ввода инструмента.", "Исправьте input_json"},
 		"not_a_model_provider":   {"Не провайдер моделей", "Интеграция не является интеграцией ai.model_provider.", "Выберите интеграцию ai.model_provider"},
 		"ai_provider_failed":     {"Ошибка провайдера моделей", "Провайдер моделей недоступен или отклонил вызов.", "Проверьте base_url и api_key интеграции, а для локального сервера — APP_EGRESS_ALLOW"},
+		"ai_proposal_not_found":  {"Предложение не найдено", "В сессии нет такого предложения изменений.", "Предложите изменения заново"},
 		// Site chat sockets.
 		"invalid_envelope":          {"Некорректный конверт", "Сообщение сокета должно быть SiteChatWSEnvelope: JSON-объект с id, известным type и sent_at, с объектом в payload.", "Исправьте поля из validate"},
 		"envelope_type_not_allowed": {"Тип не разрешён на этом сокете", "Эта сторона сокетов чата сайта не может отправлять конверты такого типа.", "Отправляйте только типы, которые docs/site-chat-sockets.md перечисляет для этого сокета"},
