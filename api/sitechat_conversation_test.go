@@ -84,8 +84,7 @@ func TestSiteChatConversation(t *testing.T) {
 			e.advance(time.Minute + time.Second)
 			e.do(req{method: "GET", path: "/api/v1/site-chat/attachments/" + otherID + "/" + otherToken}).expect(t, http.StatusNotFound)
 			// Reading the message again signs a fresh link (the operator signs in again: access tokens last 15 minutes too).
-			site.owner.token = e.do(req{method: "POST", path: "/api/v1/auth/login", body: map[string]any{"email": site.owner.email, "password": password, "client_type": "api"}}).
-				expect(t, http.StatusOK).str("access_token")
+			site.owner.token = e.signInAgain(site.owner)
 			items := e.do(req{method: "GET", path: "/api/v1/site-chat-conversations/" + v.conversationID + "/messages", token: site.owner.token}).expect(t, http.StatusOK).items()
 			fresh := items[len(items)-1]["attachments"].([]any)[0].(map[string]any)["download_url"].(string)
 			e.do(req{method: "GET", path: strings.TrimPrefix(fresh, "http://api.test")}).expect(t, http.StatusOK)

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models/sitechat"
 )
@@ -32,6 +34,14 @@ func (e *env) chatSite(name string) chatSite {
 	w := e.do(req{method: "POST", path: "/api/v1/projects/" + projectID + "/site-chat-widgets", token: u.token,
 		body: map[string]any{"name": name + " shop"}}).expect(e.t, http.StatusCreated)
 	return chatSite{owner: u, projectID: projectID, widget: w.str("chat_widget_id"), publicKey: w.str("public_key"), company: companyID}
+}
+
+// signInAgain answers a fresh access token of u, for tests that move the clock past its
+// 15 minutes.
+func (e *env) signInAgain(u user) string {
+	e.t.Helper()
+	return e.do(req{method: "POST", path: "/api/v1/auth/login", body: map[string]any{"email": u.email, "password": password, "client_type": "api"}}).
+		expect(e.t, http.StatusOK).str("access_token")
 }
 
 // chatVisitor is a visitor's presence: its ids and token.
@@ -222,3 +232,14 @@ func TestSiteChatPresence(t *testing.T) {
 		})
 	})
 }
+
+func mustUUID(t testing.TB, s string) uuid.UUID {
+	t.Helper()
+	id, err := uuid.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func sitechatVisitor() sitechat.Party { return sitechat.VisitorParty() }
