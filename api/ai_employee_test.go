@@ -431,8 +431,8 @@ func readSSE(t *testing.T, body string) (string, string) {
 }
 
 // addAIIDs opens an AI session in the fixture's project with a tool call waiting for
-// approval, and records their ids. The session's id stands for session_id from then on:
-// the auth session operations only need an id the caller cannot use elsewhere.
+// approval, and records their ids; the AI operations' session_id reads ai_session_id
+// (fixtureKey), the auth session operations keep the user's auth session.
 func (e *env) addAIIDs(u user, ids map[string]string) {
 	e.t.Helper()
 	sessionID := e.do(req{method: "POST", path: "/api/v1/projects/" + ids["project_id"] + "/ai/employee/sessions", token: u.token}).
@@ -443,7 +443,7 @@ func (e *env) addAIIDs(u user, ids map[string]string) {
 	if _, err := e.server.Agent.Store.RecordStep(context.Background(), id, 1, 0, "", []aiemployee.ToolCall{call}); err != nil {
 		e.t.Fatal(err)
 	}
-	ids["session_id"], ids["tool_call_id"] = sessionID, call.ID.String()
+	ids["ai_session_id"], ids["tool_call_id"] = sessionID, call.ID.String()
 }
 
 // restartWorker stops the environment's worker and starts another on the same task queue,

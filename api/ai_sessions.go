@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -251,26 +250,21 @@ type aiMessageRequest struct {
 }
 
 // postMessage binds and posts the user's message, answering the session as posted.
-func (s *Server) postMessage(c *gin.Context) (*aiemployee.Session, bool) {
+func (s *Server) postMessage(c *gin.Context) (*aiemployee.Session, error) {
 	var req aiMessageRequest
 	if err := httpx.Bind(c, &req); err != nil {
-		httpx.WriteError(c, err)
-		return nil, false
+		return nil, err
 	}
-	sess, err := s.Agent.PostMessage(c, aiSession(c), aiemployee.MessageInput{Content: req.Content, Revision: req.SessionRevision, PageContext: req.PageContextJSON})
-	if err != nil {
-		httpx.WriteError(c, err)
-		return nil, false
-	}
-	return sess, true
+	return s.Agent.PostMessage(c, aiSession(c), aiemployee.MessageInput{Content: req.Content, Revision: req.SessionRevision, PageContext: req.PageContextJSON})
 }
 
 // aiEmployeeMessagePost serves POST .../ai/employee/sessions/{session_id}/messages: the
 // message starts a turn; the answer is the session once the turn has ended or waits for a
 // tool call's approval (202 with the session as it stands if that takes over 2 minutes).
 func (s *Server) aiEmployeeMessagePost(c *gin.Context) {
-	sess, ok := s.postMessage(c)
-	if !ok {
+	sess, err := s.postMessage(c)
+	if err != nil {
+		httpx.WriteError(c, err)
 		return
 	}
 	s.awaitTurn(c, sess, func(cur *aiemployee.Session) bool { return cur.Status != aiemployee.SessionRunning })
@@ -312,40 +306,26 @@ func (s *Server) aiEmployeeMessageStream(c *gin.Context) {
 	if resume == "" {
 		resume = c.Query("cursor")
 	}
-	after := 0
-	sess := aiSession(c)
-	if resume != "" {
-		n, err := strconv.Atoi(resume)
-		if err != nil || n < 0 {
-			httpx.WriteError(c, models.Invalid("invalid_cursor", "cursor"))
-			return
-		}
-		after = n
-	} else {
-		before := sess.EventSequence
-		posted, ok := s.postMessage(c)
-		if !ok {
-			return
-		}
-		sess, after = posted, before
+	after, err := afterSequence(resume, "cursor")
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
 	}
-	s.streamSession(c, sess.ID, after)
-}
-
-// streamSession writes the session's events after a sequence until one ends the turn.
-func (s *Server) streamSession(c *gin.Context, id uuid.UUID, after int) {
-	w := s.watchSession(id)
-	defer w.close()
-	h := c.Writer.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no")
-	c.Status(http.StatusOK)
-	c.Writer.Flush()
+	sess := aiSession(c)
+	if resume == "" {
+		after = sess.EventSequence
+		if sess, err = s.postMessage(c); err != nil {
+			httpx.WriteError(c, err)
+			return
+		}
+	}
+	watch := s.watchSession(sess.ID)
+	defer watch.close()
+	beginEventStream(c)
 	keepAlive := time.NewTicker(streamKeepAlive)
 	defer keepAlive.Stop()
 	for {
-		events, err := s.Agent.Store.Events(c, id, after, 500)
+		events, err := s.Agent.Store.Events(c, sess.ID, after, 500)
 		if err != nil {
 			return
 		}
@@ -363,7 +343,7 @@ func (s *Server) streamSession(c *gin.Context, id uuid.UUID, after int) {
 			keepAlive.Reset(streamKeepAlive)
 			continue
 		}
-		for !w.wait(c.Request.Context(), keepAlive.C) {
+		for !watch.wait(c.Request.Context(), keepAlive.C) {
 			if c.Request.Context().Err() != nil {
 				return
 			}

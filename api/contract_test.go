@@ -71,10 +71,21 @@ func (e *env) fixture(name string) fixture {
 // pathFor fills an operation's path template with ids.
 func pathFor(op *schemas.Operation, ids map[string]string) string {
 	path := op.Path
-	for name, id := range ids {
-		path = strings.ReplaceAll(path, "{"+name+"}", id)
+	for _, param := range pathParamsOf(op) {
+		if id, ok := ids[fixtureKey(op, param)]; ok {
+			path = strings.ReplaceAll(path, "{"+param+"}", id)
+		}
 	}
 	return path
+}
+
+// fixtureKey is the fixture entry a path parameter reads: session_id names an auth session
+// under /auth/ and an AI session under /ai/, so the AI operations read ai_session_id.
+func fixtureKey(op *schemas.Operation, param string) string {
+	if param == "session_id" && strings.Contains(op.Path, "/ai/") {
+		return "ai_session_id"
+	}
+	return param
 }
 
 func hasPathParams(op *schemas.Operation) bool { return strings.Contains(op.Path, "{") }
@@ -179,7 +190,7 @@ func TestBadInputIsRejectedNamingTheFields(t *testing.T) {
 					for k, v := range f.ids {
 						bad[k] = v
 					}
-					bad[param] = "not-a-uuid"
+					bad[fixtureKey(op, param)] = "not-a-uuid"
 					resp := e.do(req{method: op.Method, path: pathFor(op, bad), token: f.owner.token, body: e.contract.ExampleBody(op)})
 					resp.expect(t, http.StatusBadRequest, param)
 				})
@@ -191,7 +202,7 @@ func TestBadInputIsRejectedNamingTheFields(t *testing.T) {
 					for k, v := range f.ids {
 						unknown[k] = v
 					}
-					unknown[param] = models.NewID().String()
+					unknown[fixtureKey(op, param)] = models.NewID().String()
 					resp := e.do(req{method: op.Method, path: pathFor(op, unknown), token: f.owner.token, body: e.contract.ExampleBody(op)})
 					resp.expect(t, http.StatusNotFound)
 				})
