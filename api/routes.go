@@ -198,6 +198,11 @@ func (s *Server) routes(r *gin.Engine) {
 	r.POST("/hooks/:hook_key/:endpoint_key", s.hookIngest)
 	r.GET("/hooks/:hook_key/:endpoint_key/runs/:workflow_run_id/receipt", s.hookReceipt)
 
+	// Site chat sockets and the widget script (docs/site-chat-sockets.md).
+	r.GET("/site-chat/widget.js", s.siteChatWidgetScript)
+	v1.GET("/public/site-chat/ws", s.siteChatPublicWebSocket)
+	me.GET("/site-chat/ws/operator", s.siteChatOperatorWebSocket)
+
 	// Site chat.
 	v1.GET("/public/site-chat/widgets/:public_key/config", s.siteChatPublicConfig)
 	v1.POST("/public/site-chat/presence", s.siteChatPresence)

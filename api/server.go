@@ -3,11 +3,13 @@ package api
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
 
 	"agencyhub/activities"
+	"agencyhub/api/wshub"
 	"agencyhub/engine"
 	"agencyhub/models/automation"
 	"agencyhub/models/filestore"
@@ -16,6 +18,7 @@ import (
 	"agencyhub/models/sitechat"
 
 	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
 	"go.opentelemetry.io/otel/trace"
 
 	"agencyhub/api/httpx"
@@ -79,6 +82,11 @@ type Server struct {
 	// SiteChatLimiter limits its public calls per client address and widget.
 	SiteChat        *sitechat.Service
 	SiteChatLimiter *sitechat.PublicLimiter
+	// SiteChatSockets tunes the visitor and operator sockets (wshub.DefaultConfig when
+	// zero); Handler starts their hub, CloseSockets ends it.
+	SiteChatSockets wshub.Config
+	chatHub         *wshub.Hub
+	chatSockets     *siteChatSockets
 	// Agent is the AI employee: its settings and capability, sessions on Temporal, tool
 	// approvals and model lists.
 	Agent *engine.Agent
@@ -123,11 +131,24 @@ func (s *Server) Handler() (http.Handler, error) {
 	if s.TracerProvider != nil {
 		r.Use(httpx.Trace(s.TracerProvider))
 	}
-	r.Use(httpx.Start, httpx.Log, httpx.Recover, httpx.WithOperation(s.Contract), httpx.LimitBodies(s.MaxBodyBytes))
+	r.Use(httpx.Start, httpx.Log, httpx.Recover, httpx.WithOperation(s.Contract), httpx.LimitBodies(s.MaxBodyBytes), siteChatCORS)
+	if s.SiteChatSockets == (wshub.Config{}) {
+		s.SiteChatSockets = wshub.DefaultConfig()
+	}
+	s.chatSockets = &siteChatSockets{s: s, relayed: map[uuid.UUID]int64{}}
+	s.chatHub = wshub.New(s.SiteChatSockets, s.Bus, s.chatSockets, sitechat.Topic, slog.Default())
 	s.routes(r)
 	r.NoRoute(httpx.NotFound)
 	r.NoMethod(httpx.MethodNotAllowed(allowedMethods(r.Routes())))
 	return r, nil
+}
+
+// CloseSockets disconnects the site chat sockets, which an HTTP server's Shutdown does not
+// wait for (they are hijacked connections), and stops routing notices to them.
+func (s *Server) CloseSockets() {
+	if s.chatHub != nil {
+		s.chatHub.Close()
+	}
 }
 
 // allowedMethods answers, for a concrete path, the methods its routes accept.

@@ -32,18 +32,20 @@
     return false;
   }
   function connect() {
-    var u = cfg.endpoint_base.replace(/^http/, "ws") + "/api/v1/public/site-chat/ws?public_key=" + encodeURIComponent(KEY) +
+    var u = cfg.endpoint_base.replace(/^http/, "ws") + "/ws?public_key=" + encodeURIComponent(KEY) +
       "&visit_session_id=" + me.visit_session_id + "&visitor_token=" + encodeURIComponent(me.visitor_token);
     ws = new WebSocket(u);
-    ws.onopen = function () { wsOpen = true; backoff = 500; flush(); if (ui.loaded) history(); };
+    ws.onopen = function () { wsOpen = true; state(); backoff = 500; flush(); if (ui.loaded) history(); };
     ws.onmessage = function (m) { var e; try { e = JSON.parse(m.data); } catch (x) { return; } receive(e); };
     ws.onclose = function () {
-      wsOpen = false;
+      wsOpen = false; state();
       // Exponential backoff with jitter; a refused token means presence must be posted again.
       setTimeout(function () { presence().then(connect, connect); }, backoff + Math.random() * backoff);
       backoff = Math.min(backoff * 2, 30000);
     };
   }
+  // The host element says whether the socket is up (data-connected), for the site's own checks.
+  function state() { if (ui.host) ui.host.setAttribute("data-connected", String(wsOpen)); }
   setInterval(function () { send("visitor.heartbeat"); }, 25000);
 
   function receive(e) {
@@ -70,7 +72,7 @@
       scroll_x: Math.round(scrollX), scroll_y: Math.round(scrollY) };
     var vs = store.get(sessionStorage, "visit:" + KEY);
     if (vs) body.visit_session_id = vs;
-    return api("POST", "/api/v1/public/site-chat/presence", body).then(function (r) {
+    return api("POST", "/presence", body).then(function (r) {
       me = r;
       store.set(sessionStorage, "visit:" + KEY, r.visit_session_id);
       return r;
@@ -93,7 +95,7 @@
     while (queue.length) {
       var events = queue.splice(0, 50);
       if (!send("event.batch", { events: events })) {
-        api("POST", "/api/v1/public/site-chat/events", { public_key: KEY, visitor_id: me.visitor_id, visit_session_id: me.visit_session_id, events: events }).catch(function () {});
+        api("POST", "/events", { public_key: KEY, visitor_id: me.visitor_id, visit_session_id: me.visit_session_id, events: events }).catch(function () {});
       }
     }
   }
@@ -133,13 +135,15 @@
       var body = input.value.trim();
       if (!body) return;
       input.value = "";
-      if (!send("chat.message", { body: body }, { conversation_id: me.conversation_id })) {
-        api("POST", "/api/v1/public/site-chat/messages", { body: body, public_key: KEY, visit_session_id: me.visit_session_id, visitor_id: me.visitor_id, conversation_id: me.conversation_id }).then(addMessage);
+      if (!send("chat.message", { body: body })) {
+        // The session's conversation opens with its first message.
+        api("POST", "/messages", { body: body, public_key: KEY, visit_session_id: me.visit_session_id, visitor_id: me.visitor_id })
+          .then(addMessage, function () { input.value = body; });
       }
     };
     input.onkeydown = function (ev) { if (ev.key === "Enter" && !ev.shiftKey) { ev.preventDefault(); form.requestSubmit(); } };
-    input.oninput = throttle(function () { send("chat.typing", { typing: true }, { conversation_id: me.conversation_id }); }, 2000);
-    ui.panel = panel; ui.host = host; ui.root = root;
+    input.oninput = throttle(function () { send("chat.typing", { typing: true }); }, 2000);
+    ui.panel = panel; ui.host = host; ui.root = root; state();
     document.body.appendChild(host);
     window.SiteChat = { open: function () { toggle(true); }, close: function () { toggle(false); } };
   }
@@ -155,7 +159,7 @@
     track(open ? "chat.opened" : "chat.closed");
   }
   function history() {
-    api("GET", "/api/v1/public/site-chat/conversations/" + me.conversation_id + "/messages?limit=100").then(function (r) {
+    api("GET", "/conversations/" + me.conversation_id + "/messages?limit=100").then(function (r) {
       (r.items || []).forEach(addMessage);
     }).catch(function () {});
   }
@@ -272,7 +276,7 @@
   }
   function peer() {
     if (call.pc) return Promise.resolve(call.pc);
-    return api("GET", "/api/v1/public/site-chat/voice-config").catch(function () { return {}; }).then(function (vc) {
+    return api("GET", "/voice-config").catch(function () { return {}; }).then(function (vc) {
       var pc = call.pc = new RTCPeerConnection({ iceServers: vc.ice_servers || [] });
       pc.onicecandidate = function (ev) { if (ev.candidate) send("webrtc.ice", { candidate: ev.candidate.toJSON() }, { call_session_id: call.id }); };
       pc.ontrack = function (ev) { if (!call.audio) { call.audio = el("audio"); call.audio.autoplay = true; ui.root.appendChild(call.audio); } call.audio.srcObject = ev.streams[0]; };
@@ -307,7 +311,7 @@
     return r.json();
   }).then(function (c) {
     cfg = c;
-    cfg.endpoint_base = (c.endpoint_base || BASE).replace(/\/$/, "");
+    cfg.endpoint_base = (c.endpoint_base || BASE + "/api/v1/public/site-chat").replace(/\/$/, "");
     tracking = Math.random() < (typeof c.sampling_rate === "number" ? c.sampling_rate : 1);
     return presence();
   }).then(function () {

@@ -256,10 +256,11 @@ var catalog = map[string]map[string]MessageText{
 		"ai_provider_failed":     {"Model provider failed", "The model provider could not be called or refused the call.", "Check the integration's base_url and api_key, and APP_EGRESS_ALLOW for a local server"},
 		"ai_proposal_not_found":  {"Proposal not found", "The session has no such patch proposal.", "Propose the patch again"},
 		// Site chat sockets.
-		"invalid_envelope":          {"Invalid envelope", "A socket message must be a SiteChatWSEnvelope: a JSON object with id, a known type and sent_at, and an object as payload.", "Correct the fields named in validate"},
-		"envelope_type_not_allowed": {"Type not allowed on this socket", "This side of the site chat sockets may not send envelopes of this type.", "Send only the types docs/site-chat-sockets.md lists for this socket"},
-		"envelope_too_large":        {"Envelope too large", "The envelope is too large to be relayed to the other side.", "Send a smaller payload"},
-		"socket_origin_not_allowed": {"Origin not allowed", "A socket signed in by cookie must be opened from the application's own origin.", "Open the socket from the application's page, or sign in with a bearer token"},
+		"invalid_envelope":           {"Invalid envelope", "A socket message must be a SiteChatWSEnvelope: a JSON object with id, a known type and sent_at, and an object as payload.", "Correct the fields named in validate"},
+		"envelope_type_not_allowed":  {"Type not allowed on this socket", "This side of the site chat sockets may not send envelopes of this type.", "Send only the types docs/site-chat-sockets.md lists for this socket"},
+		"envelope_too_large":         {"Envelope too large", "The envelope is too large to be relayed to the other side.", "Send a smaller payload"},
+		"socket_origin_not_allowed":  {"Origin not allowed", "A socket signed in by cookie must be opened from the application's own origin.", "Open the socket from the application's page, or sign in with a bearer token"},
+		"websocket_upgrade_required": {"WebSocket required", "This operation only answers a WebSocket handshake (GET with Upgrade: websocket).", "Open it with a WebSocket client"},
 	},
 	"ru": {
 		"internal":                   {"Внутренняя ошибка", "Запрос не выполнен из-за ошибки на нашей стороне.", "Повторите позже; если ошибка повторяется, сообщите request_id"},
@@ -503,10 +504,11 @@ var catalog = map[string]map[string]MessageText{
 		"ai_provider_failed":     {"Ошибка провайдера моделей", "Провайдер моделей недоступен или отклонил вызов.", "Проверьте base_url и api_key интеграции, а для локального сервера — APP_EGRESS_ALLOW"},
 		"ai_proposal_not_found":  {"Предложение не найдено", "В сессии нет такого предложения изменений.", "Предложите изменения заново"},
 		// Site chat sockets.
-		"invalid_envelope":          {"Некорректный конверт", "Сообщение сокета должно быть SiteChatWSEnvelope: JSON-объект с id, известным type и sent_at, с объектом в payload.", "Исправьте поля из validate"},
-		"envelope_type_not_allowed": {"Тип не разрешён на этом сокете", "Эта сторона сокетов чата сайта не может отправлять конверты такого типа.", "Отправляйте только типы, которые docs/site-chat-sockets.md перечисляет для этого сокета"},
-		"envelope_too_large":        {"Слишком большой конверт", "Конверт слишком велик, чтобы передать его другой стороне.", "Отправьте payload меньше"},
-		"socket_origin_not_allowed": {"Источник не разрешён", "Сокет, вход в который выполнен по cookie, должен открываться с собственного источника приложения.", "Откройте сокет со страницы приложения или войдите с bearer-токеном"},
+		"invalid_envelope":           {"Некорректный конверт", "Сообщение сокета должно быть SiteChatWSEnvelope: JSON-объект с id, известным type и sent_at, с объектом в payload.", "Исправьте поля из validate"},
+		"envelope_type_not_allowed":  {"Тип не разрешён на этом сокете", "Эта сторона сокетов чата сайта не может отправлять конверты такого типа.", "Отправляйте только типы, которые docs/site-chat-sockets.md перечисляет для этого сокета"},
+		"envelope_too_large":         {"Слишком большой конверт", "Конверт слишком велик, чтобы передать его другой стороне.", "Отправьте payload меньше"},
+		"socket_origin_not_allowed":  {"Источник не разрешён", "Сокет, вход в который выполнен по cookie, должен открываться с собственного источника приложения.", "Откройте сокет со страницы приложения или войдите с bearer-токеном"},
+		"websocket_upgrade_required": {"Нужен WebSocket", "Эта операция отвечает только на рукопожатие WebSocket (GET с Upgrade: websocket).", "Откройте её WebSocket-клиентом"},
 	},
 }
 

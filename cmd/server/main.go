@@ -368,6 +368,8 @@ func (m *Main) serve(server *api.Server, dialect models.Dialect) error {
 		return err
 	}
 	m.http = &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	// Shutdown neither waits for nor closes the site chat sockets (hijacked connections).
+	m.http.RegisterOnShutdown(server.CloseSockets)
 	go func() {
 		if err := m.http.Serve(m.ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			slog.Error("http server stopped", "err", err)

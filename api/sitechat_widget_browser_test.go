@@ -1,0 +1,203 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"html"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"agencyhub/migrations/dbtest"
+)
+
+// browser starts a headless Debian chromium for the test, or skips it when there is none
+// (.ci/run installs the package).
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("widget browser test skipped: no chromium on PATH (apt-get install chromium)")
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+	}
+	// Not t.TempDir: chromium's helpers may still write the profile as the browser exits,
+	// which would fail the test's cleanup; the directory goes once they are done.
+	profile, err := os.MkdirTemp("", "widget-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts = append(opts, chromedp.UserDataDir(profile))
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	t.Cleanup(func() {
+		cancel()
+		cancelAlloc()
+		for range 50 {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+	if err := chromedp.Run(ctx); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return ctx
+}
+
+// shadow is the widget's shadow root, for scripts the test runs in the page.
+const shadow = `document.querySelector("[data-site-chat]").shadowRoot`
+
+// TestSiteChatWidgetInABrowser loads a plain page with the embed snippet in chromium: the
+// visitor's message reaches an operator socket, the operator's answer shows on the page as
+// text even when it looks like HTML, and monitoring sends a snapshot of the page's text
+// with the password masked.
+func TestSiteChatWidgetInABrowser(t *testing.T) {
+	t.Parallel()
+	ctx := browser(t)
+	e := newChatEnv(t, dbtest.SQLite(t))
+	e.server.SiteChat.Settings.EndpointBase = e.url
+	site := e.chatSite("Ada")
+	embed := e.do(req{method: "GET", path: "/api/v1/projects/" + site.projectID + "/site-chat-widgets", token: site.owner.token}).
+		expect(t, http.StatusOK).items()[0]["embed_script"].(string)
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><html><head><title>Blue shoes</title></head><body>
+<h1>Blue shoes</h1><p>In stock: two pairs.</p>
+<form><input type="password" name="password" value="hunter2-secret"><input name="email" value="ada@example.com"></form>
+%s
+</body></html>`, embed)
+	}))
+	t.Cleanup(page.Close)
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+
+	operator := e.operatorSocket(t, site.owner, "")
+	if err := chromedp.Run(ctx, chromedp.Navigate(page.URL)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, `document.querySelector("[data-site-chat]")?.getAttribute("data-connected") === "true"`)
+
+	// The visitor writes in the panel.
+	run(t, ctx, `(() => { const r = `+shadow+`; r.querySelector("button.l").click();
+		r.querySelector("textarea").value = "Do you ship to Lisbon?"; r.querySelector("form").requestSubmit(); })()`)
+	got := operator.next("chat.message")
+	if body(got) != "Do you ship to Lisbon?" {
+		t.Fatalf("operator got %s", got.Payload)
+	}
+	conversation := got.ConversationID.String()
+
+	// The answer shows as text: markup in it stays characters.
+	attack := `<img src=x onerror="window.__xss=1">Yes, in 3 days.`
+	operator.acked("chat.message", map[string]any{"body": attack}, map[string]string{"conversation_id": conversation})
+	waitJS(t, ctx, `[...`+shadow+`.querySelectorAll(".g.operator")].some(g => g.textContent === `+jsString(attack)+`)`)
+	var injected bool
+	run(t, ctx, `!!(`+shadow+`.querySelector(".m img") || window.__xss)`, &injected)
+	if injected {
+		t.Fatal("the operator's message was rendered as HTML")
+	}
+
+	// Monitoring waits for the visitor's consent, then streams a masked snapshot.
+	operator.acked("monitoring.start", nil, map[string]string{"visit_session_id": got.VisitSessionID.String()})
+	waitJS(t, ctx, `!!`+shadow+`.querySelector(".q button")`)
+	run(t, ctx, shadow+`.querySelector(".q button").click()`)
+	frame := operator.next("monitoring.snapshot")
+	var f struct {
+		PayloadJSON struct {
+			Root snapshotNode `json:"root"`
+		} `json:"payload_json"`
+	}
+	if err := json.Unmarshal(frame.Payload, &f); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(frame.Payload), "hunter2-secret") || strings.Contains(string(frame.Payload), "ada@example.com") {
+		t.Fatal("the snapshot carries an input's value")
+	}
+	var pageText string
+	run(t, ctx, `document.body.innerText`, &pageText)
+	body := f.PayloadJSON.Root.find("body")
+	if body == nil || words(body.text()) != words(pageText) {
+		t.Fatalf("snapshot text %q, page text %q", words(body.text()), words(pageText))
+	}
+	password := body.find("input")
+	if password == nil || password.A["type"] != "password" || password.A["value"] != strings.Repeat("\u2022", len("hunter2-secret")) {
+		t.Fatalf("password input in the snapshot: %+v", password)
+	}
+}
+
+// snapshotNode is a node of the widget's DOM snapshot.
+type snapshotNode struct {
+	T int               `json:"t"`
+	N string            `json:"n"`
+	X string            `json:"x"`
+	A map[string]string `json:"a"`
+	C []snapshotNode    `json:"c"`
+}
+
+func (n *snapshotNode) find(tag string) *snapshotNode {
+	if n.N == tag {
+		return n
+	}
+	for i := range n.C {
+		if f := n.C[i].find(tag); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+func (n *snapshotNode) text() string {
+	if n.T == 3 {
+		return n.X
+	}
+	var b strings.Builder
+	for i := range n.C {
+		b.WriteString(" " + n.C[i].text())
+	}
+	return b.String()
+}
+
+func words(s string) string { return strings.Join(strings.Fields(html.UnescapeString(s)), " ") }
+
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func run(t *testing.T, ctx context.Context, js string, out ...any) {
+	t.Helper()
+	var res any
+	if len(out) > 0 {
+		res = out[0]
+	}
+	if err := chromedp.Run(ctx, chromedp.Evaluate(js, res)); err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+}
+
+// waitJS polls the page until js is true.
+func waitJS(t *testing.T, ctx context.Context, js string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var ok bool
+		if err := chromedp.Run(ctx, chromedp.Evaluate(js, &ok)); err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("page never satisfied %s", js)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
