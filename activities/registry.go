@@ -28,6 +28,8 @@ type Deps struct {
 	// MessengerABaseURL and MessengerBBaseURL are the bot API addresses for integrations
 	// that set no api_base_url.
 	MessengerABaseURL, MessengerBBaseURL string
+	// Tasks creates the tasks of task.create; nil leaves the action to other workers.
+	Tasks TaskStore
 }
 
 // Registry maps action type keys to their functions.
@@ -36,11 +38,15 @@ func Registry(d Deps) map[string]Func {
 	if client == nil {
 		client = egress.NewClient(d.EgressPolicy, egress.DefaultMaxBody)
 	}
-	return map[string]Func{
+	actions := map[string]Func{
 		ActionHTTPRequest:           HTTPRequest{ActionDependencies: d.ActionDependencies, Client: client}.Run,
 		ActionMessengerASendMessage: MessengerASendMessage{ActionDependencies: d.ActionDependencies, Client: client, DefaultBaseURL: d.MessengerABaseURL}.Run,
 		ActionMessengerBSendMessage: MessengerBSendMessage{ActionDependencies: d.ActionDependencies, Client: client, DefaultBaseURL: d.MessengerBBaseURL}.Run,
 		ActionEmailSend:             EmailSend{ActionDependencies: d.ActionDependencies, Policy: d.EgressPolicy}.Run,
 		ActionDBQuery:               DBQuery{ActionDependencies: d.ActionDependencies, Policy: d.EgressPolicy}.Run,
 	}
+	if d.Tasks != nil {
+		actions[ActionTaskCreate] = TaskCreate{Tasks: d.Tasks}.Run
+	}
+	return actions
 }

@@ -61,6 +61,7 @@ func (e *env) fixture(name string) fixture {
 	e.addWebhookIDs(u, f.ids)
 	e.addRelayIDs(u, f.ids)
 	e.addClientIDs(u, f.ids)
+	e.addWorkIDs(u, f.ids)
 	e.addSiteChatIDs(u, f.ids)
 	e.addDesktopIDs(u, f.ids)
 	e.addAIIDs(u, f.ids)

@@ -82,7 +82,7 @@ func (e *env) withEngine(s *api.Server) {
 	ai := aiemployee.NewService(e.db.DB, s.Bus)
 	ai.Now = s.Now
 	services := engine.NewServices(c, queue, s.PublicURL, s.Catalog, engine.Stores{
-		Workflows: s.Workflows, Integrations: s.Integrations, Webhooks: s.Webhooks, Relays: s.Relays, Billing: s.Billing,
+		Workflows: s.Workflows, Integrations: s.Integrations, Webhooks: s.Webhooks, Relays: s.Relays, Billing: s.Billing, Work: s.Work,
 		AI: ai, Companies: s.Company, Egress: egressClient})
 	s.Drafts, s.Runs, s.Intake, s.Publisher, s.Agent = services.Drafts, services.Runs, services.Intake, services.Publisher, services.Agent
 	s.Agent.Desktop = s.Desktop
@@ -96,7 +96,8 @@ func (e *env) withEngine(s *api.Server) {
 	s.PartyLookup = &activities.PartyLookup{Store: s.Integrations, Client: egressClient}
 	e.temporal, e.taskQueue = c, queue
 	w := engine.NewWorker(c, queue, engine.WorkerDeps{Workflows: s.Workflows, Intake: services.Intake, BotSessions: s.Relays, Billing: s.Billing,
-		Actions: activities.Registry(activities.Deps{ActionDependencies: s.Integrations, EgressPolicy: testEgress}), Agent: s.Agent})
+		Actions: activities.Registry(activities.Deps{ActionDependencies: s.Integrations, EgressPolicy: testEgress,
+			Tasks: lossyTasks{TaskStore: s.Work, lose: e.lostTaskAnswers}}), Agent: s.Agent})
 	e.worker = w
 	if err := w.Start(); err != nil {
 		e.t.Fatal(err)

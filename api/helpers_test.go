@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 	"agencyhub/models/filestore"
 	"agencyhub/models/integration"
 	"agencyhub/models/sitechat"
+	"agencyhub/models/work"
 	"agencyhub/schemas"
 )
 
@@ -39,6 +41,9 @@ type env struct {
 	taskQueue string
 	// worker polls taskQueue for this environment.
 	worker worker.Worker
+	// lostTaskAnswers is how many task.create answers the worker loses after the task is
+	// stored, as when a worker dies before reporting (see lossyTasks).
+	lostTaskAnswers *atomic.Int32
 }
 
 // testPasswordCost makes password hashes cheap: the tests hash hundreds of them, and what
@@ -52,7 +57,7 @@ func newEnv(t testing.TB, db *dbtest.DB, configure ...func(*api.Server)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, db: db, contract: contract, now: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)}
+	e := &env{t: t, db: db, contract: contract, now: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC), lostTaskAnswers: new(atomic.Int32)}
 	clock := func() time.Time { return e.now }
 	settings := auth.DefaultSettings()
 	settings.PasswordCost = testPasswordCost
@@ -73,6 +78,8 @@ func newEnv(t testing.TB, db *dbtest.DB, configure ...func(*api.Server)) *env {
 	e.server.Integrations.Now = clock
 	e.server.Billing = billing.NewService(db.DB, companySvc, nil)
 	e.server.Billing.Now = clock
+	e.server.Work = work.NewService(db.DB, companySvc)
+	e.server.Work.Now = clock
 	e.withEngine(e.server)
 	e.server.SiteChat = sitechat.NewService(db.DB, companySvc, e.server.Bus, files, keys.TokenSigning, siteChatTestSettings())
 	e.server.SiteChat.Now = clock

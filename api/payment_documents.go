@@ -1,8 +1,6 @@
 package api
 
 import (
-	"errors"
-	"mime"
 	"net/http"
 	"time"
 
@@ -65,36 +63,17 @@ func (s *Server) paymentActionDocumentList(c *gin.Context) {
 	}, s.viewDocuments(c))
 }
 
-// uploadOverhead is what a multipart body may add to its file: the other fields and the
-// part headers.
-const uploadOverhead = 1 << 20
-
 // paymentActionDocumentCreate serves POST /api/v1/payment-actions/{payment_action_id}/documents:
 // a multipart/form-data body with the file in `file` and its `kind` (default other).
 func (s *Server) paymentActionDocumentCreate(c *gin.Context) {
-	if mt, _, _ := mime.ParseMediaType(c.ContentType()); mt != "multipart/form-data" {
-		httpx.WriteError(c, models.Invalid("unsupported_media_type", "body"))
-		return
-	}
-	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, billing.DocumentLimits.MaxBytes+uploadOverhead)
-	fh, err := c.FormFile("file")
-	var tooLarge *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooLarge):
-		httpx.WriteError(c, models.Invalid("body_too_large", "body"))
-		return
-	case err != nil:
-		httpx.WriteError(c, models.Invalid("payment_document_file_required", "file"))
-		return
-	}
-	file, err := fh.Open()
+	file, name, err := uploadedFile(c, billing.DocumentLimits.MaxBytes, "payment_document_file_required")
 	if err != nil {
-		httpx.WriteError(c, models.Internal("open uploaded file: %w", err))
+		httpx.WriteError(c, err)
 		return
 	}
 	defer file.Close()
 	kind := c.DefaultPostForm("kind", "other")
-	d, err := s.Billing.AddDocument(c, s.Files, paymentAction(c), actor(c).UserID, kind, fh.Filename, file)
+	d, err := s.Billing.AddDocument(c, s.Files, paymentAction(c), actor(c).UserID, kind, name, file)
 	if err != nil {
 		httpx.WriteError(c, err)
 		return

@@ -29,6 +29,7 @@ import (
 	"agencyhub/models/integration"
 	"agencyhub/models/metrics"
 	"agencyhub/models/webhook"
+	"agencyhub/models/work"
 	"agencyhub/schemas"
 )
 
@@ -90,6 +91,8 @@ type Server struct {
 	// Agent is the AI employee: its settings and capability, sessions on Temporal, tool
 	// approvals and model lists.
 	Agent *engine.Agent
+	// Work is the work tracker: boards, tasks, task workflows, time and timers.
+	Work *work.Service
 	// Files keeps uploaded files and signs their download links.
 	Files   *filestore.Store
 	Health  []HealthCheck

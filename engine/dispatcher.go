@@ -6,13 +6,16 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/google/uuid"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"golang.org/x/sync/errgroup"
 
 	"agencyhub/models"
 	"agencyhub/models/automation"
+	"agencyhub/models/billing"
 	"agencyhub/models/relay"
+	"agencyhub/models/work"
 )
 
 // Dispatcher hands queued runs to Temporal: those stored by a request that answered
@@ -28,8 +31,8 @@ import (
 // the same way: the relay intake stores each reply with its wait, and the dispatcher
 // signals the run and forgets the wait. A reply signalled twice (a dispatcher died between
 // the two steps) is taken once: the run's first reply ends its wait. And it turns queued
-// payment events into the runs they trigger (Intake.StartPaymentEvent), which it then
-// hands over as any queued run.
+// payment and task events into the runs they trigger (Intake.StartPaymentEvent,
+// Intake.StartTaskEvent), which it then hands over as any queued run.
 type Dispatcher struct {
 	Runs   *Runs
 	Intake *Intake
@@ -47,7 +50,7 @@ const (
 	dispatchMaxDelay    = 30 * time.Second
 )
 
-// NewDispatcher makes the dispatcher of runs, replies and payment events, and has runs
+// NewDispatcher makes the dispatcher of runs, replies and payment and task events, and has runs
 // wake it for each queued run or reply.
 func NewDispatcher(runs *Runs, intake *Intake, interval time.Duration, log *slog.Logger) *Dispatcher {
 	d := &Dispatcher{Runs: runs, Intake: intake, Interval: interval, Log: log, wake: make(chan struct{}, 1)}
@@ -96,13 +99,28 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	}
 }
 
-// dispatch turns one batch of queued payment events into queued runs, then hands one batch
-// of queued runs and one of claimed replies to Temporal, and reports whether a batch was
-// full. Errors: the first failure.
+// dispatch turns one batch of queued payment events and one of queued task events into
+// queued runs, then hands one batch of queued runs and one of claimed replies to Temporal,
+// and reports whether a batch was full. Errors: the first failure.
 func (d *Dispatcher) dispatch(ctx context.Context) (bool, error) {
-	events, err := d.startPaymentEvents(ctx)
-	if err != nil {
-		return false, err
+	full := false
+	if payments := d.Intake.Billing; payments != nil {
+		n, err := startEvents(ctx, d, payments.QueuedEvents, d.Intake.StartPaymentEvent, payments.MarkEventDispatched,
+			func(ev billing.PaymentEvent) []any {
+				return []any{"payment_event_id", ev.ID, "event_type", ev.EventType}
+			})
+		if err != nil {
+			return false, err
+		}
+		full = full || n == dispatchBatch
+	}
+	if tasks := d.Intake.Work; tasks != nil {
+		n, err := startEvents(ctx, d, tasks.QueuedEvents, d.Intake.StartTaskEvent, tasks.MarkEventDispatched,
+			func(ev work.TaskEvent) []any { return []any{"task_event_id", ev.ID, "event_type", ev.EventType} })
+		if err != nil {
+			return false, err
+		}
+		full = full || n == dispatchBatch
 	}
 	runs, err := d.Runs.Workflows.Undispatched(ctx, dispatchBatch)
 	if err != nil {
@@ -125,29 +143,28 @@ func (d *Dispatcher) dispatch(ctx context.Context) (bool, error) {
 	for _, w := range replies {
 		signalling.Go(func() error { return d.signalReply(ctx, w) })
 	}
-	return events == dispatchBatch || len(runs) == dispatchBatch || len(replies) == dispatchBatch, signalling.Wait()
+	return full || len(runs) == dispatchBatch || len(replies) == dispatchBatch, signalling.Wait()
 }
 
-// startPaymentEvents starts the runs of one batch of queued payment events, one event at a
-// time (each marks its action with its first run), and answers how many it dispatched.
-func (d *Dispatcher) startPaymentEvents(ctx context.Context) (int, error) {
-	payments := d.Intake.Billing
-	if payments == nil {
-		return 0, nil
-	}
-	events, err := payments.QueuedEvents(ctx, dispatchBatch)
+// startEvents starts the runs of one batch of a domain event queue (read by queued, started
+// by start, marked by done with the runs it started), one event at a time, and answers how
+// many it dispatched. An event some workflow of which could not start is logged (with
+// describe's fields) and marked all the same: the runs it could start are stored.
+func startEvents[E any](ctx context.Context, d *Dispatcher, queued func(context.Context, int) ([]E, error),
+	start func(context.Context, E) ([]uuid.UUID, error), done func(context.Context, E, []uuid.UUID) error, describe func(E) []any) (int, error) {
+	events, err := queued(ctx, dispatchBatch)
 	if err != nil {
 		return 0, err
 	}
 	for i, ev := range events {
-		runIDs, err := d.Intake.StartPaymentEvent(ctx, ev)
+		runIDs, err := start(ctx, ev)
 		if models.IsKind(err, models.KindInternal) {
 			return i, err
 		}
 		if err != nil {
-			d.Log.Warn("payment event: a workflow did not start", "event_id", ev.ID, "event_type", ev.EventType, "err", err)
+			d.Log.Warn("domain event: a workflow did not start", append(describe(ev), "err", err)...)
 		}
-		if err := payments.MarkEventDispatched(ctx, ev, runIDs); err != nil {
+		if err := done(ctx, ev, runIDs); err != nil {
 			return i, err
 		}
 	}

@@ -11,11 +11,13 @@ import (
 	"agencyhub/models/billing"
 	"agencyhub/models/relay"
 	"agencyhub/models/webhook"
+	"agencyhub/models/work"
 	"agencyhub/schemas"
 )
 
 // Intake is the one way an event starts runs of published workflows. Each kind of trigger
-// has a small adapter here (manual, webhook, bot relay, schedule, payment event) that finds
+// has a small adapter here (manual, webhook, bot relay, schedule, payment event,
+// task event) that finds
 // the triggers its event addresses in the trigger index (automation.Trigger: type, key,
 // workflow, version, written at publish and restore) and starts a run of each through fire.
 // A new kind of trigger is a line of automation.TriggerKeyFields and an adapter.
@@ -27,6 +29,8 @@ type Intake struct {
 	Relays    *relay.Service
 	// Billing answers the payment events runs start on; nil starts none.
 	Billing *billing.Service
+	// Work answers the task events runs start on; nil starts none.
+	Work *work.Service
 }
 
 // fire starts a run of the version an indexed trigger belongs to, from that trigger; st

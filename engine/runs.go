@@ -29,6 +29,7 @@ const (
 	TriggerSchedule = "schedule"
 	TriggerRelay    = "relay"
 	TriggerPayment  = "payment"
+	TriggerTask     = "task"
 )
 
 // Default execution policy of activity actions; http.request's config may override it.

@@ -14,6 +14,7 @@ import (
 	"agencyhub/models/integration"
 	"agencyhub/models/relay"
 	"agencyhub/models/webhook"
+	"agencyhub/models/work"
 	"agencyhub/schemas"
 )
 
@@ -39,6 +40,8 @@ type Stores struct {
 	Relays       *relay.Service
 	// Billing queues the payment events workflows start on; nil leaves them queued.
 	Billing *billing.Service
+	// Work queues the task events workflows start on; nil leaves them queued.
+	Work *work.Service
 	// AI holds the AI employee's sessions; with Companies and Egress (the client model
 	// providers are called through) it gives the services an Agent. Nil: no agent.
 	AI        *aiemployee.Service
@@ -52,7 +55,7 @@ func NewServices(c client.Client, taskQueue, publicURL string, catalog *schemas.
 	drafts := &Drafts{Catalog: catalog, Integrations: st.Integrations, Workflows: st.Workflows}
 	runs := &Runs{Client: c, Workflows: st.Workflows, Catalog: catalog, Drafts: drafts, Templates: st.Integrations, TaskQueue: taskQueue, PublicURL: publicURL}
 	schedules := &Schedules{Client: c, Workflows: st.Workflows, Catalog: catalog, TaskQueue: taskQueue}
-	intake := &Intake{Runs: runs, Workflows: st.Workflows, Catalog: catalog, Webhooks: st.Webhooks, Relays: st.Relays, Billing: st.Billing}
+	intake := &Intake{Runs: runs, Workflows: st.Workflows, Catalog: catalog, Webhooks: st.Webhooks, Relays: st.Relays, Billing: st.Billing, Work: st.Work}
 	var agent *Agent
 	if st.AI != nil {
 		var err error

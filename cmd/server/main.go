@@ -43,6 +43,7 @@ import (
 	"agencyhub/models/relay"
 	"agencyhub/models/sitechat"
 	"agencyhub/models/webhook"
+	"agencyhub/models/work"
 	"agencyhub/schemas"
 )
 
@@ -99,6 +100,7 @@ type stores struct {
 	auth         *auth.Service
 	companies    *company.Service
 	billing      *billing.Service
+	work         *work.Service
 	workflows    *automation.Service
 	integrations *integration.Service
 	webhooks     *webhook.Service
@@ -173,7 +175,7 @@ func (m *Main) Run(ctx context.Context) error {
 	egressPolicy, _ := m.Config.egressPolicy()
 	egressClient := egress.NewClient(egressPolicy, egress.DefaultMaxBody)
 	services := engine.NewServices(m.temporal, engine.TaskQueue, m.Config.PublicURL, catalog, engine.Stores{
-		Workflows: st.workflows, Integrations: st.integrations, Webhooks: st.webhooks, Relays: st.relays, Billing: st.billing,
+		Workflows: st.workflows, Integrations: st.integrations, Webhooks: st.webhooks, Relays: st.relays, Billing: st.billing, Work: st.work,
 		AI: st.ai, Companies: st.companies, Egress: egressClient,
 	})
 	services.Runs.Namespace = m.Config.TemporalNamespace
@@ -229,6 +231,7 @@ func (m *Main) openStores(ctx context.Context, keys *models.Keys, catalog *schem
 	st.desktop = desktop.NewInbox(m.db, m.bus)
 	st.ai = aiemployee.NewService(m.db, m.bus)
 	st.billing = billing.NewService(m.db, st.companies, st.desktop)
+	st.work = work.NewService(m.db, st.companies)
 	st.workflows = automation.NewService(m.db, st.companies, catalog, m.bus)
 	st.workflows.Metrics = m.metrics
 	st.integrations = integration.NewService(m.db, keys.Sealer, catalog)
@@ -294,7 +297,7 @@ func (m *Main) startWorker(st *stores, services *engine.Services, botAPI *activi
 		Workflows: st.workflows, Intake: services.Intake, BotSessions: st.relays, Billing: st.billing,
 		Actions: activities.Registry(activities.Deps{
 			ActionDependencies: st.integrations, EgressPolicy: policy, Egress: egressClient,
-			MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL,
+			MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL, Tasks: st.work,
 		}),
 		Metrics: m.metrics, Agent: services.Agent,
 	})
@@ -330,7 +333,7 @@ func (m *Main) apiServer(st *stores, services *engine.Services, catalog *schemas
 	s := &api.Server{
 		Auth: st.auth, Company: st.companies, Contract: contract, Catalog: catalog,
 		Workflows: st.workflows, Drafts: services.Drafts, Runs: services.Runs, Intake: services.Intake, Publisher: services.Publisher, Bus: m.bus,
-		Integrations: st.integrations, Relays: st.relays, BotAPI: botAPI, Webhooks: st.webhooks, Files: st.files, Billing: st.billing, Desktop: st.desktop,
+		Integrations: st.integrations, Relays: st.relays, BotAPI: botAPI, Webhooks: st.webhooks, Files: st.files, Billing: st.billing, Desktop: st.desktop, Work: st.work,
 		Agent: services.Agent,
 		ProviderCheck: &activities.ProviderCheck{Store: st.integrations, Client: egressClient, Policy: policy,
 			MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL},

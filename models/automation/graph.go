@@ -97,6 +97,7 @@ const (
 	TypeBotState  = "bot.set_state"
 	TypeBotReply  = "bot.wait_for_reply"
 	TypePayment   = "payment.event_trigger"
+	TypeTask      = "task.event_trigger"
 )
 
 // marshal encodes v for a TEXT column; the values are plain maps and slices, so it cannot fail.

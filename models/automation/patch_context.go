@@ -86,6 +86,8 @@ func TemplateVariables(g Graph, catalog *schemas.Catalog) []TemplateNamespace {
 		case TypePayment:
 			add("payment", a.ActionKey, "event_type", "payment_action.due_date", "payment_action.total_amount", "payment_action.currency",
 				"payment_action.payment_action_id", "client.name", "payment.amount")
+		case TypeTask:
+			add("task", a.ActionKey, "event_type", "task_id", "title", "status", "from_status", "assignee_user_id", "due_date", "comment.body")
 		}
 	}
 	for _, a := range g.Actions {

@@ -251,7 +251,8 @@ func (v *validator) upstream(key string) map[string]bool {
 
 // TriggerNamespaces are the template namespaces the graph's triggers provide: a webhook's
 // endpoint_key, a schedule's schedule_key and "schedule", the relay's namespaces and bot
-// key, a manual trigger's action key (which carries the manual run input), and "payment".
+// key, a manual trigger's action key (which carries the manual run input), "payment" and
+// "task".
 func TriggerNamespaces(g Graph) map[string]bool {
 	out := map[string]bool{}
 	for _, a := range g.Actions {
@@ -275,6 +276,8 @@ func TriggerNamespaces(g Graph) map[string]bool {
 			out[a.ActionKey] = true
 		case TypePayment:
 			out["payment"] = true
+		case TypeTask:
+			out["task"] = true
 		}
 	}
 	delete(out, "")

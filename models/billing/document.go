@@ -3,7 +3,6 @@ package billing
 import (
 	"context"
 	"io"
-	"log/slog"
 	"path"
 	"slices"
 	"strings"
@@ -61,7 +60,7 @@ func (s *Service) Documents(ctx context.Context, a *PaymentAction, page models.P
 }
 
 // AddDocument stores body in files as a document of an action, then records it; a record
-// that fails removes the file again. The name is the file's base name, at most 255
+// that fails removes the file again (filestore.PutRecorded). The name is the file's base name, at most 255
 // characters. Errors: invalid (kind, file_name; file: too large or of a type
 // DocumentLimits refuses).
 func (s *Service) AddDocument(ctx context.Context, files *filestore.Store, a *PaymentAction, userID uuid.UUID, kind, name string, body io.Reader) (*PaymentActionDocument, error) {
@@ -75,16 +74,15 @@ func (s *Service) AddDocument(ctx context.Context, files *filestore.Store, a *Pa
 	d := PaymentActionDocument{ID: models.NewID(), CompanyID: a.CompanyID, PaymentActionID: a.ID, Kind: kind, FileName: name,
 		CreatedBy: userID, CreatedAt: s.now()}
 	d.StorageKey = "billing/" + a.CompanyID.String() + "/" + a.ID.String() + "/" + d.ID.String()
-	obj, err := files.Put(ctx, d.StorageKey, body, DocumentLimits)
+	_, err := files.PutRecorded(ctx, d.StorageKey, body, DocumentLimits, func(obj filestore.Object) error {
+		d.ContentType, d.SizeBytes, d.SHA256 = obj.ContentType, obj.Size, obj.SHA256
+		if err := s.DB.WithContext(ctx).Create(&d).Error; err != nil {
+			return models.Internal("record payment action document: %w", err)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
-	}
-	d.ContentType, d.SizeBytes, d.SHA256 = obj.ContentType, obj.Size, obj.SHA256
-	if err := s.DB.WithContext(ctx).Create(&d).Error; err != nil {
-		if derr := files.Delete(context.WithoutCancel(ctx), d.StorageKey); derr != nil {
-			slog.Warn("remove the file of an unrecorded document", "key", d.StorageKey, "err", derr)
-		}
-		return nil, models.Internal("record payment action document: %w", err)
 	}
 	return &d, nil
 }

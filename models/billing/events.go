@@ -70,12 +70,7 @@ func queueDueEvents(db *gorm.DB, today models.Date, now time.Time) (int, error) 
 
 // QueuedEvents lists payment events not dispatched yet, oldest first. Errors: internal.
 func (s *Service) QueuedEvents(ctx context.Context, limit int) ([]PaymentEvent, error) {
-	var events []PaymentEvent
-	err := s.DB.WithContext(ctx).Where("dispatched_at IS NULL").Order("occurred_at, id").Limit(limit).Find(&events).Error
-	if err != nil {
-		return nil, models.Internal("read queued payment events: %w", err)
-	}
-	return events, nil
+	return models.QueuedEvents[PaymentEvent](s.DB.WithContext(ctx), limit)
 }
 
 // MarkEventDispatched records that the runs an event triggers are stored; the first of
@@ -88,8 +83,8 @@ func (s *Service) MarkEventDispatched(ctx context.Context, ev PaymentEvent, runI
 		}
 	}
 	return s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Model(&PaymentEvent{}).Where("id = ?", ev.ID).Update("dispatched_at", s.now()).Error; err != nil {
-			return models.Internal("mark payment event dispatched: %w", err)
+		if err := models.MarkEventDispatched[PaymentEvent](tx, ev.ID, s.now()); err != nil {
+			return err
 		}
 		if len(runIDs) == 0 {
 			return nil
