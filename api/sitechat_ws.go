@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -559,6 +560,35 @@ func (h *siteChatSockets) Arrived(ctx context.Context, visit wshub.Visit) {
 	if err != nil && ctx.Err() == nil {
 		slog.Warn("site chat visitor arrival not recorded", "visit_session_id", visit.VisitSessionID, "err", err)
 	}
+}
+
+// Recheck keeps a visitor socket while its token holds (not expired, the widget still
+// active) and an operator socket while its user may still read every project it follows.
+// A failure to check (the database down) keeps the socket: only a refusal closes it.
+func (h *siteChatSockets) Recheck(ctx context.Context, sock *wshub.Socket) error {
+	err := h.standing(ctx, sock)
+	if models.AsError(err).Kind == models.KindInternal {
+		slog.Warn("site chat socket not rechecked", "socket_id", sock.ID, "err", err)
+		return nil
+	}
+	return err
+}
+
+func (h *siteChatSockets) standing(ctx context.Context, sock *wshub.Socket) error {
+	if sock.Side == wshub.SideVisitor {
+		_, err := h.s.SiteChat.VerifyVisitorToken(ctx, sock.State.(string))
+		return err
+	}
+	readable, err := h.s.readableProjects(ctx, sock.UserID)
+	if err != nil {
+		return err
+	}
+	for _, p := range sock.Projects {
+		if !slices.ContainsFunc(readable, func(r company.Project) bool { return r.ID == p }) {
+			return models.NotFound("project_not_found")
+		}
+	}
+	return nil
 }
 
 // Left marks the visitor as left unless the session was active since its last socket

@@ -33,6 +33,7 @@ func newChatEnv(t testing.TB, db *dbtest.DB, configure ...func(*api.Server)) *ch
 	configure = append(configure, func(s *api.Server) {
 		s.SiteChatSockets = wshub.DefaultConfig()
 		s.SiteChatSockets.LeaveGrace = 100 * time.Millisecond
+		s.SiteChatSockets.Recheck = 50 * time.Millisecond
 	})
 	e := newEnv(t, db, configure...)
 	srv := httptest.NewServer(e.handler)
@@ -338,6 +339,30 @@ func TestSiteChatSocketsOfAnotherCompanyGetAndReadNothing(t *testing.T) {
 		}
 		mallory.silent()
 		visitor.silent()
+	})
+}
+
+func TestSiteChatOperatorSocketClosesWhenItsUserLosesAccess(t *testing.T) {
+	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
+		e := newChatEnv(t, db)
+		site := e.chatSite("Ada")
+		bob := e.signUp("Bob")
+		e.do(req{method: "POST", path: "/api/v1/companies/" + site.company + "/members", token: site.owner.token,
+			body: map[string]any{"email": bob.email, "role": "member"}}).expect(t, http.StatusCreated)
+		sock := e.operatorSocket(t, bob, "")
+		e.waitSockets(0, 1)
+
+		e.do(req{method: "DELETE", path: "/api/v1/companies/" + site.company + "/members/" + bob.id, token: site.owner.token}).expect(t, http.StatusNoContent)
+		e.waitSockets(0, 0)
+		sock.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		for {
+			if _, _, err := sock.conn.ReadMessage(); err != nil {
+				if strings.Contains(err.Error(), "timeout") {
+					t.Fatal("the socket of a removed member stayed open")
+				}
+				break
+			}
+		}
 	})
 }
 

@@ -22,6 +22,9 @@ import (
 
 // Config tunes the hub; DefaultConfig is what the service runs with.
 type Config struct {
+	// Recheck is how often every socket's standing is checked again (Handler.Recheck): a
+	// socket is let in once, and must not outlive its credential or its user's access.
+	Recheck time.Duration
 	// LeaveGrace is how long a visit session may stay without a socket before the visitor
 	// is marked as left: long enough for a page load or a reconnect.
 	LeaveGrace time.Duration
@@ -41,6 +44,7 @@ type Config struct {
 // DefaultConfig is the production tuning.
 func DefaultConfig() Config {
 	return Config{
+		Recheck:    time.Minute,
 		LeaveGrace: 30 * time.Second,
 		SendBuffer: 256,
 		PingPeriod: 25 * time.Second, PongWait: 60 * time.Second, WriteWait: 10 * time.Second,
@@ -58,6 +62,8 @@ type Handler interface {
 	Route(ctx context.Context, projectID uuid.UUID, notice json.RawMessage) ([]Delivery, error)
 	// Arrived runs when a visit session gets a socket on this instance.
 	Arrived(ctx context.Context, v Visit)
+	// Recheck answers an error when s may no longer stay open: the hub then closes it.
+	Recheck(ctx context.Context, s *Socket) error
 	// Left runs when a visit session has had no socket on this instance since since, for
 	// the grace period: the visitor may have reconnected elsewhere, which Left checks.
 	Left(ctx context.Context, v Visit, since time.Time)
@@ -160,7 +166,45 @@ func New(cfg Config, bus realtime.Bus, handler Handler, topic func(projectID uui
 	}
 	h.visitor = h.newMelody(cfg.MaxVisitorMessage)
 	h.operator = h.newMelody(cfg.MaxOperatorMessage)
+	h.routing.Go(h.recheck)
 	return h
+}
+
+// recheck asks the handler every Recheck whether each socket may stay, and closes those
+// that may not.
+func (h *Hub) recheck() {
+	t := time.NewTicker(h.cfg.Recheck)
+	defer t.Stop()
+	for {
+		select {
+		case <-h.ctx.Done():
+			return
+		case <-t.C:
+		}
+		h.mu.RLock()
+		var sockets []*Socket
+		seen := map[*Socket]bool{}
+		for _, r := range h.rooms {
+			for s := range r.operators {
+				if !seen[s] {
+					seen[s] = true
+					sockets = append(sockets, s)
+				}
+			}
+			for _, v := range r.visits {
+				for s := range v {
+					sockets = append(sockets, s)
+				}
+			}
+		}
+		h.mu.RUnlock()
+		for _, s := range sockets {
+			if err := h.handler.Recheck(h.ctx, s); err != nil && h.ctx.Err() == nil {
+				h.log.Info("site chat socket closed: its standing changed", "socket_id", s.ID, "side", s.Side, "err", err)
+				s.session.Close()
+			}
+		}
+	}
 }
 
 func (h *Hub) newMelody(maxMessage int64) *melody.Melody {

@@ -23,9 +23,10 @@ import (
 // body, routes notices {"visit_session_id":...} to that visit and the operators, and
 // records arrivals and departures.
 type fakeDomain struct {
-	hub    *wshub.Hub
-	mu     sync.Mutex
-	events []string
+	hub     *wshub.Hub
+	mu      sync.Mutex
+	events  []string
+	revoked map[uuid.UUID]bool
 }
 
 func (d *fakeDomain) record(s string) {
@@ -72,6 +73,16 @@ func (d *fakeDomain) Arrived(_ context.Context, v wshub.Visit) {
 	d.record("arrived " + v.VisitSessionID.String())
 }
 
+// Recheck refuses the sockets of users recorded as revoked.
+func (d *fakeDomain) Recheck(_ context.Context, s *wshub.Socket) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.revoked[s.UserID] {
+		return models.NotFound("project_not_found")
+	}
+	return nil
+}
+
 func (d *fakeDomain) Left(_ context.Context, v wshub.Visit, _ time.Time) {
 	d.record("left " + v.VisitSessionID.String())
 }
@@ -108,6 +119,7 @@ func newInstance(t *testing.T, bus realtime.Bus, cfg wshub.Config) *instance {
 func testConfig() wshub.Config {
 	cfg := wshub.DefaultConfig()
 	cfg.LeaveGrace = 50 * time.Millisecond
+	cfg.Recheck = 20 * time.Millisecond
 	return cfg
 }
 
@@ -318,6 +330,27 @@ func TestASocketThatFallsBehindIsCutWithoutHoldingUpOthers(t *testing.T) {
 			}
 			break
 		}
+	}
+}
+
+func TestASocketWhoseStandingChangedIsClosed(t *testing.T) {
+	t.Parallel()
+	in := newInstance(t, newBus(t), testConfig())
+	project, kept, revoked := models.NewID(), models.NewID(), models.NewID()
+	stays, goes := in.operator(t, project, kept), in.operator(t, project, revoked)
+	waitSockets(t, in.hub, 0, 2)
+
+	in.domain.mu.Lock()
+	in.domain.revoked = map[uuid.UUID]bool{revoked: true}
+	in.domain.mu.Unlock()
+	waitSockets(t, in.hub, 0, 1)
+	goes.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, _, err := goes.conn.ReadMessage(); err == nil || strings.Contains(err.Error(), "timeout") {
+		t.Fatalf("revoked socket: %v, want it closed", err)
+	}
+	stays.send(`{"id":"s1","type":"chat.typing",` + sentAt + `}`)
+	if e := stays.next(); e.Type != wshub.Ack && e.Type != wshub.ChatTyping {
+		t.Fatalf("kept socket got %+v", e)
 	}
 }
 
