@@ -44,7 +44,7 @@ func BenchmarkTaskList(b *testing.B) {
 		col := columns[i%len(columns)]
 		due := models.DateOf(now.AddDate(0, 0, i%60-30))
 		t := work.Task{ID: models.NewID(), CompanyID: company, BoardID: col.BoardID, ColumnID: col.ID, ProjectID: &project,
-			Title: fmt.Sprintf("Task %d: %s", i, []string{"fix the form", "write the report", "call the client", "renew the domain"}[i%4]),
+			Title:      fmt.Sprintf("Task %d: %s", i, []string{"fix the form", "write the report", "call the client", "renew the domain"}[i%4]),
 			ReporterID: &assignees[0], Priority: "none", DueDate: &due, Labels: work.Strings{}, Rank: fmt.Sprintf("h%09d", i), Revision: 1,
 			CreatedAt: now, UpdatedAt: now}
 		if i%3 != 0 {
