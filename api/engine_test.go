@@ -72,7 +72,7 @@ func (e *env) withEngine(s *api.Server) {
 	s.Workflows.Now = s.Now
 	s.Desktop = desktop.NewInbox(e.db.DB, s.Bus)
 	s.Desktop.Now = s.Now
-	s.Workflows.Inbox, s.Billing.Inbox = s.Desktop, s.Desktop
+	s.Workflows.Inbox, s.Billing.Inbox, s.Work.Inbox = s.Desktop, s.Desktop, s.Desktop
 	s.Webhooks = webhook.NewService(e.db.DB, s.Company, s.Workflows, s.PublicURL)
 	s.Webhooks.Now = s.Now
 	s.Relays = relay.NewService(e.db.DB, s.Integrations.Sealer)

@@ -78,7 +78,7 @@ func newEnv(t testing.TB, db *dbtest.DB, configure ...func(*api.Server)) *env {
 	e.server.Integrations.Now = clock
 	e.server.Billing = billing.NewService(db.DB, companySvc, nil)
 	e.server.Billing.Now = clock
-	e.server.Work = work.NewService(db.DB, companySvc)
+	e.server.Work = work.NewService(db.DB, companySvc, nil)
 	e.server.Work.Now = clock
 	e.withEngine(e.server)
 	e.server.SiteChat = sitechat.NewService(db.DB, companySvc, e.server.Bus, files, keys.TokenSigning, siteChatTestSettings())

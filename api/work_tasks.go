@@ -1,8 +1,6 @@
 package api
 
 import (
-	"fmt"
-	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -12,7 +10,6 @@ import (
 
 	"agencyhub/api/httpx"
 	"agencyhub/models"
-	"agencyhub/models/desktop"
 	"agencyhub/models/filestore"
 	"agencyhub/models/work"
 )
@@ -314,7 +311,6 @@ func (s *Server) workTaskCreate(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	s.noticeAssigned(c, nil, row)
 	s.renderTask(c, http.StatusCreated, row)
 }
 
@@ -342,24 +338,7 @@ func (s *Server) workTaskPatch(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	s.noticeAssigned(c, task(c).AssigneeID, row)
 	s.renderTask(c, http.StatusOK, row)
-}
-
-// noticeAssigned tells a task's new assignee on their desktop that it is theirs, unless
-// they assigned it to themselves. The task change is committed by now: a notice that fails
-// is logged, and the answer stands.
-func (s *Server) noticeAssigned(c *gin.Context, before *uuid.UUID, t *work.TaskRow) {
-	to := t.AssigneeID
-	if s.Desktop == nil || to == nil || (before != nil && *before == *to) || *to == actor(c).UserID {
-		return
-	}
-	err := s.Desktop.Post(c, desktop.Notice{CompanyID: t.CompanyID, UserID: *to, ProjectID: t.ProjectID, Kind: "task.assigned",
-		Title: "Task assigned to you: " + t.Title, Body: t.Description, SubjectType: "task", SubjectID: t.ID.String(),
-		DedupeKey: fmt.Sprintf("task.assigned:%s:%s:%d", t.ID, *to, t.Revision)})
-	if err != nil {
-		slog.WarnContext(c, "desktop notice of an assigned task", "task_id", t.ID, "err", err)
-	}
 }
 
 // workTaskMove serves POST /api/v1/work/tasks/{task_id}/move.

@@ -231,7 +231,7 @@ func (m *Main) openStores(ctx context.Context, keys *models.Keys, catalog *schem
 	st.desktop = desktop.NewInbox(m.db, m.bus)
 	st.ai = aiemployee.NewService(m.db, m.bus)
 	st.billing = billing.NewService(m.db, st.companies, st.desktop)
-	st.work = work.NewService(m.db, st.companies)
+	st.work = work.NewService(m.db, st.companies, st.desktop)
 	st.workflows = automation.NewService(m.db, st.companies, catalog, m.bus)
 	st.workflows.Metrics = m.metrics
 	st.integrations = integration.NewService(m.db, keys.Sealer, catalog)

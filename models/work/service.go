@@ -15,19 +15,21 @@ import (
 
 	"agencyhub/models"
 	"agencyhub/models/company"
+	"agencyhub/models/desktop"
 )
 
 // Service stores the tracker; Companies tells the caller's standing in the company a row
-// belongs to.
+// belongs to; Inbox tells people of the tasks assigned to them.
 type Service struct {
 	DB        *gorm.DB
 	Companies *company.Service
+	Inbox     *desktop.Inbox
 	Now       func() time.Time
 }
 
 // NewService returns a service on the real clock.
-func NewService(db *gorm.DB, companies *company.Service) *Service {
-	return &Service{DB: db, Companies: companies, Now: func() time.Time { return time.Now().UTC() }}
+func NewService(db *gorm.DB, companies *company.Service, inbox *desktop.Inbox) *Service {
+	return &Service{DB: db, Companies: companies, Inbox: inbox, Now: func() time.Time { return time.Now().UTC() }}
 }
 
 func (s *Service) now() time.Time { return s.Now().UTC().Truncate(time.Microsecond) }

@@ -2,6 +2,8 @@ package work
 
 import (
 	"context"
+	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"time"
@@ -12,6 +14,7 @@ import (
 
 	"agencyhub/models"
 	"agencyhub/models/company"
+	"agencyhub/models/desktop"
 )
 
 // Priorities of a task, from none to the most pressing (Linear's scale).
@@ -226,7 +229,24 @@ func (s *Service) createTask(ctx context.Context, b *Board, in TaskInput, report
 	if existing != nil {
 		return existing, nil
 	}
+	s.tellAssignee(ctx, &t, reporter)
 	return &TaskRow{Task: t, Status: columnStatus(s.DB.WithContext(ctx), t.ColumnID)}, nil
+}
+
+// tellAssignee tells a task's assignee in their desktop inbox that it is theirs now, unless
+// they assigned it themselves (by is nil for a workflow's task.create). The task is
+// committed by now: a notice that cannot be posted is logged, and the change stands.
+func (s *Service) tellAssignee(ctx context.Context, t *Task, by *uuid.UUID) {
+	to := t.AssigneeID
+	if to == nil || (by != nil && *by == *to) {
+		return
+	}
+	err := s.Inbox.Post(ctx, desktop.Notice{CompanyID: t.CompanyID, UserID: *to, ProjectID: t.ProjectID, Kind: desktop.KindTaskAssigned,
+		Title: "Task assigned to you: " + t.Title, Body: t.Description, SubjectType: "task", SubjectID: t.ID.String(),
+		DedupeKey: fmt.Sprintf("%s:%s:%s:%d", desktop.KindTaskAssigned, t.ID, *to, t.Revision)})
+	if err != nil {
+		slog.WarnContext(ctx, "assigned task not told to its assignee", "task_id", t.ID, "err", err)
+	}
 }
 
 func cmpOrNone(p string) string {
@@ -300,6 +320,7 @@ func (s *Service) PatchTask(ctx context.Context, a *Access, row *TaskRow, p Task
 	}
 	now := s.now()
 	var out *TaskRow
+	var reassigned bool
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var t Task
 		if err := tx.Take(&t, "id = ?", row.ID).Error; err != nil {
@@ -335,7 +356,8 @@ func (s *Service) PatchTask(ctx context.Context, a *Access, row *TaskRow, p Task
 		if err := tx.Select("*").Updates(&t).Error; err != nil {
 			return models.Internal("patch task: %w", err)
 		}
-		if t.AssigneeID != nil && (before == nil || *before != *t.AssigneeID) {
+		reassigned = t.AssigneeID != nil && (before == nil || *before != *t.AssigneeID)
+		if reassigned {
 			if err := (taskEvent{task: &t, actor: &a.UserID, to: row.Status}).record(tx, EventTaskAssigned, now); err != nil {
 				return err
 			}
@@ -344,7 +366,13 @@ func (s *Service) PatchTask(ctx context.Context, a *Access, row *TaskRow, p Task
 		out, err = s.taskRow(tx, t.ID)
 		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	if reassigned {
+		s.tellAssignee(ctx, &out.Task, &a.UserID)
+	}
+	return out, nil
 }
 
 // Move places a task in a column: after the task AfterID, or before the task BeforeID
