@@ -75,6 +75,10 @@ func (m *modelServer) serve(w http.ResponseWriter, r *http.Request) {
 
 // answer decides the next step from the last message.
 func (m *modelServer) answer(w http.ResponseWriter, msgs []map[string]any) {
+	if system, _ := msgs[0]["content"].(string); strings.Contains(system, "automated workflow run") {
+		m.agentAnswer(w, msgs)
+		return
+	}
 	last := msgs[len(msgs)-1]
 	content, _ := last["content"].(string)
 	switch {

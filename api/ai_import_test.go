@@ -246,7 +246,7 @@ func TestImportRejectsAndChangesNothing(t *testing.T) {
 			{"a wrong format", "application/json", strings.Replace(w.patch(), "patch-v1", "patch-v9", 1), http.StatusBadRequest, "format"},
 			{"a patch of another workflow", "application/json", other.patch(`{"op":"set_test_input","test_input_json":{}}`), http.StatusBadRequest, "base_workflow_id"},
 			{"an unsupported action type", "application/json", w.patch(`{"op":"set_test_input","test_input_json":{"x":1}}`,
-				`{"op":"add_action","action":{"action_key":"think","action_type_key":"ai.agent","config":{}}}`), http.StatusBadRequest, "operations.1.action.action_type_key"},
+				`{"op":"add_action","action":{"action_key":"think","action_type_key":"ai.telepathy","config":{}}}`), http.StatusBadRequest, "operations.1.action.action_type_key"},
 			{"a dangling connection after good operations", "application/json", w.patch(`{"op":"add_action","action":{"action_key":"wait","action_type_key":"delay.wait","config":{"seconds":5}}}`,
 				`{"op":"add_connection","from":"start","to":"wait"}`, `{"op":"add_connection","from":"wait","to":"nowhere"}`), http.StatusBadRequest, "operations.2.to"},
 			{"a config that does not match", "text/plain", "```json\n" + w.patch(`{"op":"update_action","action_key":"notify","set":{"config":{"text":"","parse_mode":"BBCode"}}}`) + "\n```",
@@ -296,7 +296,7 @@ func TestImportContextExport(t *testing.T) {
 	t.Run("the catalog splits supported and planned types; supported ones carry their config schema", func(t *testing.T) {
 		catalog := ctx.json["action_catalog"].(map[string]any)
 		supported, planned := catalog["supported_now"].([]any), catalog["planned"].([]any)
-		if len(supported) != 16 || len(planned) != 3 {
+		if len(supported) != 19 || len(planned) != 0 {
 			t.Fatalf("%d supported, %d planned", len(supported), len(planned))
 		}
 		for _, raw := range supported {

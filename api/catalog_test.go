@@ -35,9 +35,8 @@ func TestCatalogEndpoints(t *testing.T) {
 	e := newEnv(t, dbtest.SQLite(t))
 	u := e.signUp("Editor")
 	catalog := loadCatalog(t)
-	planned := []string{"ai.agent"}
 
-	t.Run("the action type list has every type in catalog order, the planned ones not importable", func(t *testing.T) {
+	t.Run("the action type list has every type in catalog order, all importable", func(t *testing.T) {
 		items := e.do(req{method: "GET", path: "/api/v1/action-types", token: u.token}).expect(t, http.StatusOK).list(t)
 		var got, want []string
 		for _, a := range catalog.Actions() {
@@ -46,7 +45,7 @@ func TestCatalogEndpoints(t *testing.T) {
 		for _, it := range items {
 			key := it["action_key"].(string)
 			got = append(got, key)
-			if it["importable"] != !slices.Contains(planned, key) {
+			if it["importable"] != true {
 				t.Errorf("%s: importable = %v", key, it["importable"])
 			}
 			if config, _ := it["config_schema_json"].(map[string]any); config["type"] != "object" {
@@ -77,9 +76,11 @@ func TestCatalogEndpoints(t *testing.T) {
 			t.Fatalf("result schema lacks message_id: %s", resp.Body)
 		}
 	})
-	t.Run("a planned action type is listed by key too", func(t *testing.T) {
+	t.Run("the AI agent names its provider and the read tools it may be allowed", func(t *testing.T) {
 		resp := e.do(req{method: "GET", path: "/api/v1/action-types/ai.agent", token: u.token}).expect(t, http.StatusOK)
-		if resp.json["importable"] != false {
+		tools := resp.json["config_schema_json"].(map[string]any)["properties"].(map[string]any)["tools"].(map[string]any)["items"].(map[string]any)["enum"]
+		if resp.json["importable"] != true || resp.str("provider_key") != "ai" || resp.str("dependency_type_key") != "ai.model_provider" ||
+			slices.Contains(tools.([]any), "retry_failed_action") || !slices.Contains(tools.([]any), "get_run") {
 			t.Fatalf("ai.agent: %s", resp.Body)
 		}
 	})

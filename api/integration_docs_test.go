@@ -307,7 +307,7 @@ func TestProviderCatalog(t *testing.T) {
 		"messenger_b": "messenger_b.bot | messenger_b.send_message | messenger-b | supported | Messenger B bot",
 		"smtp":        "smtp.server | email.send | email-smtp | supported | SMTP server",
 		"http":        "http.auth | http.request | http-request | supported | HTTP credential",
-		"ai":          "ai.model_provider | ai.agent |  | planned | AI model provider",
+		"ai":          "ai.model_provider | ai.agent | ai-agent | supported | AI model provider",
 		"postgres":    "postgres.database | db.query | postgres-database | supported | PostgreSQL database",
 	}
 	if !slices.Equal(order, []string{"messenger_a", "messenger_b", "smtp", "http", "ai", "postgres"}) {
@@ -318,7 +318,7 @@ func TestProviderCatalog(t *testing.T) {
 			t.Errorf("%s: %q, want %q", k, got[k], w)
 		}
 	}
-	if items[0]["docs_url"] != "http://api.test/api/v1/docs/integrations/messenger-a.md" || items[4]["docs_url"] != "" {
+	if items[0]["docs_url"] != "http://api.test/api/v1/docs/integrations/messenger-a.md" || items[4]["docs_url"] != "http://api.test/api/v1/docs/integrations/ai-agent.md" {
 		t.Errorf("docs urls %v, %v", items[0]["docs_url"], items[4]["docs_url"])
 	}
 }

@@ -37,6 +37,8 @@ type AgentTool struct {
 	Input       map[string]any
 	Risk        string
 	Permission  company.Permission
+	// sessionOnly tools keep a session's state (remember): an ai.agent action has none.
+	sessionOnly bool
 	run         func(ctx context.Context, t *toolScope, in map[string]any) (map[string]any, error)
 	schema      *jsonschema.Schema
 }
@@ -91,7 +93,7 @@ func agentTools() []*AgentTool {
 		{Name: "search_integration_docs", Risk: RiskRead, Permission: read,
 			Description: "Search the integration and action documents (how to configure each action type, the patch format).",
 			Input:       obj([]string{"q"}, map[string]any{"q": map[string]any{"type": "string", "minLength": 1, "maxLength": 300}}), run: toolSearchDocs},
-		{Name: "remember", Risk: RiskRead, Permission: read,
+		{Name: "remember", Risk: RiskRead, Permission: read, sessionOnly: true,
 			Description: "Keep short notes in the session's working memory for later turns (a null value forgets a key).",
 			Input:       obj([]string{"values"}, map[string]any{"values": map[string]any{"type": "object", "maxProperties": 20}}), run: toolRemember},
 		{Name: "propose_workflow_patch", Risk: RiskProposal, Permission: read,

@@ -26,10 +26,30 @@ import (
 // registerAgent registers the session workflow and its activities.
 func registerAgent(w worker.Worker, a *Agent) {
 	w.RegisterWorkflowWithOptions(AgentSession, workflow.RegisterOptions{Name: AgentWorkflowName})
-	w.RegisterActivityWithOptions(a.step, activity.RegisterOptions{Name: agentStepActivity})
-	w.RegisterActivityWithOptions(a.runTool, activity.RegisterOptions{Name: agentToolActivity})
-	w.RegisterActivityWithOptions(a.expire, activity.RegisterOptions{Name: agentExpireActivity})
-	w.RegisterActivityWithOptions(a.endTurn, activity.RegisterOptions{Name: agentEndActivity})
+	w.RegisterActivityWithOptions(classified(a.step), activity.RegisterOptions{Name: agentStepActivity})
+	w.RegisterActivityWithOptions(classified(withNoResult(a.runTool)), activity.RegisterOptions{Name: agentToolActivity})
+	w.RegisterActivityWithOptions(classified(withNoResult(a.expire)), activity.RegisterOptions{Name: agentExpireActivity})
+	w.RegisterActivityWithOptions(classified(withNoResult(a.endTurn)), activity.RegisterOptions{Name: agentEndActivity})
+	registerAgentAction(w, a)
+}
+
+// classified hands an activity's classified failure to Temporal as an application error
+// whose type is its retry class, so the retry policy retries only what may pass later
+// (a refused key is not retried) and the workflow reads the failure back.
+func classified[In, Out any](fn func(context.Context, In) (Out, error)) func(context.Context, In) (Out, error) {
+	return func(ctx context.Context, in In) (Out, error) {
+		out, err := fn(ctx, in)
+		var f *activities.Failure
+		if errors.As(err, &f) {
+			return out, applicationError(f)
+		}
+		return out, err
+	}
+}
+
+// withNoResult adapts an activity without a result for classified.
+func withNoResult[In any](fn func(context.Context, In) error) func(context.Context, In) (struct{}, error) {
+	return func(ctx context.Context, in In) (struct{}, error) { return struct{}{}, fn(ctx, in) }
 }
 
 // heartbeating records heartbeats until stop is called, so a cancelled turn reaches the

@@ -239,7 +239,8 @@ func (r *interpreter) scope() map[string]any {
 }
 
 // execute runs a non-trigger action: conditions and stops at once, delays as timers,
-// waits for a bot reply as their activity and then a wait, everything else as its activity.
+// waits for a bot reply as their activity and then a wait, the AI agent as a child
+// workflow, everything else as its activity.
 func (r *interpreter) execute(a automation.Action, selector workflow.Selector) {
 	config, _ := automation.Render(a.Config, r.scope()).(map[string]any)
 	if prior, ok := r.in.Resume.prior(a.ActionKey); ok && prior.Status == automation.ActionSucceeded && a.ActionKey != r.in.Resume.RetryKey {
@@ -265,6 +266,13 @@ func (r *interpreter) execute(a automation.Action, selector workflow.Selector) {
 		r.delay(a, config, selector)
 	case automation.TypeBotReply:
 		r.activity(a, config, selector, func(res activities.Result) { r.waitForReply(a, res, selector) })
+	case automation.TypeAgent:
+		// Runs of before the change ran ai.agent as an activity (which no worker executed).
+		if workflow.GetVersion(r.ctx, agentActionChange, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+			r.activity(a, config, selector, func(res activities.Result) { r.succeed(a, res.Output, res.ProviderResponse) })
+			return
+		}
+		r.actionChild(a, config, selector)
 	default:
 		r.activity(a, config, selector, func(res activities.Result) { r.succeed(a, res.Output, res.ProviderResponse) })
 	}
@@ -376,21 +384,26 @@ func (r *interpreter) activity(a automation.Action, config map[string]any, selec
 	}
 	r.inflight++
 	r.runStatus()
-	selector.AddFuture(workflow.ExecuteActivity(ctx, a.ActionTypeKey, req), func(f workflow.Future) {
-		r.inflight--
-		var res activities.Result
-		if err := f.Get(r.ctx, &res); err != nil {
-			failure := activities.AsFailure(errorOf(err))
-			status := automation.ActionFailed
-			if failure.Retryable {
-				status = automation.ActionDeadLettered // retryable, but the attempts ran out
-			}
-			r.fail(a, status, failure)
-		} else {
-			done(res)
+	selector.AddFuture(workflow.ExecuteActivity(ctx, a.ActionTypeKey, req), func(f workflow.Future) { r.settle(a, f, done) })
+}
+
+// settle finishes an action with the answer of its activity or child workflow: done takes
+// a result; a failure fails the action, dead-lettered when it was retryable but the
+// attempts ran out.
+func (r *interpreter) settle(a automation.Action, f workflow.Future, done func(activities.Result)) {
+	r.inflight--
+	var res activities.Result
+	if err := f.Get(r.ctx, &res); err != nil {
+		failure := activities.AsFailure(errorOf(err))
+		status := automation.ActionFailed
+		if failure.Retryable {
+			status = automation.ActionDeadLettered
 		}
-		r.runStatus()
-	})
+		r.fail(a, status, failure)
+	} else {
+		done(res)
+	}
+	r.runStatus()
 }
 
 // runStatus keeps the run waiting while only timers are outstanding, running otherwise.

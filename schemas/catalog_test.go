@@ -40,9 +40,10 @@ var importable = []struct {
 	{"payment.event_trigger", map[string]any{}},
 	{"task.event_trigger", map[string]any{}},
 	{"task.create", map[string]any{"board_id": someID, "title": "Call {{ payment.client.name }}"}},
+	{"ai.agent", map[string]any{"action_dependency_id": someID, "input": "Why did run {{ start.run_id }} fail?"}},
 }
 
-var planned = []string{"ai.agent"}
+var planned []string
 
 func mustCatalog(t *testing.T) *Catalog {
 	t.Helper()
@@ -245,6 +246,10 @@ func TestConfigValidation(t *testing.T) {
 		{"a zero delay", "delay.wait", map[string]any{"seconds": 0}, []string{"seconds"}},
 		{"a delay over 30 days", "delay.wait", map[string]any{"seconds": 2592001}, []string{"seconds"}},
 		{"a state key with spaces", "bot.set_state", map[string]any{"state_key": "awaiting email"}, []string{"state_key"}},
+		{"an agent allowed a write tool", "ai.agent", map[string]any{"action_dependency_id": someID, "input": "x", "tools": []any{"get_run", "retry_failed_action"}}, []string{"tools.1"}},
+		{"an agent allowed the session's memory", "ai.agent", map[string]any{"action_dependency_id": someID, "input": "x", "tools": []any{"remember"}}, []string{"tools.0"}},
+		{"an agent output schema that is not a JSON Schema", "ai.agent", map[string]any{"action_dependency_id": someID, "input": "x", "output_schema": map[string]any{"type": "text"}}, []string{"output_schema.type"}},
+		{"an agent without its task", "ai.agent", map[string]any{"action_dependency_id": someID}, []string{"input"}},
 	}
 	for _, tc := range bad {
 		a, _ := c.Action(tc.key)

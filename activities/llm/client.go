@@ -74,6 +74,9 @@ type Request struct {
 	Messages []Message `json:"messages"`
 	Tools    []Tool    `json:"tools,omitempty"`
 	Stream   bool      `json:"stream"`
+	// ResponseFormat asks for JSON matching a schema ({"type": "json_schema", ...}), which
+	// OpenAI, llama.cpp, vLLM and Ollama honour; the answer is still checked.
+	ResponseFormat map[string]any `json:"response_format,omitempty"`
 }
 
 // Reply is the model's answer: text, tool calls, or both.

@@ -98,6 +98,8 @@ const (
 	TypeBotReply  = "bot.wait_for_reply"
 	TypePayment   = "payment.event_trigger"
 	TypeTask      = "task.event_trigger"
+	// TypeAgent runs as a child workflow of the run (engine.AgentAction).
+	TypeAgent = "ai.agent"
 )
 
 // marshal encodes v for a TEXT column; the values are plain maps and slices, so it cannot fail.

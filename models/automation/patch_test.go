@@ -432,7 +432,7 @@ func TestPatchApplyRejects(t *testing.T) {
 		want []string
 	}{
 		{"an unknown action type", []string{`{"op":"add_action","action":{"action_key":"x","action_type_key":"teleport"}}`}, []string{"operations.0.action.action_type_key"}},
-		{"a planned action type", []string{`{"op":"add_action","action":{"action_key":"x","action_type_key":"ai.agent"}}`}, []string{"operations.0.action.action_type_key"}},
+		{"an agent allowed a write tool", []string{`{"op":"add_action","action":{"action_key":"x","action_type_key":"ai.agent","config":{"action_dependency_id":"0190a5c4-7d4e-7b1a-9c3e-5f6a7b8c9d0e","input":"x","tools":["retry_failed_action"]}}}`}, []string{"operations.0.action.config.tools.0"}},
 		{"a planned type by update", []string{`{"op":"update_action","action_key":"done","set":{"action_type_key":"task.create"}}`}, []string{"operations.0.set.action_type_key"}},
 		{"a config that does not match", []string{`{"op":"add_action","action":{"action_key":"x","action_type_key":"delay.wait","config":{"seconds":0,"extra":1}}}`},
 			[]string{"operations.0.action.config.extra", "operations.0.action.config.seconds"}},
@@ -450,7 +450,7 @@ func TestPatchApplyRejects(t *testing.T) {
 		{"a connection to an action deleted earlier", []string{`{"op":"delete_action","action_key":"done","delete_connections":true}`, `{"op":"add_connection","from":"check","to":"done","branch":"false"}`}, []string{"operations.1.to"}},
 		{"a dangling replacement", []string{`{"op":"replace_connections","connections":[{"from":"start","to":"fetch"},{"from":"nobody","to":"nowhere"}]}`},
 			[]string{"operations.0.connections.1.from", "operations.0.connections.1.to"}},
-		{"every failing operation at once", []string{`{"op":"add_connection","from":"start","to":"ghost"}`, `{"op":"set_test_input","test_input_json":{}}`, `{"op":"add_action","action":{"action_key":"y","action_type_key":"ai.agent"}}`},
+		{"every failing operation at once", []string{`{"op":"add_connection","from":"start","to":"ghost"}`, `{"op":"set_test_input","test_input_json":{}}`, `{"op":"add_action","action":{"action_key":"y","action_type_key":"teleport"}}`},
 			[]string{"operations.0.to", "operations.2.action.action_type_key"}},
 	}
 	for _, c := range cases {

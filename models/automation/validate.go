@@ -91,8 +91,14 @@ func (v *validator) actions() {
 		if t.Trigger {
 			triggers++
 		}
-		for _, field := range t.ValidateConfig(a.Config) {
+		fields := t.ValidateConfig(a.Config)
+		for _, field := range fields {
 			v.add("invalid_config", a.ActionKey, "config."+field, "config field %s does not match the %s schema", field, a.ActionTypeKey)
+		}
+		if doc, ok := a.Config["output_schema"].(map[string]any); ok && a.ActionTypeKey == TypeAgent && len(fields) == 0 {
+			if _, err := schemas.CompileJSONSchema(doc); err != nil {
+				v.add("invalid_output_schema", a.ActionKey, "config.output_schema", "output_schema does not compile: %v", err)
+			}
 		}
 		if a.ActionTypeKey == TypeCondition {
 			if text, _ := a.Config["text"].(string); text != "" {
