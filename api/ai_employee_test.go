@@ -34,6 +34,16 @@ type modelServer struct {
 	requests int
 	// workflowID is the workflow the proposals change.
 	workflowID string
+	// fail are the statuses the next chat completions answer with, in order, before the
+	// server answers normally again.
+	fail []int
+}
+
+// failNext makes the next chat completions answer these statuses.
+func (m *modelServer) failNext(statuses ...int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.fail = append(m.fail, statuses...)
 }
 
 var runIDPattern = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
@@ -66,7 +76,16 @@ func (m *modelServer) serve(w http.ResponseWriter, r *http.Request) {
 		_ = json.NewDecoder(r.Body).Decode(&req)
 		m.mu.Lock()
 		m.requests++
+		status := 0
+		if len(m.fail) > 0 {
+			status, m.fail = m.fail[0], m.fail[1:]
+		}
 		m.mu.Unlock()
+		if status != 0 {
+			w.WriteHeader(status)
+			fmt.Fprintf(w, `{"error":{"message":"answered %d on purpose"}}`, status)
+			return
+		}
 		m.answer(w, req.Messages)
 	default:
 		http.NotFound(w, r)
@@ -81,6 +100,14 @@ func (m *modelServer) answer(w http.ResponseWriter, msgs []map[string]any) {
 	}
 	last := msgs[len(msgs)-1]
 	content, _ := last["content"].(string)
+	if write := directWrite(msgs); write != "" {
+		if last["role"] == "user" {
+			streamTool(w, write, directArguments(content))
+		} else {
+			streamText(w, "Finished: "+content)
+		}
+		return
+	}
 	switch {
 	case strings.Contains(content, "Reply with exactly the word OK"):
 		streamText(w, "OK")
@@ -525,4 +552,32 @@ func TestAIEmployeeInjectedInstructionsRunNothingUnapprovedNorReachAnotherCompan
 		e.do(req{method: "GET", path: attacker.path("/ai/employee/sessions/" + victimSession), token: attacker.owner.token}).expect(t, http.StatusNotFound)
 		e.do(req{method: "POST", path: victim.path("/ai/tool-calls/" + waiting["ai_tool_call_id"].(string) + "/approve"), token: victim.owner.token}).expect(t, http.StatusNotFound)
 	})
+}
+
+// directWrite is the write tool the turn's user message asks for by name ("start_test_run
+// of workflow <id>", "retry_failed_action check of run <id>"), "" when none: the model calls
+// it at once and closes the turn with its outcome.
+func directWrite(msgs []map[string]any) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i]["role"] != "user" {
+			continue
+		}
+		content, _ := msgs[i]["content"].(string)
+		for _, tool := range []string{"start_test_run", "retry_failed_action"} {
+			if strings.HasPrefix(content, tool+" ") {
+				return tool
+			}
+		}
+		return ""
+	}
+	return ""
+}
+
+func directArguments(content string) string {
+	id := runIDPattern.FindString(content)
+	if strings.HasPrefix(content, "start_test_run ") {
+		return fmt.Sprintf(`{"workflow_id":%q}`, id)
+	}
+	key := strings.Fields(content)[1]
+	return fmt.Sprintf(`{"workflow_run_id":%q,"action_key":%q}`, id, key)
 }
