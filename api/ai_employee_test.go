@@ -48,7 +48,7 @@ func (m *modelServer) failNext(statuses ...int) {
 
 var runIDPattern = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 
-func newModelServer(t *testing.T) *modelServer {
+func newModelServer(t testing.TB) *modelServer {
 	t.Helper()
 	m := &modelServer{}
 	m.Server = httptest.NewServer(http.HandlerFunc(m.serve))
@@ -100,6 +100,15 @@ func (m *modelServer) answer(w http.ResponseWriter, msgs []map[string]any) {
 	}
 	last := msgs[len(msgs)-1]
 	content, _ := last["content"].(string)
+	if turn := turnMessage(msgs); strings.HasPrefix(turn, "bench ") {
+		// The benchmark's turns: a text answer, or one read of the run named, then a text.
+		if last["role"] == "user" && strings.HasPrefix(turn, "bench read ") {
+			streamTool(w, "get_run", fmt.Sprintf(`{"workflow_run_id":%q}`, runIDPattern.FindString(turn)))
+		} else {
+			streamText(w, "ok")
+		}
+		return
+	}
 	if write := directWrite(msgs); write != "" {
 		if last["role"] == "user" {
 			streamTool(w, write, directArguments(content))
@@ -177,7 +186,7 @@ type aiWorld struct {
 
 func (w *aiWorld) path(p string) string { return "/api/v1/projects/" + w.projectID + p }
 
-func newAIWorld(t *testing.T, e *env, name string) *aiWorld {
+func newAIWorld(t testing.TB, e *env, name string) *aiWorld {
 	t.Helper()
 	w := &aiWorld{e: e, owner: e.signUp(name), model: newModelServer(t)}
 	w.projectID = e.projectIn(w.owner, e.companyOf(w.owner, name+" Agency"), name+" Site")
@@ -196,7 +205,7 @@ func newAIWorld(t *testing.T, e *env, name string) *aiWorld {
 }
 
 // connectModel adds the model provider integration and tests it.
-func (w *aiWorld) connectModel(t *testing.T) {
+func (w *aiWorld) connectModel(t testing.TB) {
 	t.Helper()
 	w.providerID = w.e.do(req{method: "POST", path: w.path("/action-dependencies"), token: w.owner.token, body: map[string]any{
 		"dependency_type_key": "ai.model_provider", "name": "Local model",
@@ -213,7 +222,7 @@ func (w *aiWorld) capability(t *testing.T) map[string]any {
 	return w.e.do(req{method: "GET", path: w.path("/ai/employee/capability"), token: w.owner.token}).expect(t, http.StatusOK).json
 }
 
-func (w *aiWorld) session(t *testing.T) string {
+func (w *aiWorld) session(t testing.TB) string {
 	t.Helper()
 	return w.e.do(req{method: "POST", path: w.path("/ai/employee/sessions"), token: w.owner.token,
 		body: map[string]any{"workflow_run_id": w.runID, "page_context_json": map[string]any{"pageKind": "run", "workflowRunId": w.runID}}}).
@@ -554,21 +563,26 @@ func TestAIEmployeeInjectedInstructionsRunNothingUnapprovedNorReachAnotherCompan
 	})
 }
 
+// turnMessage is the user message of the turn under way.
+func turnMessage(msgs []map[string]any) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i]["role"] == "user" {
+			content, _ := msgs[i]["content"].(string)
+			return content
+		}
+	}
+	return ""
+}
+
 // directWrite is the write tool the turn's user message asks for by name ("start_test_run
 // of workflow <id>", "retry_failed_action check of run <id>"), "" when none: the model calls
 // it at once and closes the turn with its outcome.
 func directWrite(msgs []map[string]any) string {
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i]["role"] != "user" {
-			continue
+	turn := turnMessage(msgs)
+	for _, tool := range []string{"start_test_run", "retry_failed_action"} {
+		if strings.HasPrefix(turn, tool+" ") {
+			return tool
 		}
-		content, _ := msgs[i]["content"].(string)
-		for _, tool := range []string{"start_test_run", "retry_failed_action"} {
-			if strings.HasPrefix(content, tool+" ") {
-				return tool
-			}
-		}
-		return ""
 	}
 	return ""
 }
