@@ -433,7 +433,6 @@ func TestPatchApplyRejects(t *testing.T) {
 	}{
 		{"an unknown action type", []string{`{"op":"add_action","action":{"action_key":"x","action_type_key":"teleport"}}`}, []string{"operations.0.action.action_type_key"}},
 		{"an agent allowed a write tool", []string{`{"op":"add_action","action":{"action_key":"x","action_type_key":"ai.agent","config":{"action_dependency_id":"0190a5c4-7d4e-7b1a-9c3e-5f6a7b8c9d0e","input":"x","tools":["retry_failed_action"]}}}`}, []string{"operations.0.action.config.tools.0"}},
-		{"a planned type by update", []string{`{"op":"update_action","action_key":"done","set":{"action_type_key":"task.create"}}`}, []string{"operations.0.set.action_type_key"}},
 		{"a config that does not match", []string{`{"op":"add_action","action":{"action_key":"x","action_type_key":"delay.wait","config":{"seconds":0,"extra":1}}}`},
 			[]string{"operations.0.action.config.extra", "operations.0.action.config.seconds"}},
 		{"a merged config that does not match", []string{`{"op":"update_action","action_key":"fetch","set":{"config":{"url":null,"timeout_seconds":500}}}`},
