@@ -57,6 +57,12 @@ type ActionPolicy struct {
 	MaxInterval        time.Duration
 	// Idempotent: running the action twice has the effect of running it once.
 	Idempotent bool
+	// Local runs the action as a local activity: in the worker that runs the workflow task,
+	// without an activity task of its own to schedule, match and record, so a run of short
+	// actions can finish in one workflow task. The answer is recorded as a marker when the
+	// workflow task completes; if its worker dies before that, the action runs again, and
+	// its recorded attempts (see runAction) keep it from acting twice.
+	Local bool
 }
 
 // Resume is the state a retried run starts from: actions that succeeded keep their outputs

@@ -34,9 +34,11 @@ type interpreter struct {
 	edges    []int
 	// inflight counts actions with an activity or timer outstanding; timers counts timers.
 	inflight, timers int
-	failure          string
-	seq              int
-	pending          automation.Progress
+	// local are local activities to start once the projection says their actions run.
+	local   []func()
+	failure string
+	seq     int
+	pending automation.Progress
 	// projection writes must happen even after a cancellation
 	disconnected workflow.Context
 }
@@ -80,11 +82,18 @@ func Interpret(ctx workflow.Context, in RunInput) error {
 	for {
 		progressed := r.startReady(selector)
 		waits := !progressed && r.inflight > 0
-		if waits || !in.BatchedProgress {
+		if waits || !in.BatchedProgress || len(r.local) > 0 {
 			if err := r.flush(); err != nil {
 				return err
 			}
 		}
+		// A local activity starts at once, not when the workflow task completes as an
+		// activity task is scheduled: only now, after the write that says it runs (and
+		// that refuses a run the engine refused), may it act.
+		for _, start := range r.local {
+			start()
+		}
+		r.local = nil
 		if progressed {
 			continue
 		}
@@ -352,7 +361,8 @@ func (r *interpreter) awaitReply(actionKey string, d time.Duration) workflow.Fut
 // replySignal names the signal that hands a run's bot.wait_for_reply action its reply.
 func replySignal(actionKey string) string { return "bot.wait_for_reply/" + actionKey }
 
-// activity runs an action as its activity; done takes its result.
+// activity runs an action as its activity, a local one when its policy says so; done takes
+// its result.
 func (r *interpreter) activity(a automation.Action, config map[string]any, selector workflow.Selector, done func(activities.Result)) {
 	policy := r.in.Policies[a.ActionKey]
 	now := workflow.Now(r.ctx)
@@ -361,19 +371,13 @@ func (r *interpreter) activity(a automation.Action, config map[string]any, selec
 	r.action(automation.ActionUpdate{ActionKey: a.ActionKey, Status: automation.ActionRunning, Input: config, StartedAt: &now,
 		MaxAttempts: r.attempts[a.ActionKey] + policy.MaxAttempts})
 	r.event("action.started", a.ActionKey, automation.ActionRunning, "", nil)
-	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: policy.Timeout,
-		// A run never waits forever for a worker that does not execute this action type.
-		ScheduleToStartTimeout: scheduleToStartTimeout,
-		HeartbeatTimeout:       heartbeatTimeout,
-		RetryPolicy: &temporal.RetryPolicy{
-			InitialInterval:        policy.InitialInterval,
-			BackoffCoefficient:     policy.BackoffCoefficient,
-			MaximumInterval:        policy.MaxInterval,
-			MaximumAttempts:        int32(policy.MaxAttempts),
-			NonRetryableErrorTypes: nonRetryableClasses,
-		},
-	})
+	retry := &temporal.RetryPolicy{
+		InitialInterval:        policy.InitialInterval,
+		BackoffCoefficient:     policy.BackoffCoefficient,
+		MaximumInterval:        policy.MaxInterval,
+		MaximumAttempts:        int32(policy.MaxAttempts),
+		NonRetryableErrorTypes: nonRetryableClasses,
+	}
 	req := ActionRequest{
 		Request: activities.Request{
 			RunID: r.in.RunID, CompanyID: r.in.CompanyID, ProjectID: r.in.ProjectID,
@@ -384,6 +388,20 @@ func (r *interpreter) activity(a automation.Action, config map[string]any, selec
 	}
 	r.inflight++
 	r.runStatus()
+	if policy.Local {
+		ctx := workflow.WithLocalActivityOptions(r.ctx, workflow.LocalActivityOptions{StartToCloseTimeout: policy.Timeout, RetryPolicy: retry})
+		r.local = append(r.local, func() {
+			selector.AddFuture(workflow.ExecuteLocalActivity(ctx, a.ActionTypeKey, req), func(f workflow.Future) { r.settle(a, f, done) })
+		})
+		return
+	}
+	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: policy.Timeout,
+		// A run never waits forever for a worker that does not execute this action type.
+		ScheduleToStartTimeout: scheduleToStartTimeout,
+		HeartbeatTimeout:       heartbeatTimeout,
+		RetryPolicy:            retry,
+	})
 	selector.AddFuture(workflow.ExecuteActivity(ctx, a.ActionTypeKey, req), func(f workflow.Future) { r.settle(a, f, done) })
 }
 

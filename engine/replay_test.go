@@ -27,7 +27,9 @@ import (
 // embedded server. Replaying them with the current interpreter is the guard that a change
 // does not break runs already in flight: a change that makes different decisions for the
 // same history must go behind workflow.GetVersion or a RunInput field. The unbatched_*
-// histories are runs started before RunInput.BatchedProgress, and are kept as they are.
+// histories are runs started before RunInput.BatchedProgress, and are kept as they are;
+// local_retries has its actions run as local activities (ActionPolicy.Local), as new runs
+// of short actions do, the others as activity tasks.
 // Record the others again only for a deliberate break, with
 //
 //	ENGINE_RECORD_HISTORIES=1 go test ./engine -run TestRecordHistories
@@ -117,6 +119,7 @@ func TestRecordHistories(t *testing.T) {
 	failed := r.failureWithRetries()
 	r.resumedRetry(failed)
 	r.cancelledDuringDelay()
+	r.localRetries()
 }
 
 // quickRetries keeps a recording short: the server really waits between attempts.
@@ -188,6 +191,25 @@ func (r *historyRecorder) resumedRetry(failed RunInput) {
 	in.Resume = resume
 	p = r.record("resumed_retry", in, nil)
 	r.want(p, automation.RunSucceeded, map[string]string{"charge": automation.ActionSucceeded, "receipt": automation.ActionSucceeded})
+}
+
+// localRetries: failureWithRetries with its actions run as local activities, retried by
+// the worker within the workflow task or after a timer.
+func (r *historyRecorder) localRetries() {
+	transient := activities.Fail(activities.ClassTransient, "http_503", "the provider is unavailable", "Retry later")
+	r.fakes.on("flaky", failing(transient, 1, map[string]any{"ok": true}))
+	r.fakes.on("charge", failing(transient, 0, nil))
+	in := newRun(r.t, r.workflows, failureGraphWithSideBranch(), "start", nil)
+	quickRetries(in)
+	for key, p := range in.Policies {
+		p.Local = true
+		in.Policies[key] = p
+	}
+	p := r.record("local_retries", in, nil)
+	r.want(p, automation.RunFailed, map[string]string{
+		"flaky": automation.ActionSucceeded, "charge": automation.ActionDeadLettered,
+		"receipt": automation.ActionSkipped, "side": automation.ActionSucceeded,
+	})
 }
 
 // cancelledDuringDelay: a cancellation while the run waits on a timer.

@@ -234,3 +234,72 @@ func awaitStatus(t *testing.T, workflows *automation.Service, run *automation.Ru
 		}
 	}
 }
+
+// TestALocalActionRunAgainAfterItsWorkerDiedIsNotActedTwice: a short action runs as a
+// local activity, whose answer Temporal records only when the workflow task completes. A
+// worker that dies after the action answered, before that, leaves the next worker to run
+// the workflow task again, and the local activity with it, counting its attempts from one
+// again. The recorded attempt must be answered again, not the POST made twice.
+func TestALocalActionRunAgainAfterItsWorkerDiedIsNotActedTwice(t *testing.T) {
+	crash := &crashAfterFirstLocalAnswer{}
+	l := newLiveEngine(t, nil, crash)
+	run := l.start(t, chargeGraph())
+	done := awaitStatus(t, l.workflows, run, automation.RunSucceeded)
+	if !crash.crashed.Load() {
+		t.Fatal("the charge did not run as a local activity")
+	}
+	if n := len(l.fakes.requests("charge")); n != 1 {
+		t.Fatalf("charge ran %d times, want once", n)
+	}
+	actions, err := l.workflows.ActionRuns(context.Background(), done)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range actions {
+		if a.ActionKey == "charge" && (a.Status != automation.ActionSucceeded || a.AttemptCount != 1) {
+			t.Fatalf("charge = %s after %d attempts, want succeeded after 1", a.Status, a.AttemptCount)
+		}
+	}
+}
+
+// crashAfterFirstLocalAnswer plays a worker that dies once, right after the first local
+// http.request answered: the workflow task fails (a panic), so Temporal records neither
+// the answer nor anything after it, and runs the task again.
+type crashAfterFirstLocalAnswer struct {
+	interceptor.WorkerInterceptorBase
+	crashed atomic.Bool
+}
+
+func (c *crashAfterFirstLocalAnswer) InterceptWorkflow(ctx workflow.Context, next interceptor.WorkflowInboundInterceptor) interceptor.WorkflowInboundInterceptor {
+	i := &crashInbound{crash: c}
+	i.Next = next
+	return i
+}
+
+type crashInbound struct {
+	interceptor.WorkflowInboundInterceptorBase
+	crash *crashAfterFirstLocalAnswer
+}
+
+func (i *crashInbound) Init(outbound interceptor.WorkflowOutboundInterceptor) error {
+	o := &crashOutbound{crash: i.crash}
+	o.Next = outbound
+	return i.Next.Init(o)
+}
+
+type crashOutbound struct {
+	interceptor.WorkflowOutboundInterceptorBase
+	crash *crashAfterFirstLocalAnswer
+}
+
+func (o *crashOutbound) ExecuteLocalActivity(ctx workflow.Context, activityType string, args ...any) workflow.Future {
+	answer := o.Next.ExecuteLocalActivity(ctx, activityType, args...)
+	if activityType == activities.ActionHTTPRequest {
+		workflow.Go(ctx, func(ctx workflow.Context) {
+			if answer.Get(ctx, nil) == nil && o.crash.crashed.CompareAndSwap(false, true) {
+				panic("the worker died before Temporal recorded the local action's answer")
+			}
+		})
+	}
+	return answer
+}

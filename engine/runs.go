@@ -42,6 +42,11 @@ const (
 	// timeoutMargin lets an action's own timeout fire, and be classified, before
 	// Temporal's start-to-close timeout does.
 	timeoutMargin = 15 * time.Second
+	// localActionTimeout is the longest an action may be allowed to take and still run as
+	// a local activity: a local activity holds its run's workflow task open, which Temporal
+	// keeps alive with a new task every few seconds; longer actions are worth their own
+	// activity task.
+	localActionTimeout = defaultActionTimeout + timeoutMargin
 )
 
 // Runs starts and steers runs: it has the run's projection rows written, then hands the run
@@ -291,6 +296,7 @@ func (s *Runs) policies(g automation.Graph) map[string]ActionPolicy {
 				p.BackoffCoefficient = b
 			}
 		}
+		p.Local = p.Timeout <= localActionTimeout
 		out[a.ActionKey] = p
 	}
 	return out

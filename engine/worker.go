@@ -99,32 +99,33 @@ func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
 	return w
 }
 
-// runAction wraps an action function as an activity: it records the attempt in the
-// projection before the action runs and its answer after, heartbeats so cancellation
-// arrives, and turns a classified failure into a Temporal application error whose type is
-// the retry class. On an automatic retry the records say what became of the previous
-// attempt: succeeded (answered again, not run), failed (run again), or unknown (a
-// non-idempotent action is refused, not run).
+// runAction wraps an action function as an activity, local or not: it records the attempt
+// in the projection before the action runs and its answer after, heartbeats so
+// cancellation arrives, and turns a classified failure into a Temporal application error
+// whose type is the retry class. When an attempt of this execution of the run began before
+// (an automatic retry, or a local activity run again because its worker died before
+// Temporal recorded the answer) the records say what became of it: succeeded (answered
+// again, not run), failed (run again), or unknown (a non-idempotent action is refused, not
+// run).
 func runAction(d WorkerDeps, fn activities.Func) func(context.Context, ActionRequest) (activities.Result, error) {
 	if d.Metrics == nil {
 		d.Metrics = metrics.Discard()
 	}
 	return func(ctx context.Context, req ActionRequest) (activities.Result, error) {
-		retry := activity.GetInfo(ctx).Attempt > 1
-		attempt := req.PriorAttempts + int(activity.GetInfo(ctx).Attempt)
-		if retry {
-			previous, err := d.Workflows.LastSettledAttempt(ctx, req.RunID, req.ActionKey)
-			if err != nil {
-				return activities.Result{}, err // a retryable infrastructure error
-			}
+		info := activity.GetInfo(ctx)
+		recorded, err := d.Workflows.ActionAttempts(ctx, req.RunID, req.ActionKey)
+		if err != nil {
+			return activities.Result{}, err // a retryable infrastructure error
+		}
+		if recorded.Begun > req.PriorAttempts {
 			var answered activities.Result
 			switch {
-			case previous.Attempt == attempt-1 && previous.Result != "" && json.Unmarshal([]byte(previous.Result), &answered) == nil:
-				// The previous attempt succeeded, but its answer never reached Temporal (its
+			case recorded.Settled == recorded.Begun && recorded.Result != "" && json.Unmarshal([]byte(recorded.Result), &answered) == nil:
+				// The last attempt succeeded, but its answer never reached Temporal (its
 				// worker died after recording it): answer it again rather than act twice.
 				return answered, nil
-			case previous.Attempt < attempt-1 && !req.Idempotent:
-				// The previous attempt timed out or its worker died before answering: it may
+			case recorded.Settled < recorded.Begun && !req.Idempotent:
+				// The last attempt timed out or its worker died before answering: it may
 				// have taken effect, so a non-idempotent action is not tried again on its own,
 				// and this refusal is no attempt.
 				return activities.Result{}, applicationError(activities.Fail(activities.ClassUnknownOutcome, "previous_attempt_unanswered",
@@ -132,23 +133,17 @@ func runAction(d WorkerDeps, fn activities.Func) func(context.Context, ActionReq
 					"Check the target, then retry the action if it did not take effect"))
 			}
 		}
+		// A local activity counts its attempts afresh when its workflow task runs again, so
+		// the records, not Temporal, say how many began.
+		attempt := max(req.PriorAttempts+int(info.Attempt), recorded.Begun+1)
 		if err := d.Workflows.BeginAttempt(ctx, req.RunID, req.ActionKey, attempt); err != nil {
 			return activities.Result{}, err // a retryable infrastructure error
 		}
 		ctx, stop := context.WithCancel(ctx)
 		defer stop()
-		go func() {
-			t := time.NewTicker(heartbeatInterval)
-			defer t.Stop()
-			for {
-				select {
-				case <-ctx.Done():
-					return
-				case <-t.C:
-					activity.RecordHeartbeat(ctx)
-				}
-			}
-		}()
+		if !info.IsLocalActivity { // a local activity learns of a cancellation from its workflow
+			go heartbeat(ctx)
+		}
 		req.Attempt = attempt
 		res, err := callAction(ctx, activities.Redacting(fn), req.Request)
 		settled := ""
@@ -159,7 +154,7 @@ func runAction(d WorkerDeps, fn activities.Func) func(context.Context, ActionReq
 			activity.GetLogger(ctx).Warn("could not record a settled attempt", "action_key", req.ActionKey, "err", serr)
 		}
 		// The activity's registered name is its action type: a label from a fixed set.
-		actionType := activity.GetInfo(ctx).ActivityType.Name
+		actionType := info.ActivityType.Name
 		if err != nil {
 			f := activities.AsFailure(err)
 			d.Metrics.ActionAttempt(actionType, f.RetryClass)
@@ -167,6 +162,20 @@ func runAction(d WorkerDeps, fn activities.Func) func(context.Context, ActionReq
 		}
 		d.Metrics.ActionAttempt(actionType, "")
 		return res, nil
+	}
+}
+
+// heartbeat records a heartbeat every heartbeatInterval until ctx ends.
+func heartbeat(ctx context.Context) {
+	t := time.NewTicker(heartbeatInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			activity.RecordHeartbeat(ctx)
+		}
 	}
 }
 

@@ -81,7 +81,7 @@ func TestMetricsAreServedOnTheirOwnListener(t *testing.T) {
 				missing = append(missing, fmtSeries(w.name, w.labels, got, ok, w.value, f.Series(w.name)))
 			}
 		}
-		for _, name := range []string{"temporal_workflow_completed_total", "temporal_request_total", "temporal_activity_execution_latency_seconds"} {
+		for _, name := range []string{"temporal_workflow_completed_total", "temporal_request_total", "temporal_local_activity_execution_latency_seconds"} {
 			if f.Total(name) < 1 {
 				missing = append(missing, name+" (the Temporal SDK's) is missing")
 			}

@@ -260,32 +260,44 @@ func (s *Service) RefuseRun(ctx context.Context, runID uuid.UUID, reason string)
 	return nil
 }
 
-// ErrRunClosed is ApplyProgress's answer to an execution that begins on a run that has
-// already ended: the execution must not act.
+// ErrRunClosed is ApplyProgress's answer to an execution that begins on a run that ended
+// without starting (the engine refused it): the execution must not act.
 var ErrRunClosed = errors.New("the run has already ended")
 
 // ApplyProgress writes a batch of the interpreter's projection writes in one transaction.
 // It is idempotent, since a replayed workflow task may write the same batch again: updates
-// set absolute values and events are inserted once per sequence number. Errors:
-// ErrRunClosed (a Begin batch of an ended run), or the database's.
+// set absolute values and events are inserted once per sequence number. A Begin batch of
+// a run that started and ended is such a replay, of a workflow task that wrote the run's
+// end but died before Temporal recorded it: it writes nothing, and no later batch moves an
+// ended run back to a status before its end (their action rows may show the steps again
+// until the replay writes the end once more). Errors:
+// ErrRunClosed (a Begin batch of a run that ended without starting), or the database's.
 func (s *Service) ApplyProgress(ctx context.Context, p Progress) error {
 	now := s.now()
 	var finishing *Run
+	replayed := false
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) (err error) {
 		if p.Begin {
 			var run Run
-			if err := tx.Select("status").Where("id = ?", p.RunID).Take(&run).Error; err != nil {
+			if err := tx.Select("status", "started_at").Where("id = ?", p.RunID).Take(&run).Error; err != nil {
 				return err
 			}
-			if run.Terminal() {
+			if run.Terminal() && run.StartedAt == nil {
 				return ErrRunClosed
+			}
+			if replayed = run.Terminal(); replayed {
+				return nil
 			}
 		}
 		if p.Run != nil {
 			if finishing, err = finishingRun(tx, p.RunID, p.Run.Status); err != nil {
 				return err
 			}
-			if err := tx.Model(&Run{}).Where("id = ?", p.RunID).Updates(runChanges(p.Run, now)).Error; err != nil {
+			update := tx.Model(&Run{}).Where("id = ?", p.RunID)
+			if !(&Run{Status: p.Run.Status}).Terminal() {
+				update = update.Where("status NOT IN ?", []string{RunSucceeded, RunFailed, RunCancelled})
+			}
+			if err := update.Updates(runChanges(p.Run, now)).Error; err != nil {
 				return err
 			}
 		}
@@ -309,7 +321,7 @@ func (s *Service) ApplyProgress(ctx context.Context, p Progress) error {
 		}
 		return nil
 	})
-	if err != nil {
+	if err != nil || replayed {
 		return err
 	}
 	if p.Run != nil {
@@ -377,23 +389,25 @@ func actionChanges(a ActionUpdate, now time.Time) map[string]any {
 	return set
 }
 
-// SettledAttempt is the last attempt of an action that ended with an answer.
-type SettledAttempt struct {
-	// Attempt counts the attempts that ended with an answer; 0 before the first.
-	Attempt int
-	// Result is the successful answer of that attempt as JSON, "" when it failed.
+// Attempts is what the projection recorded of an action's attempts.
+type Attempts struct {
+	// Begun counts the attempts that started; 0 before the first.
+	Begun int
+	// Settled counts the attempts that ended with an answer.
+	Settled int
+	// Result is the successful answer of the last settled attempt as JSON, "" when it failed.
 	Result string
 }
 
-// LastSettledAttempt reads an action's last settled attempt.
-func (s *Service) LastSettledAttempt(ctx context.Context, runID uuid.UUID, actionKey string) (SettledAttempt, error) {
+// ActionAttempts reads what the projection recorded of an action's attempts.
+func (s *Service) ActionAttempts(ctx context.Context, runID uuid.UUID, actionKey string) (Attempts, error) {
 	var row ActionRun
-	err := s.DB.WithContext(ctx).Select("settled_attempts", "settled_result").
+	err := s.DB.WithContext(ctx).Select("attempt_count", "settled_attempts", "settled_result").
 		Take(&row, "run_id = ? AND action_key = ?", runID, actionKey).Error
 	if err != nil {
-		return SettledAttempt{}, models.Internal("read settled attempt of %s: %w", actionKey, err)
+		return Attempts{}, models.Internal("read attempts of %s: %w", actionKey, err)
 	}
-	return SettledAttempt{Attempt: row.SettledAttempts, Result: row.SettledResult}, nil
+	return Attempts{Begun: row.AttemptCount, Settled: row.SettledAttempts, Result: row.SettledResult}, nil
 }
 
 // BeginAttempt notes that an action's activity started an attempt; attempts after the

@@ -1,0 +1,79 @@
+package automation_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"agencyhub/migrations/dbtest"
+	"agencyhub/models"
+	"agencyhub/models/automation"
+	"agencyhub/models/realtime"
+)
+
+// TestAReplayedWorkflowTaskDoesNotReopenAnEndedRun: a workflow task that wrote a run's
+// whole projection, its end included, and died before Temporal recorded it is run again
+// from its first batch. Those batches must leave the ended run as it is, while the first
+// batch of a run the engine refused before it started is still refused.
+func TestAReplayedWorkflowTaskDoesNotReopenAnEndedRun(t *testing.T) {
+	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
+		ctx := context.Background()
+		tenant := dbtest.NewTenant(t, db.DB, "northwind")
+		svc := automation.NewService(db.DB, tenant.Companies, tenant.Catalog, realtime.NewLocal())
+		wf, err := svc.Create(ctx, tenant.Project, tenant.UserID, "Orders", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		newRun := func() *automation.Run {
+			t.Helper()
+			r := &automation.Run{ID: models.NewID(), CompanyID: wf.CompanyID, ProjectID: wf.ProjectID, WorkflowID: wf.ID,
+				Status: automation.RunPending, TriggerType: "manual", Input: "{}", Namespaces: "{}", Graph: "{}"}
+			if err := svc.CreateRun(ctx, r, nil); err != nil {
+				t.Fatal(err)
+			}
+			return r
+		}
+		started := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
+		finished := started.Add(time.Second)
+		begin := func(r *automation.Run) automation.Progress {
+			return automation.Progress{RunID: r.ID, Begin: true, Run: &automation.RunUpdate{Status: automation.RunRunning, StartedAt: &started},
+				Events: []automation.EventRecord{{Sequence: 1, Type: "run.started", Status: automation.RunRunning, At: started}}}
+		}
+		waiting := func(r *automation.Run) automation.Progress {
+			return automation.Progress{RunID: r.ID, Run: &automation.RunUpdate{Status: automation.RunWaiting}}
+		}
+		end := func(r *automation.Run) automation.Progress {
+			return automation.Progress{RunID: r.ID, Run: &automation.RunUpdate{Status: automation.RunSucceeded, TerminalReason: "all actions finished", FinishedAt: &finished},
+				Events: []automation.EventRecord{{Sequence: 2, Type: "run.succeeded", Status: automation.RunSucceeded, At: finished}}}
+		}
+
+		run := newRun()
+		for _, p := range []automation.Progress{begin(run), waiting(run), end(run), begin(run), waiting(run)} {
+			if err := svc.ApplyProgress(ctx, p); err != nil {
+				t.Fatalf("a batch of the run or of its replay: %v", err)
+			}
+		}
+		got, err := svc.Run(ctx, run.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Status != automation.RunSucceeded || got.FinishedAt == nil {
+			t.Fatalf("after the replay's batches the run is %s (finished %v), want it still succeeded", got.Status, got.FinishedAt)
+		}
+		if err := svc.ApplyProgress(ctx, end(run)); err != nil {
+			t.Fatalf("the replay's end: %v", err)
+		}
+
+		refused := newRun()
+		if err := svc.RefuseRun(ctx, refused.ID, "the engine is down"); err != nil {
+			t.Fatal(err)
+		}
+		if err := svc.ApplyProgress(ctx, begin(refused)); !errors.Is(err, automation.ErrRunClosed) {
+			t.Fatalf("the first batch of a refused run answered %v, want ErrRunClosed", err)
+		}
+		if got, err := svc.Run(ctx, refused.ID); err != nil || got.Status != automation.RunFailed || got.StartedAt != nil {
+			t.Fatalf("the refused run became %+v, %v", got, err)
+		}
+	})
+}
