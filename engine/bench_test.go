@@ -121,23 +121,26 @@ type bareInput struct {
 	Policy   ActionPolicy
 }
 
-// bareThreeActivities executes the activities one after the other, with the options the
-// interpreter gives an activity of the same policy, and records nothing.
+// bareThreeActivities executes the activities one after the other, as the interpreter
+// executes an activity of the same policy (a local activity when the policy says so), and
+// records nothing.
 func bareThreeActivities(ctx workflow.Context, in bareInput) error {
-	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: in.Policy.Timeout,
-		HeartbeatTimeout:    heartbeatTimeout,
-		RetryPolicy: &temporal.RetryPolicy{
-			InitialInterval:        in.Policy.InitialInterval,
-			BackoffCoefficient:     in.Policy.BackoffCoefficient,
-			MaximumInterval:        in.Policy.MaxInterval,
-			MaximumAttempts:        int32(in.Policy.MaxAttempts),
-			NonRetryableErrorTypes: nonRetryableClasses,
-		},
-	})
+	retry := &temporal.RetryPolicy{
+		InitialInterval:        in.Policy.InitialInterval,
+		BackoffCoefficient:     in.Policy.BackoffCoefficient,
+		MaximumInterval:        in.Policy.MaxInterval,
+		MaximumAttempts:        int32(in.Policy.MaxAttempts),
+		NonRetryableErrorTypes: nonRetryableClasses,
+	}
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: in.Policy.Timeout, HeartbeatTimeout: heartbeatTimeout, RetryPolicy: retry})
+	ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: in.Policy.Timeout, RetryPolicy: retry})
 	for _, req := range in.Requests {
+		execute := workflow.ExecuteActivity
+		if in.Policy.Local {
+			execute = workflow.ExecuteLocalActivity
+		}
 		var res activities.Result
-		if err := workflow.ExecuteActivity(ctx, activities.ActionHTTPRequest, req).Get(ctx, &res); err != nil {
+		if err := execute(ctx, activities.ActionHTTPRequest, req).Get(ctx, &res); err != nil {
 			return err
 		}
 	}
