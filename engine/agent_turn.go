@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"time"
 
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/activity"
@@ -50,25 +49,6 @@ func classified[In, Out any](fn func(context.Context, In) (Out, error)) func(con
 // withNoResult adapts an activity without a result for classified.
 func withNoResult[In any](fn func(context.Context, In) error) func(context.Context, In) (struct{}, error) {
 	return func(ctx context.Context, in In) (struct{}, error) { return struct{}{}, fn(ctx, in) }
-}
-
-// heartbeating records heartbeats until stop is called, so a cancelled turn reaches the
-// activity and a dead worker is noticed.
-func heartbeating(ctx context.Context) (context.Context, func()) {
-	ctx, stop := context.WithCancel(ctx)
-	go func() {
-		t := time.NewTicker(heartbeatInterval)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				activity.RecordHeartbeat(ctx)
-			}
-		}
-	}()
-	return ctx, stop
 }
 
 // step is one model step of a turn: the model (or, without a usable provider, the

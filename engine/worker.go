@@ -139,10 +139,10 @@ func runAction(d WorkerDeps, fn activities.Func) func(context.Context, ActionReq
 		if err := d.Workflows.BeginAttempt(ctx, req.RunID, req.ActionKey, attempt); err != nil {
 			return activities.Result{}, err // a retryable infrastructure error
 		}
-		ctx, stop := context.WithCancel(ctx)
-		defer stop()
 		if !info.IsLocalActivity { // a local activity learns of a cancellation from its workflow
-			go heartbeat(ctx)
+			var stop func()
+			ctx, stop = heartbeating(ctx)
+			defer stop()
 		}
 		req.Attempt = attempt
 		res, err := callAction(ctx, activities.Redacting(fn), req.Request)
@@ -165,18 +165,23 @@ func runAction(d WorkerDeps, fn activities.Func) func(context.Context, ActionReq
 	}
 }
 
-// heartbeat records a heartbeat every heartbeatInterval until ctx ends.
-func heartbeat(ctx context.Context) {
-	t := time.NewTicker(heartbeatInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			activity.RecordHeartbeat(ctx)
+// heartbeating records an activity's heartbeats until stop is called, so a cancelled run or
+// turn reaches the activity and a dead worker is noticed.
+func heartbeating(ctx context.Context) (context.Context, func()) {
+	ctx, stop := context.WithCancel(ctx)
+	go func() {
+		t := time.NewTicker(heartbeatInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				activity.RecordHeartbeat(ctx)
+			}
 		}
-	}
+	}()
+	return ctx, stop
 }
 
 // applicationError carries a classified failure to the interpreter: its type is the retry
