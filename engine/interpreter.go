@@ -87,9 +87,9 @@ func Interpret(ctx workflow.Context, in RunInput) error {
 				return err
 			}
 		}
-		// A local activity starts at once, not when the workflow task completes as an
-		// activity task is scheduled: only now, after the write that says it runs (and
-		// that refuses a run the engine refused), may it act.
+		// A local activity starts at once, where an activity task waits for the workflow
+		// task to complete; so local ones start only now, after the write that says their
+		// actions run (and that refuses a run the engine refused).
 		for _, start := range r.local {
 			start()
 		}
