@@ -17,7 +17,6 @@ import (
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 	"gorm.io/gorm"
@@ -125,13 +124,7 @@ type bareInput struct {
 // executes an activity of the same policy (a local activity when the policy says so), and
 // records nothing.
 func bareThreeActivities(ctx workflow.Context, in bareInput) error {
-	retry := &temporal.RetryPolicy{
-		InitialInterval:        in.Policy.InitialInterval,
-		BackoffCoefficient:     in.Policy.BackoffCoefficient,
-		MaximumInterval:        in.Policy.MaxInterval,
-		MaximumAttempts:        int32(in.Policy.MaxAttempts),
-		NonRetryableErrorTypes: nonRetryableClasses,
-	}
+	retry := in.Policy.retryPolicy()
 	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: in.Policy.Timeout, HeartbeatTimeout: heartbeatTimeout, RetryPolicy: retry})
 	ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: in.Policy.Timeout, RetryPolicy: retry})
 	for _, req := range in.Requests {

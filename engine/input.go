@@ -2,10 +2,10 @@ package engine
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/google/uuid"
-
-	"time"
+	"go.temporal.io/sdk/temporal"
 
 	"agencyhub/activities"
 	"agencyhub/models/automation"
@@ -63,6 +63,17 @@ type ActionPolicy struct {
 	// workflow task completes; if its worker dies before that, the action runs again, and
 	// its recorded attempts (see runAction) keep it from acting twice.
 	Local bool
+}
+
+// retryPolicy is Temporal's retry policy of an action of this policy.
+func (p ActionPolicy) retryPolicy() *temporal.RetryPolicy {
+	return &temporal.RetryPolicy{
+		InitialInterval:        p.InitialInterval,
+		BackoffCoefficient:     p.BackoffCoefficient,
+		MaximumInterval:        p.MaxInterval,
+		MaximumAttempts:        int32(p.MaxAttempts),
+		NonRetryableErrorTypes: nonRetryableClasses,
+	}
 }
 
 // Resume is the state a retried run starts from: actions that succeeded keep their outputs

@@ -371,13 +371,7 @@ func (r *interpreter) activity(a automation.Action, config map[string]any, selec
 	r.action(automation.ActionUpdate{ActionKey: a.ActionKey, Status: automation.ActionRunning, Input: config, StartedAt: &now,
 		MaxAttempts: r.attempts[a.ActionKey] + policy.MaxAttempts})
 	r.event("action.started", a.ActionKey, automation.ActionRunning, "", nil)
-	retry := &temporal.RetryPolicy{
-		InitialInterval:        policy.InitialInterval,
-		BackoffCoefficient:     policy.BackoffCoefficient,
-		MaximumInterval:        policy.MaxInterval,
-		MaximumAttempts:        int32(policy.MaxAttempts),
-		NonRetryableErrorTypes: nonRetryableClasses,
-	}
+	retry := policy.retryPolicy()
 	req := ActionRequest{
 		Request: activities.Request{
 			RunID: r.in.RunID, CompanyID: r.in.CompanyID, ProjectID: r.in.ProjectID,

@@ -27,15 +27,6 @@ func TestRunsAreCountedOnceAsTheyStartAndFinish(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		newRun := func(trigger string) *automation.Run {
-			t.Helper()
-			r := &automation.Run{ID: models.NewID(), CompanyID: wf.CompanyID, ProjectID: wf.ProjectID, WorkflowID: wf.ID,
-				Status: automation.RunPending, TriggerType: trigger, Input: "{}", Namespaces: "{}", Graph: "{}"}
-			if err := svc.CreateRun(ctx, r, nil); err != nil {
-				t.Fatal(err)
-			}
-			return r
-		}
 		apply := func(r *automation.Run, status string) {
 			t.Helper()
 			now := time.Now()
@@ -49,7 +40,7 @@ func TestRunsAreCountedOnceAsTheyStartAndFinish(t *testing.T) {
 			return v
 		}
 
-		manual, hook := newRun("manual"), newRun("webhook")
+		manual, hook := createRun(t, svc, wf, "manual"), createRun(t, svc, wf, "webhook")
 		apply(manual, automation.RunRunning)
 		apply(manual, automation.RunSucceeded)
 		apply(manual, automation.RunSucceeded) // the same batch again
@@ -91,4 +82,15 @@ func TestRunsAreCountedOnceAsTheyStartAndFinish(t *testing.T) {
 			}
 		})
 	})
+}
+
+// createRun stores a pending run of wf started by trigger.
+func createRun(t *testing.T, svc *automation.Service, wf *automation.Workflow, trigger string) *automation.Run {
+	t.Helper()
+	r := &automation.Run{ID: models.NewID(), CompanyID: wf.CompanyID, ProjectID: wf.ProjectID, WorkflowID: wf.ID,
+		Status: automation.RunPending, TriggerType: trigger, Input: "{}", Namespaces: "{}", Graph: "{}"}
+	if err := svc.CreateRun(context.Background(), r, nil); err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

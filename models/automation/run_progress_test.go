@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"agencyhub/migrations/dbtest"
-	"agencyhub/models"
 	"agencyhub/models/automation"
 	"agencyhub/models/realtime"
 )
@@ -25,15 +24,6 @@ func TestAReplayedWorkflowTaskDoesNotReopenAnEndedRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		newRun := func() *automation.Run {
-			t.Helper()
-			r := &automation.Run{ID: models.NewID(), CompanyID: wf.CompanyID, ProjectID: wf.ProjectID, WorkflowID: wf.ID,
-				Status: automation.RunPending, TriggerType: "manual", Input: "{}", Namespaces: "{}", Graph: "{}"}
-			if err := svc.CreateRun(ctx, r, nil); err != nil {
-				t.Fatal(err)
-			}
-			return r
-		}
 		started := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
 		finished := started.Add(time.Second)
 		begin := func(r *automation.Run) automation.Progress {
@@ -48,7 +38,7 @@ func TestAReplayedWorkflowTaskDoesNotReopenAnEndedRun(t *testing.T) {
 				Events: []automation.EventRecord{{Sequence: 2, Type: "run.succeeded", Status: automation.RunSucceeded, At: finished}}}
 		}
 
-		run := newRun()
+		run := createRun(t, svc, wf, "manual")
 		for _, p := range []automation.Progress{begin(run), waiting(run), end(run), begin(run), waiting(run)} {
 			if err := svc.ApplyProgress(ctx, p); err != nil {
 				t.Fatalf("a batch of the run or of its replay: %v", err)
@@ -65,7 +55,7 @@ func TestAReplayedWorkflowTaskDoesNotReopenAnEndedRun(t *testing.T) {
 			t.Fatalf("the replay's end: %v", err)
 		}
 
-		refused := newRun()
+		refused := createRun(t, svc, wf, "manual")
 		if err := svc.RefuseRun(ctx, refused.ID, "the engine is down"); err != nil {
 			t.Fatal(err)
 		}
