@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -44,7 +45,7 @@ func SQLiteDSN(path string) string {
 	q := url.Values{}
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", sqliteBusyTimeout.Milliseconds()))
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Set("_txlock", "immediate")
 	q.Set("_time_format", "sqlite")
@@ -54,7 +55,7 @@ func SQLiteDSN(path string) string {
 
 // OpenDB opens the database a URL names. An empty URL means the SQLite file app.db in dataDir.
 // The SQLite engine is modernc.org/sqlite (pure Go, the one the embedded Temporal server uses
-// too); GORM's SQLite dialect drives it through the "sqlite" driver name it registers.
+// too), whose connections GORM's SQLite dialect gets from sqliteConnector.
 func OpenDB(databaseURL, dataDir string) (*gorm.DB, Dialect, error) {
 	cfg := &gorm.Config{
 		NowFunc:                func() time.Time { return time.Now().UTC() },
@@ -74,7 +75,8 @@ func OpenDB(databaseURL, dataDir string) (*gorm.DB, Dialect, error) {
 			}
 			path = filepath.Join(dataDir, "app.db")
 		}
-		dialector = sqlite.New(sqlite.Config{DriverName: "sqlite", DSN: SQLiteDSN(path)})
+		// The pool's writes queue in this process (writeGate) rather than in SQLite.
+		dialector = sqlite.New(sqlite.Config{Conn: sql.OpenDB(sqliteConnector{dsn: SQLiteDSN(path), gate: make(writeGate, 1)})})
 	}
 	db, err := gorm.Open(dialector, cfg)
 	if err != nil {
@@ -84,13 +86,16 @@ func OpenDB(databaseURL, dataDir string) (*gorm.DB, Dialect, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
-	if dialect == Postgres {
-		sqlDB.SetMaxOpenConns(20)
-	} else {
-		// One file, one writer: a small pool keeps readers concurrent under WAL.
-		sqlDB.SetMaxOpenConns(8)
+	// The pool keeps every connection it may open: with database/sql's default of two idle
+	// ones, a burst closes the rest after each use and opens them again, and a new SQLite
+	// connection parses the whole schema before its first statement.
+	conns := 20
+	if dialect == SQLite {
+		conns = 8 // one file, one writer: a small pool keeps readers concurrent under WAL
 	}
+	sqlDB.SetMaxOpenConns(conns)
+	sqlDB.SetMaxIdleConns(conns)
+	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 	return db, dialect, nil
 }
 
