@@ -127,13 +127,14 @@ func (c *gatedConn) QueryContext(ctx context.Context, query string, args []drive
 	return &gatedRows{sqliteRows: rows.(sqliteRows), gate: c.gate}, nil
 }
 
-// Close leaves the gate if a transaction was still open: SQLite rolls it back.
+// Close leaves the gate if a transaction was still open, once SQLite has rolled it back.
 func (c *gatedConn) Close() error {
+	err := c.sqliteConn.Close()
 	if c.inTx {
 		c.inTx = false
 		c.gate.leave()
 	}
-	return c.sqliteConn.Close()
+	return err
 }
 
 func isSelect(query string) bool {
