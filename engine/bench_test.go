@@ -39,7 +39,8 @@ import (
 //     worker (NewWorker) with a near-zero-work function registered as http.request; a run
 //     is done when its workflow has completed and its projection row is terminal.
 //   - bare: client.ExecuteWorkflow of bareThreeActivities on a worker of its own, with the
-//     same function as the activity; a run is done when the workflow's result arrives.
+//     engine worker's options and the same function as the activity; a run is done when
+//     the workflow's result arrives.
 //
 // One op is one run. Starters (16 by default, as in the architecture's reference figures)
 // start runs concurrently, each starting its next run when the last finished. Every
@@ -177,7 +178,7 @@ func newThroughputBench(b *testing.B, ctx context.Context, c client.Client, star
 	engineQ, bareQ := "bench-engine", "bench-bare"
 	engine := NewServices(c, engineQ, "https://hub.test", tenant.Catalog, Stores{Workflows: workflows})
 	ew := NewWorker(c, engineQ, WorkerDeps{Workflows: workflows, Actions: map[string]activities.Func{activities.ActionHTTPRequest: benchAction}})
-	bw := worker.New(c, bareQ, worker.Options{})
+	bw := worker.New(c, bareQ, workerOptions)
 	bw.RegisterWorkflowWithOptions(bareThreeActivities, workflow.RegisterOptions{Name: bareWorkflowName})
 	bw.RegisterActivityWithOptions(benchAction, activity.RegisterOptions{Name: activities.ActionHTTPRequest})
 	for _, w := range []worker.Worker{ew, bw} {

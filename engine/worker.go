@@ -71,10 +71,16 @@ func applyProgress(write func(context.Context, automation.Progress) error) func(
 	}
 }
 
+// workerOptions are the worker's: eight workflow task pollers where the SDK has two. A
+// worker keeps its cached executions' tasks on a sticky queue of its own and splits its
+// pollers between that queue and the task queue; with two, a busy worker polls the task
+// queue so seldom that the first task of a new execution waited there about a second.
+var workerOptions = worker.Options{MaxConcurrentWorkflowTaskPollers: 8}
+
 // NewWorker builds the worker that runs the interpreter, the projection writer and one
 // activity per action type on a task queue (TaskQueue in production).
 func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
-	w := worker.New(c, taskQueue, worker.Options{})
+	w := worker.New(c, taskQueue, workerOptions)
 	w.RegisterWorkflowWithOptions(Interpret, workflow.RegisterOptions{Name: WorkflowName})
 	w.RegisterActivityWithOptions(applyProgress(d.Workflows.ApplyProgress), activity.RegisterOptions{Name: progressActivity})
 	for _, key := range slices.Sorted(maps.Keys(d.Actions)) {

@@ -101,11 +101,15 @@ func Start(opts Options) (*Server, error) {
 	// One read and one write partition per task queue (Temporal's default is four): the few
 	// pollers of a single process then find every task in the one partition they poll,
 	// instead of tasks waiting in partitions no poller is on until they are forwarded.
+	// The transfer queue, which hands new workflow and activity tasks to matching, may read
+	// 1,000 times a second where Temporal allows 20 per shard: with the one shard here,
+	// that limit held every task after the first few for up to 50 ms.
 	dyn := dynamicconfig.StaticClient{
 		dynamicconfig.HistoryCacheHostLevelMaxSize.Key():                 8096,
 		dynamicconfig.FrontendMaxNamespaceVisibilityRPSPerInstance.Key(): 100,
 		dynamicconfig.MatchingNumTaskqueueReadPartitions.Key():           1,
 		dynamicconfig.MatchingNumTaskqueueWritePartitions.Key():          1,
+		dynamicconfig.TransferProcessorMaxPollRPS.Key():                  1000,
 	}
 	server, err := temporal.NewServer(
 		temporal.WithConfig(conf),
