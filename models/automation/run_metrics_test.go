@@ -19,14 +19,9 @@ import (
 func TestRunsAreCountedOnceAsTheyStartAndFinish(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
 		ctx := context.Background()
-		tenant := dbtest.NewTenant(t, db.DB, "northwind")
-		svc := automation.NewService(db.DB, tenant.Companies, tenant.Catalog, realtime.NewLocal())
+		svc, wf := ordersWorkflow(t, db)
 		m := metrics.New()
 		svc.Metrics = m
-		wf, err := svc.Create(ctx, tenant.Project, tenant.UserID, "Orders", "")
-		if err != nil {
-			t.Fatal(err)
-		}
 		apply := func(r *automation.Run, status string) {
 			t.Helper()
 			now := time.Now()
@@ -82,6 +77,18 @@ func TestRunsAreCountedOnceAsTheyStartAndFinish(t *testing.T) {
 			}
 		})
 	})
+}
+
+// ordersWorkflow is the projection service of a new tenant and a workflow of its project.
+func ordersWorkflow(t *testing.T, db *dbtest.DB) (*automation.Service, *automation.Workflow) {
+	t.Helper()
+	tenant := dbtest.NewTenant(t, db.DB, "northwind")
+	svc := automation.NewService(db.DB, tenant.Companies, tenant.Catalog, realtime.NewLocal())
+	wf, err := svc.Create(context.Background(), tenant.Project, tenant.UserID, "Orders", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc, wf
 }
 
 // createRun stores a pending run of wf started by trigger.

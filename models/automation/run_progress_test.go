@@ -8,7 +8,6 @@ import (
 
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models/automation"
-	"agencyhub/models/realtime"
 )
 
 // TestAReplayedWorkflowTaskDoesNotReopenAnEndedRun: a workflow task that wrote a run's
@@ -18,12 +17,7 @@ import (
 func TestAReplayedWorkflowTaskDoesNotReopenAnEndedRun(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
 		ctx := context.Background()
-		tenant := dbtest.NewTenant(t, db.DB, "northwind")
-		svc := automation.NewService(db.DB, tenant.Companies, tenant.Catalog, realtime.NewLocal())
-		wf, err := svc.Create(ctx, tenant.Project, tenant.UserID, "Orders", "")
-		if err != nil {
-			t.Fatal(err)
-		}
+		svc, wf := ordersWorkflow(t, db)
 		started := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
 		finished := started.Add(time.Second)
 		begin := func(r *automation.Run) automation.Progress {
