@@ -189,7 +189,12 @@ func fold(batches []automation.Progress) projection {
 				a.FinishedAt = u.FinishedAt
 			}
 		}
-		p.Events = append(p.Events, b.Events...)
+		for _, e := range b.Events {
+			// a batch written again (one a failed local action carried) adds no event twice
+			if !slices.ContainsFunc(p.Events, func(seen automation.EventRecord) bool { return seen.Sequence == e.Sequence }) {
+				p.Events = append(p.Events, e)
+			}
+		}
 	}
 	return p
 }
@@ -286,8 +291,8 @@ type engineRegistry interface {
 // by log and the action functions by fakes, wrapped by the production runAction.
 func registerEngine(r engineRegistry, workflows *automation.Service, log *progressLog, fakes *fakeActions) {
 	r.RegisterWorkflowWithOptions(Interpret, workflow.RegisterOptions{Name: WorkflowName})
-	r.RegisterActivityWithOptions(log.record, activity.RegisterOptions{Name: progressActivity})
-	deps := WorkerDeps{Workflows: workflows}
+	deps := WorkerDeps{Workflows: workflows, Progress: log.record}
+	r.RegisterActivityWithOptions(deps.writeProgress, activity.RegisterOptions{Name: progressActivity})
 	for _, typ := range fakeActionTypes {
 		r.RegisterActivityWithOptions(runAction(deps, fakes.run), activity.RegisterOptions{Name: typ})
 	}
@@ -338,7 +343,7 @@ func newRun(t testing.TB, workflows *automation.Service, g automation.Graph, tri
 	return RunInput{
 		RunID: run.ID, CompanyID: run.CompanyID, ProjectID: run.ProjectID, WorkflowID: run.WorkflowID,
 		Graph: g, TriggerKey: triggerKey, Payload: payload,
-		Namespaces: runs.namespaces(run, st), Policies: policies, BatchedProgress: true,
+		Namespaces: runs.namespaces(run, st), Policies: policies, BatchedProgress: true, ProgressWithAction: true,
 	}
 }
 

@@ -46,6 +46,10 @@ type RunInput struct {
 	// not after every step. Executions started before it existed write after every step,
 	// and their histories replay that way.
 	BatchedProgress bool
+	// ProgressWithAction has a local action that starts alone carry the batch written
+	// before it, and write it before it acts, instead of waiting for a progress local
+	// activity of its own. Executions started before it existed replay with that activity.
+	ProgressWithAction bool
 }
 
 // ActionPolicy is how one action's activity is executed.
@@ -100,6 +104,9 @@ type ActionRequest struct {
 	PriorAttempts int
 	// Idempotent actions may run again after an attempt whose outcome is unknown.
 	Idempotent bool
+	// Progress is the batch of the projection to write before the action acts: the one
+	// that says it runs (RunInput.ProgressWithAction). Writing it twice changes nothing.
+	Progress *automation.Progress
 }
 
 // mustJSON encodes values that are plain maps, slices and strings.

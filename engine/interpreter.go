@@ -34,8 +34,8 @@ type interpreter struct {
 	edges    []int
 	// inflight counts actions with an activity or timer outstanding; timers counts timers.
 	inflight, timers int
-	// local are local activities to start once the projection says their actions run.
-	local   []func()
+	// local are local actions to start once the projection says they run.
+	local   []localAction
 	failure string
 	seq     int
 	pending automation.Progress
@@ -82,16 +82,21 @@ func Interpret(ctx workflow.Context, in RunInput) error {
 	for {
 		progressed := r.startReady(selector)
 		waits := !progressed && r.inflight > 0
-		if waits || !in.BatchedProgress || len(r.local) > 0 {
+		// A local activity starts at once, where an activity task waits for the workflow
+		// task to complete; so a local action acts only after the write that says it runs
+		// (and that refuses a run the engine refused). A local action that is all the run
+		// has outstanding carries that write itself; others wait for it here.
+		carried := in.ProgressWithAction && len(r.local) == 1 && r.inflight == 1
+		if waits || !in.BatchedProgress || len(r.local) > 0 && !carried {
 			if err := r.flush(); err != nil {
 				return err
 			}
 		}
-		// A local activity starts at once, where an activity task waits for the workflow
-		// task to complete; so local ones start only now, after the write that says their
-		// actions run (and that refuses a run the engine refused).
-		for _, start := range r.local {
-			start()
+		for _, l := range r.local {
+			if carried {
+				l.req.Progress = r.take()
+			}
+			r.startLocal(l, selector)
 		}
 		r.local = nil
 		if progressed {
@@ -384,9 +389,7 @@ func (r *interpreter) activity(a automation.Action, config map[string]any, selec
 	r.runStatus()
 	if policy.Local {
 		ctx := workflow.WithLocalActivityOptions(r.ctx, workflow.LocalActivityOptions{StartToCloseTimeout: policy.Timeout, RetryPolicy: retry})
-		r.local = append(r.local, func() {
-			selector.AddFuture(workflow.ExecuteLocalActivity(ctx, a.ActionTypeKey, req), func(f workflow.Future) { r.settle(a, f, done) })
-		})
+		r.local = append(r.local, localAction{ctx: ctx, a: a, req: req, done: done})
 		return
 	}
 	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
@@ -397,6 +400,26 @@ func (r *interpreter) activity(a automation.Action, config map[string]any, selec
 		RetryPolicy:            retry,
 	})
 	selector.AddFuture(workflow.ExecuteActivity(ctx, a.ActionTypeKey, req), func(f workflow.Future) { r.settle(a, f, done) })
+}
+
+// localAction is a local activity waiting to start.
+type localAction struct {
+	ctx  workflow.Context
+	a    automation.Action
+	req  ActionRequest
+	done func(activities.Result)
+}
+
+// startLocal starts a local action. One that failed may not have written the batch it
+// carried (a cancellation or a database error stopped it first), so the batch goes back
+// ahead of what is pending since, to be written with it.
+func (r *interpreter) startLocal(l localAction, selector workflow.Selector) {
+	selector.AddFuture(workflow.ExecuteLocalActivity(l.ctx, l.a.ActionTypeKey, l.req), func(f workflow.Future) {
+		if l.req.Progress != nil && f.Get(r.ctx, nil) != nil {
+			r.requeue(*l.req.Progress)
+		}
+		r.settle(l.a, f, l.done)
+	})
 }
 
 // settle finishes an action with the answer of its activity or child workflow: done takes
@@ -471,20 +494,46 @@ func (r *interpreter) event(typ, actionKey, status, message string, data map[str
 	r.seq++
 }
 
-// flush writes the pending projection changes through the progress local activity, on a
-// context that a cancellation of the run does not end.
-func (r *interpreter) flush() error {
+// take hands over the pending projection changes as a batch to write; nil when there are
+// none.
+func (r *interpreter) take() *automation.Progress {
 	if r.pending.Run == nil && len(r.pending.Actions) == 0 && len(r.pending.Events) == 0 {
 		return nil
 	}
 	p := r.pending
 	p.RunID = r.in.RunID
 	r.pending = automation.Progress{}
+	return &p
+}
+
+// requeue puts a batch that may not have been written back ahead of the pending changes.
+// The pending run update replaces the batch's but keeps its start time, as runStatus does.
+func (r *interpreter) requeue(p automation.Progress) {
+	next := r.pending
+	p.Begin = p.Begin || next.Begin
+	p.Actions = append(p.Actions, next.Actions...)
+	p.Events = append(p.Events, next.Events...)
+	if next.Run != nil {
+		if p.Run != nil && next.Run.StartedAt == nil {
+			next.Run.StartedAt = p.Run.StartedAt
+		}
+		p.Run = next.Run
+	}
+	r.pending = p
+}
+
+// flush writes the pending projection changes through the progress local activity, on a
+// context that a cancellation of the run does not end.
+func (r *interpreter) flush() error {
+	p := r.take()
+	if p == nil {
+		return nil
+	}
 	ctx := workflow.WithLocalActivityOptions(r.disconnected, workflow.LocalActivityOptions{
 		StartToCloseTimeout: 30 * time.Second,
 		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: time.Minute},
 	})
-	return workflow.ExecuteLocalActivity(ctx, progressActivity, p).Get(ctx, nil)
+	return workflow.ExecuteLocalActivity(ctx, progressActivity, *p).Get(ctx, nil)
 }
 
 func (res *Resume) prior(key string) (ResumedAction, bool) {

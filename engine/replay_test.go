@@ -27,9 +27,10 @@ import (
 // embedded server. Replaying them with the current interpreter is the guard that a change
 // does not break runs already in flight: a change that makes different decisions for the
 // same history must go behind workflow.GetVersion or a RunInput field. The unbatched_*
-// histories are runs started before RunInput.BatchedProgress, and are kept as they are;
-// local_retries has its actions run as local activities (ActionPolicy.Local), as new runs
-// of short actions do, the others as activity tasks.
+// histories are runs started before RunInput.BatchedProgress, and
+// separate_progress_local_retries one started before RunInput.ProgressWithAction; they are
+// kept as they are. local_retries has its actions run as local activities
+// (ActionPolicy.Local), as new runs of short actions do, the others as activity tasks.
 // Record the others again only for a deliberate break, with
 //
 //	ENGINE_RECORD_HISTORIES=1 go test ./engine -run TestRecordHistories

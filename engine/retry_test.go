@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -40,13 +42,11 @@ func newLiveEngine(t *testing.T, progress func(context.Context, automation.Progr
 	l.workflows = automation.NewService(db.DB, l.tenant.Companies, l.tenant.Catalog, realtime.NewLocal())
 	queue := "live-" + models.NewID().String()
 	l.engine = NewServices(c, queue, "https://hub.test", l.tenant.Catalog, Stores{Workflows: l.workflows})
-	if progress == nil {
-		progress = l.workflows.ApplyProgress
-	}
+	deps := WorkerDeps{Workflows: l.workflows, Progress: progress}
 	w := worker.New(c, queue, worker.Options{Interceptors: interceptors})
 	w.RegisterWorkflowWithOptions(Interpret, workflow.RegisterOptions{Name: WorkflowName})
-	w.RegisterActivityWithOptions(applyProgress(progress), activity.RegisterOptions{Name: progressActivity})
-	w.RegisterActivityWithOptions(runAction(WorkerDeps{Workflows: l.workflows}, l.fakes.run), activity.RegisterOptions{Name: activities.ActionHTTPRequest})
+	w.RegisterActivityWithOptions(deps.writeProgress, activity.RegisterOptions{Name: progressActivity})
+	w.RegisterActivityWithOptions(runAction(deps, l.fakes.run), activity.RegisterOptions{Name: activities.ActionHTTPRequest})
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -155,6 +155,42 @@ func TestARunRefusedWhenTemporalsAnswerWasLostNeverActs(t *testing.T) {
 	after, err := l.workflows.Run(context.Background(), refused.ID)
 	if err != nil || after.Status != automation.RunFailed || after.Error != refused.Error || after.StartedAt != nil {
 		t.Fatalf("the refused run became %+v, %v; was %+v", after, err, refused)
+	}
+}
+
+// TestABatchALocalActionCouldNotWriteIsWrittenAfterIt: a local action that starts alone
+// carries the projection write that says the run and the action started, and makes it
+// before it acts. When that write fails, the action fails without acting, and the batch it
+// carried is written with the failure: the run keeps its start and every event.
+func TestABatchALocalActionCouldNotWriteIsWrittenAfterIt(t *testing.T) {
+	var l *liveEngine
+	l = newLiveEngine(t, func(ctx context.Context, p automation.Progress) error {
+		if activity.GetInfo(ctx).ActivityType.Name == activities.ActionHTTPRequest {
+			return errors.New("the database went away")
+		}
+		return l.workflows.ApplyProgress(ctx, p)
+	})
+	once := graph([]automation.Action{manualTrigger("start"), httpRequest("charge", map[string]any{
+		"method": "POST", "url": "https://pay.example/charges", "retry_policy": map[string]any{"max_attempts": 1},
+	})}, edge("start", "charge"))
+	failed := awaitStatus(t, l.workflows, l.start(t, once), automation.RunFailed)
+	if n := len(l.fakes.requests("charge")); n != 0 {
+		t.Fatalf("charge ran %d times; an action whose start was not recorded must not act", n)
+	}
+	if failed.StartedAt == nil {
+		t.Fatal("the failed run has no start time: the batch the action carried was lost")
+	}
+	events, err := l.workflows.Events(context.Background(), failed.ID, 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range events {
+		got = append(got, strings.TrimSpace(e.EventType+" "+e.ActionKey))
+	}
+	want := []string{"run.started start", "action.succeeded start", "action.started charge", "action.dead_lettered charge", "run.failed"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("events %q, want %q", got, want)
 	}
 }
 

@@ -42,6 +42,8 @@ var nonRetryableClasses = []string{
 type WorkerDeps struct {
 	// Workflows writes the run projection.
 	Workflows *automation.Service
+	// Progress writes a batch of the run projection; nil is Workflows.ApplyProgress.
+	Progress func(context.Context, automation.Progress) error
 	// Actions are the activity action types, by action type key.
 	Actions map[string]activities.Func
 	// Intake starts the runs of schedules (the tick workflow and schedule.fire) and of
@@ -58,17 +60,20 @@ type WorkerDeps struct {
 	Agent *Agent
 }
 
-// applyProgress is the projection writer as the interpreter's local activity: a run that
-// has already ended (the engine refused it, yet Temporal had started it) fails the
-// execution at once, with nothing acted, instead of being retried.
-func applyProgress(write func(context.Context, automation.Progress) error) func(context.Context, automation.Progress) error {
-	return func(ctx context.Context, p automation.Progress) error {
-		err := write(ctx, p)
-		if errors.Is(err, automation.ErrRunClosed) {
-			return temporal.NewNonRetryableApplicationError(err.Error(), "run_closed", err)
-		}
-		return err
+// writeProgress writes a batch of the run projection, for the interpreter's progress
+// local activity and for a local action that carries the batch: a run that has already
+// ended (the engine refused it, yet Temporal had started it) fails the execution at once,
+// with nothing acted, instead of being retried.
+func (d WorkerDeps) writeProgress(ctx context.Context, p automation.Progress) error {
+	write := d.Progress
+	if write == nil {
+		write = d.Workflows.ApplyProgress
 	}
+	err := write(ctx, p)
+	if errors.Is(err, automation.ErrRunClosed) {
+		return temporal.NewNonRetryableApplicationError(err.Error(), "run_closed", err)
+	}
+	return err
 }
 
 // workerOptions are the worker's: eight workflow task pollers where the SDK has two. A
@@ -82,7 +87,7 @@ var workerOptions = worker.Options{MaxConcurrentWorkflowTaskPollers: 8}
 func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
 	w := worker.New(c, taskQueue, workerOptions)
 	w.RegisterWorkflowWithOptions(Interpret, workflow.RegisterOptions{Name: WorkflowName})
-	w.RegisterActivityWithOptions(applyProgress(d.Workflows.ApplyProgress), activity.RegisterOptions{Name: progressActivity})
+	w.RegisterActivityWithOptions(d.writeProgress, activity.RegisterOptions{Name: progressActivity})
 	for _, key := range slices.Sorted(maps.Keys(d.Actions)) {
 		w.RegisterActivityWithOptions(runAction(d, d.Actions[key]), activity.RegisterOptions{Name: key})
 	}
@@ -105,20 +110,25 @@ func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
 	return w
 }
 
-// runAction wraps an action function as an activity, local or not: it records the attempt
-// in the projection before the action runs and its answer after, heartbeats so
-// cancellation arrives, and turns a classified failure into a Temporal application error
-// whose type is the retry class. When an attempt of this execution of the run began before
-// (an automatic retry, or a local activity run again because its worker died before
-// Temporal recorded the answer) the records say what became of it: succeeded (answered
-// again, not run), failed (run again), or unknown (a non-idempotent action is refused, not
-// run).
+// runAction wraps an action function as an activity, local or not: it writes the batch of
+// the projection the request carries, records the attempt before the action runs and its
+// answer after, heartbeats so cancellation arrives, and turns a classified failure into a
+// Temporal application error whose type is the retry class. When an attempt of this
+// execution of the run began before (an automatic retry, or a local activity run again
+// because its worker died before Temporal recorded the answer) the records say what became
+// of it: succeeded (answered again, not run), failed (run again), or unknown (a
+// non-idempotent action is refused, not run).
 func runAction(d WorkerDeps, fn activities.Func) func(context.Context, ActionRequest) (activities.Result, error) {
 	if d.Metrics == nil {
 		d.Metrics = metrics.Discard()
 	}
 	return func(ctx context.Context, req ActionRequest) (activities.Result, error) {
 		info := activity.GetInfo(ctx)
+		if req.Progress != nil {
+			if err := d.writeProgress(ctx, *req.Progress); err != nil {
+				return activities.Result{}, err
+			}
+		}
 		recorded, err := d.Workflows.ActionAttempts(ctx, req.RunID, req.ActionKey)
 		if err != nil {
 			return activities.Result{}, err // a retryable infrastructure error
