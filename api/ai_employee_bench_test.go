@@ -8,11 +8,11 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"agencyhub/migrations/dbtest"
+	"agencyhub/models/benchtest"
 )
 
 // BenchmarkAITurn measures the AI employee's turn overhead without model time: the model
@@ -52,7 +52,7 @@ func BenchmarkAITurn(b *testing.B) {
 			latencies := make([][]time.Duration, bench.senders)
 			var wg sync.WaitGroup
 			b.ResetTimer()
-			cpu0, start := processCPU(b), time.Now()
+			cpu0, start := benchtest.ProcessCPU(b), time.Now()
 			for s := range bench.senders {
 				wg.Go(func() {
 					url := srv.URL + w.path("/ai/employee/sessions/"+sessions[s]+"/messages")
@@ -80,23 +80,13 @@ func BenchmarkAITurn(b *testing.B) {
 				})
 			}
 			wg.Wait()
-			wall, cpu := time.Since(start), processCPU(b)-cpu0
+			wall, cpu := time.Since(start), benchtest.ProcessCPU(b)-cpu0
 			b.StopTimer()
 			all := slices.Concat(latencies...)
 			b.ReportMetric(float64(len(all))/wall.Seconds(), "turns/s")
-			b.ReportMetric(webhookMillis(webhookPercentile(all, 50)), "p50-ms")
-			b.ReportMetric(webhookMillis(webhookPercentile(all, 99)), "p99-ms")
-			b.ReportMetric(webhookMillis(cpu)/float64(max(len(all), 1)), "cpu-ms/turn")
+			b.ReportMetric(benchtest.Millis(benchtest.Percentile(all, 50)), "p50-ms")
+			b.ReportMetric(benchtest.Millis(benchtest.Percentile(all, 99)), "p99-ms")
+			b.ReportMetric(benchtest.Millis(cpu)/float64(max(len(all), 1)), "cpu-ms/turn")
 		})
 	}
-}
-
-// processCPU is the test process's user+system CPU time so far.
-func processCPU(b *testing.B) time.Duration {
-	b.Helper()
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

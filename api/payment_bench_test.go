@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"agencyhub/migrations/dbtest"
+	"agencyhub/models/benchtest"
 )
 
 // paymentBenchSenders is how many clients record payments at once.
@@ -73,6 +74,6 @@ func BenchmarkManualPaymentRecording(b *testing.B) {
 	b.StopTimer()
 	all := slices.Concat(latencies...)
 	b.ReportMetric(float64(len(all))/wall.Seconds(), "records/s")
-	b.ReportMetric(webhookMillis(webhookPercentile(all, 50)), "p50-ms")
-	b.ReportMetric(webhookMillis(webhookPercentile(all, 99)), "p99-ms")
+	b.ReportMetric(benchtest.Millis(benchtest.Percentile(all, 50)), "p50-ms")
+	b.ReportMetric(benchtest.Millis(benchtest.Percentile(all, 99)), "p99-ms")
 }

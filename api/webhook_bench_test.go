@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"agencyhub/migrations/dbtest"
+	"agencyhub/models/benchtest"
 )
 
 // Webhook benchmark shape: the number of concurrent senders, and the fewest deliveries
@@ -157,23 +157,10 @@ func BenchmarkWebhookIngestion(b *testing.B) {
 	}
 
 	b.ReportMetric(float64(len(acceptLat))/acceptWall.Seconds(), "accepted/s")
-	b.ReportMetric(webhookMillis(webhookPercentile(acceptLat, 50)), "accept-p50-ms")
-	b.ReportMetric(webhookMillis(webhookPercentile(acceptLat, 99)), "accept-p99-ms")
+	b.ReportMetric(benchtest.Millis(benchtest.Percentile(acceptLat, 50)), "accept-p50-ms")
+	b.ReportMetric(benchtest.Millis(benchtest.Percentile(acceptLat, 99)), "accept-p99-ms")
 	b.ReportMetric(float64(len(completeLat))/completeWall.Seconds(), "completed/s")
-	b.ReportMetric(webhookMillis(webhookPercentile(completeLat, 50)), "complete-p50-ms")
-	b.ReportMetric(webhookMillis(webhookPercentile(completeLat, 99)), "complete-p99-ms")
+	b.ReportMetric(benchtest.Millis(benchtest.Percentile(completeLat, 50)), "complete-p50-ms")
+	b.ReportMetric(benchtest.Millis(benchtest.Percentile(completeLat, 99)), "complete-p99-ms")
 	b.ReportMetric(float64(len(acceptLat))/(acceptWall+drain).Seconds(), "accepted-runs-finished/s")
 }
-
-// webhookPercentile is the p-th percentile of ds (nearest rank).
-func webhookPercentile(ds []time.Duration, p int) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	i := (len(s)*p + 99) / 100
-	return s[max(i-1, 0)]
-}
-
-func webhookMillis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -12,6 +12,7 @@ import (
 
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
+	"agencyhub/models/benchtest"
 	"agencyhub/models/work"
 )
 
@@ -93,7 +94,7 @@ func BenchmarkTaskList(b *testing.B) {
 				cursor = "&cursor=" + page.NextCursor
 			}
 		}
-		b.ReportMetric(webhookMillis(webhookPercentile(latencies, 50)), name+"-p50-ms")
-		b.ReportMetric(webhookMillis(webhookPercentile(latencies, 99)), name+"-p99-ms")
+		b.ReportMetric(benchtest.Millis(benchtest.Percentile(latencies, 50)), name+"-p50-ms")
+		b.ReportMetric(benchtest.Millis(benchtest.Percentile(latencies, 99)), name+"-p99-ms")
 	}
 }

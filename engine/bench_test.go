@@ -3,10 +3,8 @@ package engine
 import (
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,6 +23,7 @@ import (
 	"agencyhub/engine/devserver"
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models/automation"
+	"agencyhub/models/benchtest"
 	"agencyhub/models/realtime"
 )
 
@@ -48,8 +47,9 @@ import (
 // default -benchtime=1s still measures a steady state and the percentiles mean something;
 // ns/op (and B/op, allocs/op with -benchmem, counting the whole process: the embedded
 // server too) are then reported per run, and "runs" says how many were measured. A larger
-// -benchtime=Nx measures N runs. Reported: runs/s over the batch, and the p50 and p99 of
-// a run's latency from the start call until it is done.
+// -benchtime=Nx measures N runs. Reported: runs/s over the batch, the p50 and p99 of a
+// run's latency from the start call until it is done, and cpu-ms/run, the process's CPU
+// time (the embedded server's too) per run.
 //
 // Temporal's store is a SQLite file in a temporary directory, as `make run` keeps it in
 // APP_DATA_DIR; ENGINE_BENCH_TEMPORAL=memory keeps it in memory instead (the store of the
@@ -250,8 +250,8 @@ func (t *throughputBench) bareRun() error {
 	return wr.Get(t.ctx, nil)
 }
 
-// burst does n runs with the starters and answers their latencies, sorted, and the time
-// the whole batch took. The first error stops every starter.
+// burst does n runs with the starters and answers their latencies and the time the whole
+// batch took. The first error stops every starter.
 func (t *throughputBench) burst(n int, run func() error) ([]time.Duration, time.Duration, error) {
 	latencies := make([]time.Duration, n)
 	var next atomic.Int64
@@ -278,7 +278,6 @@ func (t *throughputBench) burst(n int, run func() error) ([]time.Duration, time.
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
-	slices.Sort(latencies)
 	return latencies, elapsed, firstErr
 }
 
@@ -288,28 +287,21 @@ func (t *throughputBench) measure(b *testing.B, run func() error) {
 	n := max(b.N, benchMinRuns)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
+	cpu0 := benchtest.ProcessCPU(b)
 	b.ResetTimer()
 	latencies, elapsed, err := t.burst(n, run)
 	b.StopTimer()
+	cpu := benchtest.ProcessCPU(b) - cpu0
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(n), "runs")
 	b.ReportMetric(float64(n)/elapsed.Seconds(), "runs/s")
-	b.ReportMetric(ms(percentile(latencies, 0.50)), "p50_ms")
-	b.ReportMetric(ms(percentile(latencies, 0.99)), "p99_ms")
+	b.ReportMetric(benchtest.Millis(benchtest.Percentile(latencies, 50)), "p50_ms")
+	b.ReportMetric(benchtest.Millis(benchtest.Percentile(latencies, 99)), "p99_ms")
+	b.ReportMetric(benchtest.Millis(cpu)/float64(n), "cpu-ms/run")
 	b.ReportMetric(float64(elapsed.Nanoseconds())/float64(n), "ns/op")
 	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(n), "B/op")
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(n), "allocs/op")
 }
-
-// percentile is the nearest-rank percentile of sorted durations.
-func percentile(sorted []time.Duration, p float64) time.Duration {
-	if len(sorted) == 0 {
-		return 0
-	}
-	return sorted[max(int(math.Ceil(p*float64(len(sorted))))-1, 0)]
-}
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

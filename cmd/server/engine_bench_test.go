@@ -11,13 +11,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime/pprof"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"agencyhub/models/benchtest"
 )
 
 // profileEnv, when set to an address, makes the server child (serveForTest) answer
@@ -221,8 +222,8 @@ func benchEngine(b *testing.B, workload string, senders int, length time.Duratio
 		b.Errorf("%d runs succeeded, %d deliveries were accepted", succeeded, len(answers))
 	}
 	b.ReportMetric(float64(len(answers))/sending.Seconds(), "accepted/s")
-	b.ReportMetric(millis(percentile(answers, 50)), "answer-p50-ms")
-	b.ReportMetric(millis(percentile(answers, 99)), "answer-p99-ms")
+	b.ReportMetric(benchtest.Millis(benchtest.Percentile(answers, 50)), "answer-p50-ms")
+	b.ReportMetric(benchtest.Millis(benchtest.Percentile(answers, 99)), "answer-p99-ms")
 	b.ReportMetric(float64(succeeded)/lastFinished.Sub(start).Seconds(), "finished/s")
 	b.ReportMetric(float64(cpu1-cpu0)/float64(time.Millisecond)/float64(max(succeeded, 1)), "cpu-ms/run")
 	b.ReportMetric(drained.Sub(sendEnd).Seconds(), "drain-s")
@@ -249,8 +250,8 @@ func benchEngine(b *testing.B, workload string, senders int, length time.Duratio
 		b.Errorf("%d deliveries did not end in a succeeded receipt, the first: %v", failures, firstErr)
 	}
 	b.ReportMetric(float64(len(receipts))/wall.Seconds(), "receipt-finished/s")
-	b.ReportMetric(millis(percentile(receipts, 50)), "receipt-p50-ms")
-	b.ReportMetric(millis(percentile(receipts, 99)), "receipt-p99-ms")
+	b.ReportMetric(benchtest.Millis(benchtest.Percentile(receipts, 50)), "receipt-p50-ms")
+	b.ReportMetric(benchtest.Millis(benchtest.Percentile(receipts, 99)), "receipt-p99-ms")
 	b.ReportMetric(float64(cpu1-cpu0)/float64(time.Millisecond)/float64(max(len(receipts), 1)), "receipt-cpu-ms/run")
 }
 
@@ -359,19 +360,6 @@ func clockTick(t testing.TB) time.Duration {
 	}
 	return time.Second / time.Duration(hz)
 }
-
-// percentile is the p-th percentile of ds (nearest rank).
-func percentile(ds []time.Duration, p int) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	i := (len(s)*p + 99) / 100
-	return s[max(i-1, 0)]
-}
-
-func millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 func profileCall(t testing.TB, addr, what string) []byte {
 	t.Helper()

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"agencyhub/models/benchtest"
 )
 
 // BenchmarkSiteChatFanOut measures the site chat's fan-out through the real binary: the
@@ -157,9 +159,9 @@ func BenchmarkSiteChatFanOut(b *testing.B) {
 	}
 	b.StopTimer()
 
-	b.ReportMetric(millis(percentile(latency, 50)), "p50-ms")
-	b.ReportMetric(millis(percentile(latency, 99)), "p99-ms")
-	b.ReportMetric(millis(percentile(answers, 99)), "post-p99-ms")
+	b.ReportMetric(benchtest.Millis(benchtest.Percentile(latency, 50)), "p50-ms")
+	b.ReportMetric(benchtest.Millis(benchtest.Percentile(latency, 99)), "p99-ms")
+	b.ReportMetric(benchtest.Millis(benchtest.Percentile(answers, 99)), "post-p99-ms")
 	b.ReportMetric(perSocket, "server-KiB/socket")
 	b.ReportMetric(float64(len(latency)), "deliveries")
 }
