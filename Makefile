@@ -10,20 +10,39 @@ export GOFLAGS := -tags=release
 BIN := bin/server
 GO_FILES = $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')
 
-.PHONY: run build test fmt-check lint bench crash fmt
+.PHONY: run build console console-check test fmt-check lint bench crash fmt
 
 run: build
 	./$(BIN)
 
-build:
+build: console
 	go build -o $(BIN) ./cmd/server
+
+# The console (web/console) is built into web/console/dist, which the binary embeds, only
+# when its sources, its lockfile or the contract its API client is generated from changed:
+# dist/index.html is the stamp. npm ci runs only when the lockfile changed.
+CONSOLE := web/console
+CONSOLE_SOURCES = $(shell find $(CONSOLE)/src -type f -not -name '*.gen.ts') $(addprefix $(CONSOLE)/,index.html package.json tsconfig.json tsconfig.app.json tsconfig.node.json vite.config.ts) schemas/openapi.yaml
+
+console: $(CONSOLE)/dist/index.html
+
+$(CONSOLE)/node_modules/.installed: $(CONSOLE)/package-lock.json
+	cd $(CONSOLE) && npm ci --no-audit --no-fund
+	touch $@
+
+$(CONSOLE)/dist/index.html: $(CONSOLE)/node_modules/.installed $(CONSOLE_SOURCES)
+	cd $(CONSOLE) && npm run build
+
+# The console's type check runs in its build; its linter and unit tests here.
+console-check: console
+	cd $(CONSOLE) && npm run lint && npm test
 
 # Every storage test runs on SQLite and, when 127.0.0.1:5432 answers, on PostgreSQL too.
 # `go test -vet=all` runs all of vet's analyzers on every package, those without tests
 # included, in the pass that builds the tests: the facts vet needs about the dependencies
 # (the whole Temporal server among them) are computed once. A separate `go vet` would compute
 # them again, since the two keep their results apart in the build cache.
-test: fmt-check
+test: fmt-check console-check
 	go test -vet=all -count=1 -timeout 15m ./...
 
 fmt-check:

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -94,7 +95,10 @@ type Server struct {
 	// Work is the work tracker: boards, tasks, task workflows, time and timers.
 	Work *work.Service
 	// Files keeps uploaded files and signs their download links.
-	Files   *filestore.Store
+	Files *filestore.Store
+	// Console is the browser console's build (web.Console), served at / for browsers; nil,
+	// or a build without index.html, serves a page that says how to build it.
+	Console fs.FS
 	Health  []HealthCheck
 	Cookies CookieSettings
 	// TrustedProxies are the addresses whose X-Forwarded-For is believed; none by default,
@@ -141,7 +145,7 @@ func (s *Server) Handler() (http.Handler, error) {
 	s.chatSockets = &siteChatSockets{s: s, relayed: map[uuid.UUID]int64{}}
 	s.chatHub = wshub.New(s.SiteChatSockets, s.Bus, s.chatSockets, sitechat.Topic, slog.Default())
 	s.routes(r)
-	r.NoRoute(httpx.NotFound)
+	r.NoRoute(s.consoleOrNotFound)
 	r.NoMethod(httpx.MethodNotAllowed(allowedMethods(r.Routes())))
 	return r, nil
 }

@@ -1,5 +1,5 @@
-// Package web holds the browser assets the binary serves, embedded so that running the
-// server needs no build step: the site chat widget script.
+// Package web holds the browser assets the binary serves, embedded in it: the site chat
+// widget script, and the console's build (web/console, a Vite app built by `make build`).
 package web
 
 import (

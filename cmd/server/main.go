@@ -45,6 +45,7 @@ import (
 	"agencyhub/models/webhook"
 	"agencyhub/models/work"
 	"agencyhub/schemas"
+	"agencyhub/web"
 )
 
 func main() {
@@ -334,7 +335,7 @@ func (m *Main) apiServer(st *stores, services *engine.Services, catalog *schemas
 		Auth: st.auth, Company: st.companies, Contract: contract, Catalog: catalog,
 		Workflows: st.workflows, Drafts: services.Drafts, Runs: services.Runs, Intake: services.Intake, Publisher: services.Publisher, Bus: m.bus,
 		Integrations: st.integrations, Relays: st.relays, BotAPI: botAPI, Webhooks: st.webhooks, Files: st.files, Billing: st.billing, Desktop: st.desktop, Work: st.work,
-		Agent: services.Agent,
+		Agent: services.Agent, Console: web.Console,
 		ProviderCheck: &activities.ProviderCheck{Store: st.integrations, Client: egressClient, Policy: policy,
 			MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL},
 		PartyLookup: &activities.PartyLookup{Store: st.integrations, Client: egressClient},

@@ -1,0 +1,110 @@
+package api
+
+import (
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"agencyhub/api/httpx"
+)
+
+// consoleCSP is the console's Content-Security-Policy: its script, styles, workers and
+// requests come from this origin only, nothing may frame it, and no inline script runs.
+const consoleCSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; " +
+	"font-src 'self'; connect-src 'self'; worker-src 'self' blob:; frame-src 'none'; frame-ancestors 'none'; " +
+	"base-uri 'none'; form-action 'self'; object-src 'none'"
+
+// consoleNotBuilt answers the console's pages when the binary was built without it.
+const consoleNotBuilt = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Console not built</title></head>
+<body><h1>The console was not built</h1>
+<p>This binary was built without the browser console. Build it with <code>make build</code>
+(it needs Node.js 20.19 or later and npm), then start the server again.</p>
+<p>The API answers under <a href="/api/v1/docs/endpoints">/api/v1</a>.</p></body></html>`
+
+// consoleOrNotFound is the router's answer to a path no route claims. The console's
+// hashed files are served from /assets/; a browser's navigation to any other page outside
+// the API gets the console's index.html, whose router shows the page (or its own "not
+// found"). Everything else, API clients included, gets the JSON 404.
+func (s *Server) consoleOrNotFound(c *gin.Context) {
+	method, p := c.Request.Method, c.Request.URL.Path
+	switch {
+	case method != http.MethodGet && method != http.MethodHead:
+		httpx.NotFound(c)
+	case strings.HasPrefix(p, "/assets/"):
+		s.consoleAsset(c, strings.TrimPrefix(p, "/"))
+	case strings.HasPrefix(p, "/api/") || !acceptsHTML(c.GetHeader("Accept")):
+		httpx.NotFound(c)
+	default:
+		s.consolePage(c)
+	}
+}
+
+func acceptsHTML(accept string) bool {
+	for _, part := range strings.Split(accept, ",") {
+		mediaType, _, _ := strings.Cut(part, ";")
+		if strings.TrimSpace(mediaType) == "text/html" {
+			return true
+		}
+	}
+	return false
+}
+
+// consolePage answers index.html, never cached, so a new build reaches the next load.
+func (s *Server) consolePage(c *gin.Context) {
+	h := c.Writer.Header()
+	h.Set("Content-Security-Policy", consoleCSP)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "same-origin")
+	h.Set("Cache-Control", "no-cache")
+	index, err := s.consoleFile("index.html")
+	if err != nil {
+		index = []byte(consoleNotBuilt)
+	}
+	c.Data(http.StatusOK, "text/html; charset=utf-8", index)
+}
+
+// consoleAsset answers a hashed build file: its name changes with its content, so it is
+// cached for a year; scripts and styles go gzipped to a client that accepts it.
+func (s *Server) consoleAsset(c *gin.Context, name string) {
+	if !fs.ValidPath(name) || path.Ext(name) == ".gz" {
+		httpx.NotFound(c)
+		return
+	}
+	body, err := s.consoleFile(name)
+	if err != nil {
+		httpx.NotFound(c)
+		return
+	}
+	h := c.Writer.Header()
+	h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	h.Set("X-Content-Type-Options", "nosniff")
+	if gz, err := s.consoleFile(name+".gz"); err == nil {
+		h.Set("Vary", "Accept-Encoding")
+		if acceptsGzip(c.GetHeader("Accept-Encoding")) {
+			h.Set("Content-Encoding", "gzip")
+			body = gz
+		}
+	}
+	c.Data(http.StatusOK, mime.TypeByExtension(path.Ext(name)), body)
+}
+
+func acceptsGzip(header string) bool {
+	for _, part := range strings.Split(header, ",") {
+		coding, params, _ := strings.Cut(part, ";")
+		if strings.TrimSpace(coding) == "gzip" && strings.ReplaceAll(strings.TrimSpace(params), " ", "") != "q=0" {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) consoleFile(name string) ([]byte, error) {
+	if s.Console == nil {
+		return nil, fs.ErrNotExist
+	}
+	return fs.ReadFile(s.Console, name)
+}

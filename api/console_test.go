@@ -1,0 +1,113 @@
+package api_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"agencyhub/api"
+	"agencyhub/migrations/dbtest"
+)
+
+// consoleBuild is a console build as Vite writes it: index.html and a hashed script with
+// its gzip copy.
+var consoleBuild = fstest.MapFS{
+	"index.html":             {Data: []byte(`<!doctype html><script type="module" src="/assets/index-abc.js"></script>`)},
+	"assets/index-abc.js":    {Data: []byte(`console.log("console")`)},
+	"assets/index-abc.js.gz": {Data: []byte("gzipped bytes")},
+}
+
+func consoleGet(t *testing.T, e *env, path string, header map[string]string) *httptest.ResponseRecorder {
+	t.Helper()
+	r := httptest.NewRequest(http.MethodGet, path, nil)
+	for k, v := range header {
+		r.Header.Set(k, v)
+	}
+	rec := httptest.NewRecorder()
+	e.handler.ServeHTTP(rec, r)
+	for _, h := range []string{"X-Request-Id", "Content-Language", "X-App-Result"} {
+		if rec.Header().Get(h) == "" {
+			t.Errorf("GET %s: no %s", path, h)
+		}
+	}
+	return rec
+}
+
+const navigation = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+func TestTheConsoleIsServedToBrowsersAndTheAPIStaysJSON(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, dbtest.SQLite(t), func(s *api.Server) { s.Console = consoleBuild })
+
+	t.Run("a browser opening any console page gets index.html under a strict policy, never cached", func(t *testing.T) {
+		for _, path := range []string{"/", "/workflows/0193", "/runs/0193?tab=events", "/activate?token=x", "/site-chat/conversations/1"} {
+			rec := consoleGet(t, e, path, map[string]string{"Accept": navigation})
+			if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "/assets/index-abc.js") {
+				t.Fatalf("GET %s: %d %s", path, rec.Code, rec.Body)
+			}
+			h := rec.Header()
+			csp := h.Get("Content-Security-Policy")
+			for _, directive := range []string{"script-src 'self'", "connect-src 'self'", "frame-ancestors 'none'", "object-src 'none'"} {
+				if !strings.Contains(csp, directive) {
+					t.Errorf("GET %s: policy %q lacks %q", path, csp, directive)
+				}
+			}
+			if strings.Contains(csp, "unsafe-inline") || strings.Contains(csp, "unsafe-eval") {
+				t.Errorf("GET %s: policy allows inline or eval: %q", path, csp)
+			}
+			if h.Get("Cache-Control") != "no-cache" || h.Get("Content-Type") != "text/html; charset=utf-8" {
+				t.Errorf("GET %s: Cache-Control %q, Content-Type %q", path, h.Get("Cache-Control"), h.Get("Content-Type"))
+			}
+		}
+	})
+
+	t.Run("hashed assets are cached for good and go gzipped to who accepts it", func(t *testing.T) {
+		rec := consoleGet(t, e, "/assets/index-abc.js", map[string]string{"Accept-Encoding": "gzip, br"})
+		h := rec.Header()
+		if rec.Code != http.StatusOK || rec.Body.String() != "gzipped bytes" || h.Get("Content-Encoding") != "gzip" {
+			t.Fatalf("gzip: %d %q encoding %q", rec.Code, rec.Body, h.Get("Content-Encoding"))
+		}
+		if h.Get("Cache-Control") != "public, max-age=31536000, immutable" || !strings.HasPrefix(h.Get("Content-Type"), "text/javascript") {
+			t.Errorf("Cache-Control %q, Content-Type %q", h.Get("Cache-Control"), h.Get("Content-Type"))
+		}
+		plain := consoleGet(t, e, "/assets/index-abc.js", nil)
+		if plain.Body.String() != `console.log("console")` || plain.Header().Get("Content-Encoding") != "" {
+			t.Errorf("identity: %q encoding %q", plain.Body, plain.Header().Get("Content-Encoding"))
+		}
+	})
+
+	t.Run("what is not a console page answers the API's 404", func(t *testing.T) {
+		for _, c := range []struct{ path, accept string }{
+			{"/assets/missing.js", ""},
+			{"/assets/index-abc.js.gz", ""},
+			{"/assets/../index.html", ""},
+			{"/api/v1/no-such-thing", navigation},
+			{"/workflows", "application/json"},
+			{"/workflows", ""},
+		} {
+			rec := consoleGet(t, e, c.path, map[string]string{"Accept": c.accept})
+			if rec.Code != http.StatusNotFound || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
+				t.Errorf("GET %s (Accept %q): %d %s", c.path, c.accept, rec.Code, rec.Header().Get("Content-Type"))
+			}
+		}
+		post := httptest.NewRecorder()
+		e.handler.ServeHTTP(post, httptest.NewRequest(http.MethodPost, "/workflows", nil))
+		if post.Code != http.StatusNotFound {
+			t.Errorf("POST /workflows: %d", post.Code)
+		}
+	})
+}
+
+func TestAServerBuiltWithoutTheConsoleSaysHowToBuildIt(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, dbtest.SQLite(t))
+	rec := consoleGet(t, e, "/", map[string]string{"Accept": navigation})
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "make build") {
+		t.Fatalf("GET /: %d %s", rec.Code, rec.Body)
+	}
+	if !strings.Contains(rec.Header().Get("Content-Security-Policy"), "script-src 'self'") {
+		t.Errorf("policy %q", rec.Header().Get("Content-Security-Policy"))
+	}
+}

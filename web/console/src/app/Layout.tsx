@@ -1,0 +1,62 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { Link, NavLink, Outlet, useNavigate } from "react-router";
+import { api, data } from "../api/client";
+import { chooseLanguage, languages, type Language } from "../lib/i18n";
+import { WorkspaceSwitcher } from "../features/workspace/WorkspaceSwitcher";
+import { useMe } from "../features/auth/session";
+
+/** Layout is the frame of every signed-in page: the header with the workspace and the page. */
+export function Layout() {
+  const { t, i18n } = useTranslation();
+  const me = useMe();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const signOut = useMutation({
+    mutationFn: () => data(api.POST("/api/v1/auth/logout")),
+    onSettled: () => {
+      queryClient.clear();
+      void navigate("/sign-in");
+    },
+  });
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        {t("skipToContent")}
+      </a>
+      <header className="topbar">
+        <Link to="/workflows" className="brand">
+          {t("appName")}
+        </Link>
+        <nav aria-label={t("mainNav")}>
+          <NavLink to="/workflows">{t("workflows")}</NavLink>
+          <NavLink to="/runs" end>
+            {t("runs")}
+          </NavLink>
+        </nav>
+        <WorkspaceSwitcher />
+        <div className="topbar-end">
+          <label className="inline">
+            <span className="visually-hidden">{t("language")}</span>
+            <select value={i18n.language} onChange={(e) => chooseLanguage(e.target.value as Language)}>
+              {languages.map((l) => (
+                <option key={l} value={l}>
+                  {l === "en" ? "English" : "Русский"}
+                </option>
+              ))}
+            </select>
+          </label>
+          <span className="muted" title={me.data?.email}>
+            {me.data?.name || me.data?.email}
+          </span>
+          <button type="button" className="link" onClick={() => signOut.mutate()}>
+            {t("signOut")}
+          </button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </>
+  );
+}

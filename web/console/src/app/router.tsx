@@ -1,0 +1,58 @@
+import { createBrowserRouter, Navigate } from "react-router";
+import { Layout } from "./Layout";
+import { NotFoundPage } from "./NotFoundPage";
+import { RequireSession } from "../features/auth/RequireSession";
+
+/** signInPath is the sign-in page that returns to `next` afterwards. */
+export function signInPath(next: string): string {
+  return next && next !== "/" ? `/sign-in?next=${encodeURIComponent(next)}` : "/sign-in";
+}
+
+// Pages load by route, so the sign-in page does not carry the editor's script.
+export const router = createBrowserRouter([
+  { path: "/sign-in", lazy: () => import("../features/auth/SignInPage").then((m) => ({ Component: m.SignInPage })) },
+  { path: "/register", lazy: () => import("../features/auth/RegisterPage").then((m) => ({ Component: m.RegisterPage })) },
+  { path: "/activate", lazy: () => import("../features/auth/ActivatePage").then((m) => ({ Component: m.ActivatePage })) },
+  {
+    path: "/reset-password",
+    lazy: () => import("../features/auth/ResetPasswordPage").then((m) => ({ Component: m.ResetPasswordPage })),
+  },
+  {
+    element: <RequireSession />,
+    children: [
+      {
+        element: <Layout />,
+        children: [
+          { index: true, element: <Navigate to="/workflows" replace /> },
+          {
+            path: "setup",
+            lazy: () => import("../features/workspace/SetupWorkspace").then((m) => ({ Component: m.SetupWorkspace })),
+          },
+          { path: "device", lazy: () => import("../features/auth/DevicePage").then((m) => ({ Component: m.DevicePage })) },
+          {
+            path: "workflows",
+            lazy: () => import("../features/workflows/WorkflowsPage").then((m) => ({ Component: m.WorkflowsPage })),
+          },
+          {
+            path: "workflows/:workflowId",
+            lazy: () => import("../features/editor/EditorPage").then((m) => ({ Component: m.EditorPage })),
+          },
+          {
+            path: "workflows/:workflowId/runs",
+            lazy: () => import("../features/runs/RunsPage").then((m) => ({ Component: m.RunsPage })),
+          },
+          { path: "runs", lazy: () => import("../features/runs/RunsPage").then((m) => ({ Component: m.RunsPage })) },
+          {
+            path: "runs/:runId",
+            lazy: () => import("../features/runs/RunInspectorPage").then((m) => ({ Component: m.RunInspectorPage })),
+          },
+          {
+            path: "site-chat/*",
+            lazy: () => import("../features/sitechat/SiteChatPage").then((m) => ({ Component: m.SiteChatPage })),
+          },
+          { path: "*", element: <NotFoundPage /> },
+        ],
+      },
+    ],
+  },
+]);

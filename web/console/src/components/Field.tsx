@@ -1,0 +1,33 @@
+import { useId, type InputHTMLAttributes } from "react";
+import { fieldError } from "./ProblemAlert";
+
+type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
+  label: string;
+  /** name is the request field, as a Problem's validate names it. */
+  name: string;
+  error?: unknown;
+  hint?: string;
+};
+
+/** Field is a labelled input that shows the Problem on it when validate names it. */
+export function Field({ label, name, error, hint, ...input }: FieldProps) {
+  const id = useId();
+  const message = fieldError(error, name);
+  const described = [hint && `${id}-hint`, message && `${id}-error`].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} name={name} aria-invalid={message ? true : undefined} aria-describedby={described} {...input} />
+      {hint && (
+        <small id={`${id}-hint`} className="muted">
+          {hint}
+        </small>
+      )}
+      {message && (
+        <small id={`${id}-error`} className="field-error">
+          {message}
+        </small>
+      )}
+    </div>
+  );
+}

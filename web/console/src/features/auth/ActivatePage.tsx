@@ -1,0 +1,3 @@
+export function ActivatePage() {
+  return <h1>ActivatePage</h1>;
+}

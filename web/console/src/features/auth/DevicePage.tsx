@@ -1,0 +1,3 @@
+export function DevicePage() {
+  return <h1>DevicePage</h1>;
+}

@@ -1,0 +1,3 @@
+export function EditorPage() {
+  return <h1>EditorPage</h1>;
+}

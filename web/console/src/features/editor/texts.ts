@@ -1,0 +1,3 @@
+import { texts } from "../../lib/texts";
+
+export const editor = texts({ title: "editor" }, { title: "editor" });

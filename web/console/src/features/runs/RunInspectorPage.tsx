@@ -1,0 +1,3 @@
+export function RunInspectorPage() {
+  return <h1>RunInspectorPage</h1>;
+}

@@ -1,0 +1,3 @@
+import { texts } from "../../lib/texts";
+
+export const workflows = texts({ title: "Workflows" }, { title: "Сценарии" });

@@ -1,0 +1,22 @@
+/// <reference types="vitest/config" />
+import { writeFileSync } from "node:fs";
+import { defineConfig, type Plugin } from "vite";
+import react from "@vitejs/plugin-react";
+import { compression } from "vite-plugin-compression2";
+
+// go:embed needs web/console/dist to exist on a fresh clone, so the folder's .gitignore is
+// committed; Vite empties the folder before each build, and this puts the file back.
+const keepDistGitignore: Plugin = {
+  name: "keep-dist-gitignore",
+  closeBundle() {
+    writeFileSync("dist/.gitignore", "# The build output: not committed; this file keeps the folder, which go:embed needs.\n*\n!.gitignore\n");
+  },
+};
+
+export default defineConfig({
+  plugins: [react(), compression({ algorithms: ["gzip"], include: /\.(js|css|svg|json)$/ }), keepDistGitignore],
+  build: { outDir: "dist", emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 1500 },
+  worker: { format: "es" },
+  server: { proxy: { "/api": "http://127.0.0.1:8080" } },
+  test: { include: ["src/**/*.test.ts"], environment: "node" },
+});
