@@ -156,11 +156,6 @@ func (e *env) do(r req) *response {
 func (e *env) checkResponse(r req, resp *response) {
 	e.t.Helper()
 	h := resp.Header()
-	for _, name := range []string{"X-Request-Id", "Content-Language", "X-App-Result"} {
-		if h.Get(name) == "" {
-			e.t.Errorf("%s %s: response lacks %s", r.method, r.path, name)
-		}
-	}
 	var decoded any
 	if resp.Body.Len() > 0 && strings.HasPrefix(h.Get("Content-Type"), "application/json") {
 		if err := json.Unmarshal(resp.Body.Bytes(), &decoded); err != nil {
@@ -190,9 +185,25 @@ func (e *env) checkResponse(r req, resp *response) {
 		e.t.Errorf("%s %s: status %d is not documented in the contract (body %s)", r.method, r.path, resp.Code, resp.Body)
 		return
 	}
+	checkRequiredHeaders(e.t, op, r.method+" "+r.path, resp.Code, h)
 	if decoded != nil {
 		if err := op.ValidateResponse(resp.Code, decoded); err != nil {
 			e.t.Errorf("%s %s: %d body does not match the contract: %v\n%s", r.method, r.path, resp.Code, err, resp.Body)
+		}
+	}
+}
+
+// checkRequiredHeaders fails unless a response carries every header the contract requires
+// on its status (on every response, the specification's common three).
+func checkRequiredHeaders(t testing.TB, op *schemas.Operation, call string, status int, h http.Header) {
+	t.Helper()
+	required := op.RequiredHeaders(status)
+	if len(required) == 0 {
+		t.Errorf("%s: the contract requires no header on %d, not even X-Request-Id", call, status)
+	}
+	for _, name := range required {
+		if h.Get(name) == "" {
+			t.Errorf("%s: %d response lacks %s", call, status, name)
 		}
 	}
 }

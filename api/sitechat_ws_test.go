@@ -66,13 +66,16 @@ type socket struct {
 	held []wshub.Envelope
 }
 
-// dial opens a socket, failing the test unless the upgrade succeeds.
+// dial opens a socket, failing the test unless the upgrade succeeds with the headers the
+// contract requires on the 101.
 func (e *chatEnv) dial(t *testing.T, path string, header http.Header) *socket {
 	t.Helper()
 	conn, resp, err := e.tryDial(path, header)
 	if err != nil {
 		t.Fatalf("dial %s: %v (status %d)", path, err, statusOf(resp))
 	}
+	route, _, _ := strings.Cut(path, "?")
+	checkRequiredHeaders(t, e.contract.Match(http.MethodGet, route), "GET "+path, resp.StatusCode, resp.Header)
 	t.Cleanup(func() { conn.Close() })
 	return &socket{t: t, conn: conn}
 }

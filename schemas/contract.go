@@ -61,6 +61,8 @@ type Operation struct {
 	responses map[int]*jsonschema.Schema
 	// problems are the statuses whose body is a Problem.
 	problems map[int]bool
+	// headers are, by status, the response headers the contract requires.
+	headers map[int][]string
 }
 
 var (
@@ -119,7 +121,7 @@ func parse(src []byte) (*Contract, error) {
 }
 
 func (c *Contract) operation(compiler *jsonschema.Compiler, path, method string, raw map[string]any, globalSecured bool) (*Operation, error) {
-	op := &Operation{Method: strings.ToUpper(method), Path: path, Raw: raw, responses: map[int]*jsonschema.Schema{}, problems: map[int]bool{}}
+	op := &Operation{Method: strings.ToUpper(method), Path: path, Raw: raw, responses: map[int]*jsonschema.Schema{}, problems: map[int]bool{}, headers: map[int][]string{}}
 	op.ID, _ = raw["operationId"].(string)
 	op.Summary, _ = raw["summary"].(string)
 	op.Description, _ = raw["description"].(string)
@@ -158,6 +160,12 @@ func (c *Contract) operation(compiler *jsonschema.Compiler, path, method string,
 			return nil, fmt.Errorf("response %q: status codes must be explicit", code)
 		}
 		resp, _ := c.resolve(r)
+		headers, _ := resp["headers"].(map[string]any)
+		for _, name := range sortedKeys(headers) {
+			if h, _ := c.resolve(headers[name]); h["required"] == true {
+				op.headers[status] = append(op.headers[status], name)
+			}
+		}
 		schema, ok := mediaSchema(resp)
 		if !ok {
 			continue
@@ -285,6 +293,9 @@ func (op *Operation) ValidateResponse(status int, body any) error {
 	}
 	return s.Validate(body)
 }
+
+// RequiredHeaders are the headers the contract requires on a response of the status.
+func (op *Operation) RequiredHeaders(status int) []string { return op.headers[status] }
 
 // ReturnsProblem reports whether the operation answers status with a Problem body.
 func (op *Operation) ReturnsProblem(status int) bool { return op.problems[status] }

@@ -509,3 +509,35 @@ func (w *schemaWalker) proxy(ptr string, p *base.SchemaProxy) {
 func pointerToken(s string) string {
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }
+
+// commonResponseHeaders are the headers the specification requires on every response.
+var commonResponseHeaders = []string{"Content-Language", "X-Request-Id", "X-App-Result"}
+
+// TestOpenAPIEveryResponseDeclaresTheCommonHeaders: every response of every operation
+// (success, redirect, socket upgrade, error) declares the headers the specification
+// requires on every response, required, by a $ref to the one definition in
+// components/headers.
+func TestOpenAPIEveryResponseDeclaresTheCommonHeaders(t *testing.T) {
+	for _, name := range commonResponseHeaders {
+		if h, ok := libopenapiDoc(t).Components.Headers.Get(name); !ok || !h.Required {
+			t.Fatalf("components/headers/%s is missing or not required", name)
+		}
+	}
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range c.Operations {
+		responses, _ := op.Raw["responses"].(map[string]any)
+		for _, code := range sortedKeys(responses) {
+			r, _ := c.resolve(responses[code])
+			headers, _ := r["headers"].(map[string]any)
+			for _, name := range commonResponseHeaders {
+				h, _ := headers[name].(map[string]any)
+				if h["$ref"] != "#/components/headers/"+name {
+					t.Errorf("%s %s: response %s does not declare %s by a $ref to components/headers/%s", op.Method, op.Path, code, name, name)
+				}
+			}
+		}
+	}
+}
