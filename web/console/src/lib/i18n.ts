@@ -4,6 +4,7 @@ import i18n from "i18next";
 import { initReactI18next } from "react-i18next";
 import { setLanguage } from "../api/client";
 import { common } from "../components/texts";
+import { canvas } from "../canvas/texts";
 import { auth } from "../features/auth/texts";
 import { workflows } from "../features/workflows/texts";
 import { editor } from "../features/editor/texts";
@@ -12,7 +13,7 @@ import { runs } from "../features/runs/texts";
 export const languages = ["en", "ru"] as const;
 export type Language = (typeof languages)[number];
 
-const namespaces = { common, auth, workflows, editor, runs };
+const namespaces = { common, canvas, auth, workflows, editor, runs };
 
 function initialLanguage(): Language {
   const saved = localStorage.getItem("lang");

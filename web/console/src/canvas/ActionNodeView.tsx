@@ -1,0 +1,65 @@
+import { Handle, Position, type NodeProps } from "@xyflow/react";
+import { memo } from "react";
+import { useTranslation } from "react-i18next";
+import { handleId, type ActionNode } from "./graph";
+
+const categoryGlyph: Record<string, string> = { trigger: "⚡", integration: "⇄", logic: "◆", control: "⏱" };
+const statusGlyph: Record<string, string> = {
+  pending: "○",
+  running: "◔",
+  retrying: "↻",
+  waiting: "◷",
+  succeeded: "✓",
+  failed: "✕",
+  dead_lettered: "⚠",
+  skipped: "–",
+  cancelled: "⊘",
+};
+
+/** ActionNodeView is one action on the canvas: its category, label, type, and what the
+ * view marks on it (problems, a run's status, a diff's change), always in words too. */
+export const ActionNodeView = memo(function ActionNodeView({ data, selected }: NodeProps<ActionNode>) {
+  const { t } = useTranslation("canvas");
+  const { action, typeName, category, trigger, outputs, issues, status, change, dimmed } = data;
+  const classes = ["action-node", `category-${category}`, status && `status-${status}`, change && `change-${change}`, dimmed && "dimmed", selected && "selected"];
+  return (
+    <div className={classes.filter(Boolean).join(" ")} data-action-key={action.action_key} data-status={status}>
+      {!trigger && <Handle type="target" position={Position.Left} id="in" />}
+      <div className="action-node-head">
+        <span className="action-node-glyph" aria-hidden="true">
+          {categoryGlyph[category] ?? "•"}
+        </span>
+        <span className="action-node-label">{action.label || action.action_key}</span>
+      </div>
+      <div className="action-node-type">{typeName}</div>
+      <div className="action-node-marks">
+        {status && (
+          <span className={`mark status status-${status}`}>
+            <span aria-hidden="true">{statusGlyph[status] ?? "•"} </span>
+            {t(`status_${status}` as "status_pending", { defaultValue: status })}
+          </span>
+        )}
+        {dimmed && !status && <span className="mark">{t("notReached")}</span>}
+        {change && <span className={`mark change-${change}`}>{t(change)}</span>}
+        {issues && issues.length > 0 && (
+          <span className="mark issues" title={issues.join("\n")}>
+            <span aria-hidden="true">⚠ </span>
+            {t("issues", { count: issues.length })}
+          </span>
+        )}
+      </div>
+      {outputs.map((branch, i) => (
+        <Handle
+          key={branch}
+          type="source"
+          position={Position.Right}
+          id={handleId(branch)}
+          style={{ top: `${((i + 1) * 100) / (outputs.length + 1)}%` }}
+          aria-label={t(`branch_${branch}` as "branch_")}
+        >
+          {branch && <span className="handle-label">{t(`branch_${branch}` as "branch_")}</span>}
+        </Handle>
+      ))}
+    </div>
+  );
+});

@@ -1,0 +1,83 @@
+import { Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, type NodeMouseHandler } from "@xyflow/react";
+import "@xyflow/react/dist/style.css";
+import "./canvas.css";
+import { useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { ActionNodeView } from "./ActionNodeView";
+import { hasPositions, toFlow, type Action, type ActionNode, type ConnectionEdge, type Graph, type NodeMarks } from "./graph";
+import { byKey, useActionTypes } from "./catalog";
+import { layout } from "./layout";
+
+export const nodeTypes = { action: ActionNodeView };
+
+type GraphViewProps = {
+  graph: Graph;
+  marks?: (a: Action) => NodeMarks;
+  /** edgeClass styles an edge by what the view knows of it (taken, added, removed). */
+  edgeClass?: (e: ConnectionEdge) => string | undefined;
+  onSelect?: (actionKey: string) => void;
+  selected?: string;
+};
+
+/** GraphView draws a graph read-only: a version, a diff, a run. A graph saved without
+ * positions is laid out first. */
+export function GraphView(props: GraphViewProps) {
+  return (
+    <ReactFlowProvider>
+      <GraphViewInner {...props} />
+    </ReactFlowProvider>
+  );
+}
+
+function GraphViewInner({ graph, marks, edgeClass, onSelect, selected }: GraphViewProps) {
+  const { t } = useTranslation("canvas");
+  const types = useActionTypes().data;
+  const positioned = useLaidOut(graph);
+  const flow = useMemo(() => {
+    if (!positioned || !types) return null;
+    const { nodes, edges } = toFlow(positioned, byKey(types), marks);
+    return {
+      nodes: nodes.map((n): ActionNode => ({ ...n, selected: n.id === selected, draggable: false, connectable: false })),
+      edges: edges.map((e) => ({ ...e, className: edgeClass?.(e) })),
+    };
+  }, [positioned, types, marks, edgeClass, selected]);
+  const click: NodeMouseHandler<ActionNode> = (_, node) => onSelect?.(node.id);
+  if (!flow) return <div className="graph-view" aria-busy="true" />;
+  return (
+    <div className="graph-view" role="group" aria-label={t("graph")}>
+      <ReactFlow
+        nodes={flow.nodes}
+        edges={flow.edges}
+        nodeTypes={nodeTypes}
+        onNodeClick={click}
+        nodesDraggable={false}
+        nodesConnectable={false}
+        fitView
+        minZoom={0.1}
+        proOptions={{ hideAttribution: true }}
+      >
+        <Background />
+        <MiniMap pannable zoomable ariaLabel={t("miniMap")} />
+        <Controls showInteractive={false} />
+      </ReactFlow>
+    </div>
+  );
+}
+
+/** useLaidOut is the graph with every action placed: as saved, or laid out by elkjs. */
+export function useLaidOut(graph: Graph): Graph | null {
+  const [laidOut, setLaidOut] = useState<{ of: Graph; graph: Graph }>();
+  const saved = hasPositions(graph);
+  useEffect(() => {
+    if (saved) return;
+    let current = true;
+    void layout(graph).then((at) => {
+      if (current) setLaidOut({ of: graph, graph: { ...graph, actions: graph.actions.map((a) => ({ ...a, ui: { position: at.get(a.action_key)! } })) } });
+    });
+    return () => {
+      current = false;
+    };
+  }, [graph, saved]);
+  if (saved) return graph;
+  return laidOut?.of === graph ? laidOut.graph : null;
+}

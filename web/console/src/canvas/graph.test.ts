@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import type { ActionType } from "./catalog";
+import { fromFlow, outputsOf, toFlow, type Graph } from "./graph";
+
+const types = new Map<string, ActionType>(
+  [
+    { action_key: "webhook.trigger", display_name: "Webhook", category: "trigger", trigger: true },
+    { action_key: "condition.branch", display_name: "Condition", category: "logic", trigger: false },
+    { action_key: "stop", display_name: "Stop", category: "control", trigger: false },
+  ].map((t) => [t.action_key, t as ActionType]),
+);
+
+const graph: Graph = {
+  actions: [
+    { action_key: "hook", label: "Order placed", action_type_key: "webhook.trigger", config: {}, ui: { position: { x: 0, y: 0 } } },
+    { action_key: "big", label: "Big order?", action_type_key: "condition.branch", config: { expression: "trigger.total > 100" }, ui: { position: { x: 300, y: 0 } } },
+    { action_key: "done", label: "Done", action_type_key: "stop", config: {}, ui: { position: { x: 600, y: -40.4 } } },
+  ],
+  connections: [
+    { from: "hook", to: "big", branch: "" },
+    { from: "big", to: "done", branch: "true" },
+    { from: "big", to: "done", branch: "false" },
+  ],
+};
+
+describe("graph <-> canvas", () => {
+  it("gives a condition a true and a false output and a reply wait a timeout", () => {
+    expect(outputsOf("condition.branch")).toEqual(["true", "false"]);
+    expect(outputsOf("bot.wait_for_reply")).toEqual(["", "timeout"]);
+    expect(outputsOf("http.request")).toEqual([""]);
+  });
+
+  it("draws each action as a node with its catalog type and each connection from its branch's handle", () => {
+    const { nodes, edges } = toFlow(graph, types);
+    expect(nodes.map((n) => [n.id, n.data.typeName, n.data.trigger])).toEqual([
+      ["hook", "Webhook", true],
+      ["big", "Condition", false],
+      ["done", "Stop", false],
+    ]);
+    expect(edges.map((e) => [e.source, e.sourceHandle, e.target])).toEqual([
+      ["hook", "out", "big"],
+      ["big", "true", "done"],
+      ["big", "false", "done"],
+    ]);
+    expect(new Set(edges.map((e) => e.id)).size).toBe(3);
+  });
+
+  it("gives back the same graph, positions rounded, after a round trip", () => {
+    const { nodes, edges } = toFlow(graph, types);
+    const back = fromFlow(nodes, edges);
+    expect(back.connections).toEqual(graph.connections);
+    expect(back.actions[2].ui?.position).toEqual({ x: 600, y: -40 });
+    expect(back.actions.map((a) => a.config)).toEqual(graph.actions.map((a) => a.config));
+  });
+
+  it("names a type the catalog lacks by its key, and carries each view's marks", () => {
+    const { nodes } = toFlow({ actions: [{ action_key: "x", action_type_key: "gone.type" }], connections: [] }, types, () => ({
+      status: "failed",
+    }));
+    expect(nodes[0].data.typeName).toBe("gone.type");
+    expect(nodes[0].data.status).toBe("failed");
+  });
+});

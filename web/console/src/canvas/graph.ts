@@ -1,0 +1,115 @@
+// The one conversion between the API's graph (actions and connections, as a draft or a
+// version holds them) and the canvas's nodes and edges. The editor, the version diff and
+// the run inspector all draw through it.
+import type { Edge, Node } from "@xyflow/react";
+import type { components } from "../api/schema.gen";
+import type { ActionType } from "./catalog";
+
+export type Action = components["schemas"]["Action"];
+export type Connection = components["schemas"]["Connection"];
+export type Branch = NonNullable<Connection["branch"]>;
+export type Graph = { actions: Action[]; connections: Connection[] };
+
+/** The outputs of an action: most have one (""), a condition two, a reply wait two. */
+export function outputsOf(actionTypeKey: string): Branch[] {
+  switch (actionTypeKey) {
+    case "condition.branch":
+      return ["true", "false"];
+    case "bot.wait_for_reply":
+      return ["", "timeout"];
+    default:
+      return [""];
+  }
+}
+
+/** What a node shows besides its action; each view fills what it knows. */
+export type NodeMarks = {
+  /** issues are the draft's diagnostics on the action, as the API words them. */
+  issues?: string[];
+  /** status is the action's receipt status in a run. */
+  status?: string;
+  /** change marks the action in a diff of two graphs. */
+  change?: "added" | "removed" | "changed";
+  /** dimmed is an action a run did not reach. */
+  dimmed?: boolean;
+};
+
+export type ActionNodeData = NodeMarks & {
+  action: Action;
+  /** typeName is the catalog's display name, or the key of a type the catalog lacks. */
+  typeName: string;
+  category: string;
+  trigger: boolean;
+  outputs: Branch[];
+};
+
+export type ActionNode = Node<ActionNodeData, "action">;
+export type ConnectionEdge = Edge<{ branch: Branch; change?: NodeMarks["change"]; taken?: boolean }>;
+
+/** Node size used by the layout; the node's stylesheet keeps to it. */
+export const NODE_WIDTH = 232;
+export const NODE_HEIGHT = 72;
+
+export function edgeId(c: Connection): string {
+  return `${c.from}->${c.to}:${c.branch ?? ""}`;
+}
+
+/** handleId names an output handle; the default output is "out". */
+export function handleId(branch: Branch): string {
+  return branch === "" ? "out" : branch;
+}
+
+export function branchOfHandle(handle: string | null | undefined): Branch {
+  return !handle || handle === "out" ? "" : (handle as Branch);
+}
+
+/** toFlow turns a graph into canvas nodes and edges; marks adds each view's overlays. */
+export function toFlow(
+  graph: Graph,
+  types: Map<string, ActionType>,
+  marks: (a: Action) => NodeMarks = () => ({}),
+): { nodes: ActionNode[]; edges: ConnectionEdge[] } {
+  const nodes = graph.actions.map((action, i): ActionNode => {
+    const type = types.get(action.action_type_key);
+    return {
+      id: action.action_key,
+      type: "action",
+      position: action.ui?.position ?? { x: 0, y: i * (NODE_HEIGHT + 40) },
+      data: {
+        action,
+        typeName: type?.display_name ?? action.type_label ?? action.action_type_key,
+        category: type?.category ?? action.category ?? "",
+        trigger: type?.trigger ?? false,
+        outputs: outputsOf(action.action_type_key),
+        ...marks(action),
+      },
+    };
+  });
+  const edges = graph.connections.map(
+    (c): ConnectionEdge => ({
+      id: edgeId(c),
+      source: c.from,
+      target: c.to,
+      sourceHandle: handleId(c.branch ?? ""),
+      label: c.branch || undefined,
+      data: { branch: c.branch ?? "" },
+    }),
+  );
+  return { nodes, edges };
+}
+
+/** fromFlow turns canvas nodes and edges back into a graph, positions kept in ui.position. */
+export function fromFlow(nodes: ActionNode[], edges: ConnectionEdge[]): Graph {
+  return {
+    actions: nodes.map((n) => ({
+      ...n.data.action,
+      ui: { position: { x: Math.round(n.position.x), y: Math.round(n.position.y) } },
+    })),
+    connections: edges.map((e) => ({ from: e.source, to: e.target, branch: e.data?.branch ?? branchOfHandle(e.sourceHandle) })),
+  };
+}
+
+/** hasPositions tells whether every action has a saved position (else lay the graph out). */
+export function hasPositions(graph: Graph): boolean {
+  return graph.actions.every((a) => a.ui?.position);
+}
