@@ -38,6 +38,18 @@ export const router = createBrowserRouter([
             lazy: () => import("../features/editor/EditorPage").then((m) => ({ Component: m.EditorPage })),
           },
           {
+            path: "workflows/:workflowId/versions",
+            lazy: () => import("../features/workflows/VersionsPage").then((m) => ({ Component: m.VersionsPage })),
+          },
+          {
+            path: "workflows/:workflowId/import",
+            lazy: () => import("../features/workflows/PatchImportPage").then((m) => ({ Component: m.PatchImportPage })),
+          },
+          {
+            path: "workflows/:workflowId/webhooks",
+            lazy: () => import("../features/webhooks/WebhooksPage").then((m) => ({ Component: m.WebhooksPage })),
+          },
+          {
             path: "workflows/:workflowId/runs",
             lazy: () => import("../features/runs/RunsPage").then((m) => ({ Component: m.RunsPage })),
           },

@@ -9,11 +9,13 @@ import { auth } from "../features/auth/texts";
 import { workflows } from "../features/workflows/texts";
 import { editor } from "../features/editor/texts";
 import { runs } from "../features/runs/texts";
+import { webhooks } from "../features/webhooks/texts";
+import { config } from "../features/editor/config/texts";
 
 export const languages = ["en", "ru"] as const;
 export type Language = (typeof languages)[number];
 
-const namespaces = { common, canvas, auth, workflows, editor, runs };
+const namespaces = { common, canvas, auth, workflows, editor, config, runs, webhooks };
 
 function initialLanguage(): Language {
   const saved = localStorage.getItem("lang");

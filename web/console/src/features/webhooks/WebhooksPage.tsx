@@ -1,0 +1,3 @@
+export function WebhooksPage() {
+  return <h1>WebhooksPage</h1>;
+}

@@ -1,0 +1,3 @@
+export function PatchImportPage() {
+  return <h1>PatchImportPage</h1>;
+}

@@ -1,0 +1,3 @@
+export function VersionsPage() {
+  return <h1>VersionsPage</h1>;
+}

@@ -1,0 +1,29 @@
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, NavLink } from "react-router";
+import { useWorkflow } from "./workflow";
+
+/** WorkflowTabs heads every page of one workflow: its name and the links between its pages. */
+export function WorkflowTabs({ workflowId, children }: { workflowId: string; children?: ReactNode }) {
+  const { t } = useTranslation("workflows");
+  const workflow = useWorkflow(workflowId).data;
+  const base = `/workflows/${workflowId}`;
+  return (
+    <div className="workflow-tabs">
+      <p className="crumbs">
+        <Link to="/workflows">{t("title")}</Link> /
+      </p>
+      <h1>{workflow?.name ?? "…"}</h1>
+      <nav aria-label={t("workflowPages")}>
+        <NavLink to={base} end>
+          {t("tabEditor")}
+        </NavLink>
+        <NavLink to={`${base}/versions`}>{t("tabVersions")}</NavLink>
+        <NavLink to={`${base}/runs`}>{t("tabRuns")}</NavLink>
+        <NavLink to={`${base}/webhooks`}>{t("tabWebhooks")}</NavLink>
+        <NavLink to={`${base}/import`}>{t("tabImport")}</NavLink>
+      </nav>
+      {children && <div className="workflow-tabs-actions">{children}</div>}
+    </div>
+  );
+}
