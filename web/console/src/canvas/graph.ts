@@ -69,33 +69,40 @@ export function toFlow(
   types: Map<string, ActionType>,
   marks: (a: Action) => NodeMarks = () => ({}),
 ): { nodes: ActionNode[]; edges: ConnectionEdge[] } {
-  const nodes = graph.actions.map((action, i): ActionNode => {
-    const type = types.get(action.action_type_key);
-    return {
-      id: action.action_key,
-      type: "action",
-      position: action.ui?.position ?? { x: 0, y: i * (NODE_HEIGHT + 40) },
-      data: {
-        action,
-        typeName: type?.display_name ?? action.type_label ?? action.action_type_key,
-        category: type?.category ?? action.category ?? "",
-        trigger: type?.trigger ?? false,
-        outputs: outputsOf(action.action_type_key),
-        ...marks(action),
-      },
-    };
-  });
-  const edges = graph.connections.map(
-    (c): ConnectionEdge => ({
-      id: edgeId(c),
-      source: c.from,
-      target: c.to,
-      sourceHandle: handleId(c.branch ?? ""),
-      label: c.branch || undefined,
-      data: { branch: c.branch ?? "" },
-    }),
-  );
-  return { nodes, edges };
+  return {
+    nodes: graph.actions.map((action, i) => actionNode(action, types.get(action.action_type_key), marks(action), i)),
+    edges: graph.connections.map(connectionEdge),
+  };
+}
+
+/** actionNode is one action's node (toFlow's, for views that redraw only what changed);
+ * i places an action saved without a position. */
+export function actionNode(action: Action, type: ActionType | undefined, marks: NodeMarks, i = 0): ActionNode {
+  return {
+    id: action.action_key,
+    type: "action",
+    position: action.ui?.position ?? { x: 0, y: i * (NODE_HEIGHT + 40) },
+    data: {
+      action,
+      typeName: type?.display_name ?? action.type_label ?? action.action_type_key,
+      category: type?.category ?? action.category ?? "",
+      trigger: type?.trigger ?? false,
+      outputs: outputsOf(action.action_type_key),
+      ...marks,
+    },
+  };
+}
+
+/** connectionEdge is one connection's edge, leaving its branch's handle. */
+export function connectionEdge(c: Connection): ConnectionEdge {
+  return {
+    id: edgeId(c),
+    source: c.from,
+    target: c.to,
+    sourceHandle: handleId(c.branch ?? ""),
+    label: c.branch || undefined,
+    data: { branch: c.branch ?? "" },
+  };
 }
 
 /** fromFlow turns canvas nodes and edges back into a graph, positions kept in ui.position. */
