@@ -10,8 +10,8 @@ import (
 )
 
 // TestSendActionsUseProjectTemplates: a messenger send naming a message template sends the
-// template's text rendered with the run's variables; a template deleted since publishing is
-// refused before anything runs.
+// template's text rendered with the run's variables (system.run_url opens the run in the
+// console); a template deleted since publishing is refused before anything runs.
 func TestSendActionsUseProjectTemplates(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
 		e := newEnv(t, db)
@@ -24,7 +24,7 @@ func TestSendActionsUseProjectTemplates(t *testing.T) {
 			"metadata": map[string]any{"api_base_url": bot.URL}, "auth": map[string]any{"bot_token": botSecret},
 		}}).expect(t, http.StatusCreated).str("action_dependency_id")
 		templateID := e.do(req{method: "POST", path: base + "/message-templates", token: ada.token, body: map[string]any{
-			"name": "Greeting", "text": "Hello {{ start.customer }}, run {{ system.run_id }}",
+			"name": "Greeting", "text": "Hello {{ start.customer }}, run {{ system.run_id }} at {{ system.run_url }}",
 		}}).expect(t, http.StatusCreated).str("message_template_id")
 
 		flow := func(t *testing.T, templateID string) string {
@@ -52,7 +52,7 @@ func TestSendActionsUseProjectTemplates(t *testing.T) {
 				t.Fatalf("run: %s", done.Body)
 			}
 			sent := bot.Sent()
-			if len(sent) != 1 || sent[0]["text"] != "Hello Grace, run "+runID {
+			if len(sent) != 1 || sent[0]["text"] != "Hello Grace, run "+runID+" at http://api.test/runs/"+runID {
 				t.Fatalf("bot received %v", sent)
 			}
 		})

@@ -338,7 +338,7 @@ func newRun(t testing.TB, workflows *automation.Service, g automation.Graph, tri
 	if err := workflows.CreateRun(ctx, run, maxAttempts); err != nil {
 		t.Fatalf("create run: %v", err)
 	}
-	runs := &Runs{PublicURL: "https://hub.test"}
+	runs := &Runs{WebURL: "https://hub.test"}
 	st := Start{Graph: g, TriggerKey: triggerKey, Payload: payload}
 	return RunInput{
 		RunID: run.ID, CompanyID: run.CompanyID, ProjectID: run.ProjectID, WorkflowID: run.WorkflowID,

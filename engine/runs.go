@@ -62,8 +62,9 @@ type Runs struct {
 	Templates *integration.Service
 	// TaskQueue is where runs are dispatched; the worker polls the same one.
 	TaskQueue string
-	// PublicURL is the base of links to runs (system.run_url).
-	PublicURL string
+	// WebURL is the console's base address: system.run_url and system.link open the run in
+	// the console, at /runs/{id} (APP_WEB_URL, by default the service's own address).
+	WebURL string
 	// Namespace is the client's namespace, where the runs' search attributes are looked up;
 	// empty, runs carry none.
 	Namespace string
@@ -253,7 +254,7 @@ func (s *Runs) execute(ctx context.Context, run *automation.Run, in RunInput, re
 // namespaces are the template namespaces besides steps: the trigger's payload under the
 // trigger's namespace, and the service's system variables.
 func (s *Runs) namespaces(run *automation.Run, st Start) map[string]any {
-	url := fmt.Sprintf("%s/api/v1/runs/%s", s.PublicURL, run.ID)
+	url := fmt.Sprintf("%s/runs/%s", s.WebURL, run.ID)
 	ns := map[string]any{
 		"system": map[string]any{"id": run.ID.String(), "run_id": run.ID.String(), "run_url": url, "link": url},
 	}

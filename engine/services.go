@@ -50,10 +50,11 @@ type Stores struct {
 }
 
 // NewServices wires the engine's services. Runs are dispatched to taskQueue, where the
-// worker (NewWorker) must poll; publicURL is the base of the links runs carry.
-func NewServices(c client.Client, taskQueue, publicURL string, catalog *schemas.Catalog, st Stores) *Services {
+// worker (NewWorker) must poll; webURL is the console's address, the base of the links runs
+// carry.
+func NewServices(c client.Client, taskQueue, webURL string, catalog *schemas.Catalog, st Stores) *Services {
 	drafts := &Drafts{Catalog: catalog, Integrations: st.Integrations, Workflows: st.Workflows}
-	runs := &Runs{Client: c, Workflows: st.Workflows, Catalog: catalog, Drafts: drafts, Templates: st.Integrations, TaskQueue: taskQueue, PublicURL: publicURL}
+	runs := &Runs{Client: c, Workflows: st.Workflows, Catalog: catalog, Drafts: drafts, Templates: st.Integrations, TaskQueue: taskQueue, WebURL: webURL}
 	schedules := &Schedules{Client: c, Workflows: st.Workflows, Catalog: catalog, TaskQueue: taskQueue}
 	intake := &Intake{Runs: runs, Workflows: st.Workflows, Catalog: catalog, Webhooks: st.Webhooks, Relays: st.Relays, Billing: st.Billing, Work: st.Work}
 	var agent *Agent

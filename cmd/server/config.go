@@ -123,7 +123,7 @@ func ParseConfig(args []string, getenv func(string) string) (Config, error) {
 	str(&c.DatabaseURL, "database-url", "DATABASE_URL", "", "postgres://... for PostgreSQL; empty for SQLite in the data dir")
 	str(&c.SecretKey, "secret-key", "APP_SECRET_KEY", "", "master key for signing and encryption, at least 32 characters; generated into the data dir when empty")
 	str(&c.PublicURL, "public-url", "APP_PUBLIC_URL", "", "base URL clients reach the API at; default http://ADDR")
-	str(&c.WebURL, "web-url", "APP_WEB_URL", "", "base URL of the web app, for links in mail; default the public URL")
+	str(&c.WebURL, "web-url", "APP_WEB_URL", "", "base URL of the console, for the links the service hands out (mail, system.run_url); default the public URL")
 	str(&c.CookieSecure, "cookie-secure", "APP_COOKIE_SECURE", "", "true|false: Secure flag of auth cookies; default true when the public URL is https")
 	str(&c.CookieSameSite, "cookie-samesite", "APP_COOKIE_SAMESITE", "lax", "lax|strict|none: SameSite of auth cookies")
 	str(&c.TrustedProxies, "trusted-proxies", "APP_TRUSTED_PROXIES", "", "comma-separated proxy addresses or CIDRs whose X-Forwarded-For is believed")

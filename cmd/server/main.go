@@ -175,7 +175,7 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	egressPolicy, _ := m.Config.egressPolicy()
 	egressClient := egress.NewClient(egressPolicy, egress.DefaultMaxBody)
-	services := engine.NewServices(m.temporal, engine.TaskQueue, m.Config.PublicURL, catalog, engine.Stores{
+	services := engine.NewServices(m.temporal, engine.TaskQueue, m.Config.WebURL, catalog, engine.Stores{
 		Workflows: st.workflows, Integrations: st.integrations, Webhooks: st.webhooks, Relays: st.relays, Billing: st.billing, Work: st.work,
 		AI: st.ai, Companies: st.companies, Egress: egressClient,
 	})
