@@ -82,7 +82,7 @@ func (s *Server) consoleAsset(c *gin.Context, name string) {
 	h := c.Writer.Header()
 	h.Set("Cache-Control", "public, max-age=31536000, immutable")
 	h.Set("X-Content-Type-Options", "nosniff")
-	if gz, err := s.consoleFile(name+".gz"); err == nil {
+	if gz, err := s.consoleFile(name + ".gz"); err == nil {
 		h.Set("Vary", "Accept-Encoding")
 		if acceptsGzip(c.GetHeader("Accept-Encoding")) {
 			h.Set("Content-Encoding", "gzip")
