@@ -1,0 +1,53 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import type { UiSchema } from "@rjsf/utils";
+import { formSchema } from "./formSchema";
+import { uiSchemaFor } from "./uiSchema";
+
+const ui = (actionType: string, dependencyField = ""): UiSchema => {
+  const schema = formSchema(JSON.parse(readFileSync(new URL(`../../../../../../schemas/actions/${actionType}.config.json`, import.meta.url), "utf8")));
+  return uiSchemaFor(schema, dependencyField, (type) => `<${type}>`);
+};
+
+describe("uiSchemaFor", () => {
+  it("gives http.request its template URL, JSON headers, body, duration and integration picker", () => {
+    const http = ui("http.request", "auth_dependency_id");
+    expect(http.url).toEqual({ "ui:widget": "template", "ui:options": { mode: "template", multiline: false } });
+    expect(http.headers_json).toEqual({ "ui:field": "json" });
+    expect(http.body).toEqual({ "ui:field": "body", "ui:fieldReplacesAnyOrOneOf": true });
+    expect(http.timeout_seconds).toEqual({ "ui:widget": "duration" });
+    expect(http.retry_policy.initial_interval_seconds).toEqual({ "ui:widget": "duration" });
+    expect(http.retry_policy.backoff_coefficient).toEqual({});
+    expect(http.auth_dependency_id).toEqual({ "ui:field": "integration", "ui:fieldReplacesAnyOrOneOf": true });
+    expect(http.method).toEqual({});
+  });
+
+  it("lets email.send choose one address or a list, and shows every field despite its anyOf", () => {
+    const email = ui("email.send", "smtp_action_dependency_id");
+    expect(email["ui:field"]).toBe("ObjectField");
+    expect(email.to.anyOf[0]["ui:title"]).toBe("<string>");
+    expect(email.to.anyOf[0]["ui:widget"]).toBe("template");
+    expect(email.to.anyOf[1]["ui:title"]).toBe("<array>");
+    expect(email.to.anyOf[1].items["ui:widget"]).toBe("template");
+    expect(email.body["ui:options"]).toEqual({ mode: "template", multiline: true });
+    expect(email.email_template_id).toEqual({});
+  });
+
+  it("keeps literals literal: SQL, keys, cron", () => {
+    const db = ui("db.query", "action_dependency_id");
+    expect(db.sql).toEqual({});
+    expect(db.params).toEqual({ "ui:field": "json" });
+    const schedule = ui("schedule.trigger");
+    expect(schedule.schedule_key).toEqual({});
+    expect(schedule.cron).toEqual({});
+    expect(schedule.interval_seconds).toEqual({ "ui:widget": "duration" });
+    expect(ui("webhook.trigger").endpoint_key).toEqual({});
+  });
+
+  it("makes the condition an expression and enum sets tick boxes", () => {
+    expect(ui("condition.branch").text["ui:options"]).toEqual({ mode: "expression", multiline: true });
+    expect(ui("ai.agent", "action_dependency_id").tools).toEqual({ "ui:widget": "checkboxes" });
+    expect(ui("ai.agent", "action_dependency_id").output_schema).toEqual({ "ui:field": "json" });
+    expect(ui("task.event_trigger").board_id).toEqual({ "ui:field": "StringField", "ui:fieldReplacesAnyOrOneOf": true });
+  });
+});

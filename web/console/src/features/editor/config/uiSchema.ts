@@ -1,0 +1,156 @@
+// Which of our widgets edits each config field, chosen by the schema's shape and the field's
+// name, so a new action type gets them without code: template strings, free JSON, a body that
+// is text or JSON, durations in seconds, the integration picker and enum lists as checkboxes.
+import type { RJSFSchema, UiSchema } from "@rjsf/utils";
+
+type Schema = Record<string, unknown>;
+
+/** Our fields and widgets, as ConfigForm registers them. */
+export const FIELD = { integration: "integration", json: "json", body: "body" } as const;
+export const WIDGET = { template: "template", duration: "duration", checkboxes: "checkboxes" } as const;
+
+/** How a template widget reads its text: {{ templates }} in text, or a bare expression. */
+export type TemplateMode = "template" | "expression";
+
+/** typeLabel names a JSON type for a choice between forms (email.send's to: one or a list). */
+export type TypeLabel = (type: string) => string;
+
+function isSchema(v: unknown): v is Schema {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function types(s: Schema): string[] {
+  if (typeof s.type === "string") return [s.type];
+  return Array.isArray(s.type) ? s.type.filter((t): t is string => typeof t === "string") : [];
+}
+
+function options(s: Schema): Schema[] {
+  const xs = s.anyOf ?? s.oneOf;
+  return Array.isArray(xs) ? xs.filter(isSchema) : [];
+}
+
+/**
+ * constraintsOnly: the options of an anyOf/oneOf only add constraints to one shape (an id or
+ * "", a uuid or empty, the required fields of either form), so one plain field edits it and
+ * rjsf's "Option 1 / Option 2" chooser would only confuse.
+ */
+function constraintsOnly(s: Schema): boolean {
+  const opts = options(s);
+  if (opts.length === 0) return false;
+  const shapes = new Set(opts.flatMap((o) => (o.properties || o.items ? ["structured"] : types(o))));
+  for (const t of types(s)) shapes.add(t);
+  return shapes.size <= 1 && !opts.some((o) => o.properties || o.items);
+}
+
+/** The rjsf field that edits a value of the type, for constraint-only anyOf/oneOf. */
+const PLAIN_FIELD: Record<string, string> = {
+  string: "StringField",
+  integer: "NumberField",
+  number: "NumberField",
+  boolean: "BooleanField",
+  object: "ObjectField",
+  array: "ArrayField",
+};
+
+/** A field whose value is free JSON: an object without listed properties, a list of anything. */
+function freeJson(s: Schema): boolean {
+  const t = types(s);
+  if (t.length === 1 && t[0] === "object") return !isSchema(s.properties);
+  if (t.length === 1 && t[0] === "array") return !isSchema(s.items) || types(s.items).length === 0;
+  return t.length === 0 && options(s).length === 0 && s.enum === undefined && s.const === undefined;
+}
+
+/** A whole number of seconds: delay.wait's seconds, every *_seconds. */
+function seconds(name: string, s: Schema): boolean {
+  return types(s).includes("integer") && (name === "seconds" || name.endsWith("_seconds"));
+}
+
+/** An enum list whose items may not repeat: tick boxes. */
+function enumSet(s: Schema): boolean {
+  return types(s).includes("array") && s.uniqueItems === true && isSchema(s.items) && Array.isArray(s.items.enum);
+}
+
+const mentionsTemplates = (text: unknown) => typeof text === "string" && /\{\{|template/i.test(text) && !/no templates/i.test(text);
+const rootAllowsTemplates = (root: Schema) => typeof root.description === "string" && /(string fields|texts) may contain \{\{/i.test(root.description);
+const isExpression = (s: Schema) => typeof s.description === "string" && /expression over the run's variables/i.test(s.description);
+
+/** templateMode tells whether a string field reads templates (or is an expression), else undefined. */
+function templateMode(s: Schema, root: Schema): TemplateMode | undefined {
+  if (!types(s).includes("string") || s.enum !== undefined || s.const !== undefined || s.format !== undefined) return undefined;
+  if (isExpression(s)) return "expression";
+  // A pattern that does not let a template start means the value is a literal (keys, names).
+  if (typeof s.pattern === "string" && !s.pattern.includes("\\{\\{")) return undefined;
+  const forbidden = isSchema(s.not) && typeof s.not.pattern === "string" && s.not.pattern.includes("\\{\\{");
+  if (forbidden) return undefined;
+  return mentionsTemplates(s.description) || rootAllowsTemplates(root) ? "template" : undefined;
+}
+
+/** Long texts get a multi-line editor; keys, ids, addresses and URLs one line. */
+function multiline(name: string, s: Schema): boolean {
+  if (typeof s.pattern === "string") return false;
+  const max = typeof s.maxLength === "number" ? s.maxLength : undefined;
+  if (max !== undefined) return max > 1000;
+  return /description|body|text|input|instructions/.test(name);
+}
+
+function templateUi(name: string, s: Schema, root: Schema): UiSchema | undefined {
+  const mode = templateMode(s, root);
+  if (!mode) return undefined;
+  return { "ui:widget": WIDGET.template, "ui:options": { mode, multiline: mode === "expression" || multiline(name, s) } };
+}
+
+function propertyUi(name: string, s: Schema, root: Schema, dependencyField: string, typeLabel: TypeLabel): UiSchema {
+  if (name === dependencyField) return { "ui:field": FIELD.integration, "ui:fieldReplacesAnyOrOneOf": true };
+  const t = types(s);
+  if (t.includes("string") && t.includes("object")) return { "ui:field": FIELD.body, "ui:fieldReplacesAnyOrOneOf": true };
+  if (freeJson(s)) return { "ui:field": FIELD.json };
+  if (seconds(name, s)) return { "ui:widget": WIDGET.duration };
+  if (enumSet(s)) return { "ui:widget": WIDGET.checkboxes };
+  if (constraintsOnly(s)) {
+    const shape = types(s)[0] ?? types(options(s)[0])[0];
+    return { ...templateUi(name, { ...s, type: shape }, root), "ui:field": PLAIN_FIELD[shape] ?? "StringField", "ui:fieldReplacesAnyOrOneOf": true };
+  }
+  const opts = options(s);
+  if (opts.length > 0) {
+    const key = s.anyOf ? "anyOf" : "oneOf";
+    return { [key]: opts.map((o) => ({ "ui:title": typeLabel(types(o)[0] ?? ""), ...valueUi(name, o, root, dependencyField, typeLabel) })) };
+  }
+  return valueUi(name, s, root, dependencyField, typeLabel);
+}
+
+/** valueUi is the ui of a value's own shape: a template string, an object's fields, a list's items. */
+function valueUi(name: string, s: Schema, root: Schema, dependencyField: string, typeLabel: TypeLabel): UiSchema {
+  const t = types(s);
+  if (t.includes("object") && isSchema(s.properties)) return objectUi(s, root, dependencyField, typeLabel);
+  if (t.includes("array") && isSchema(s.items)) {
+    const items = templateUi(name, s.items, { ...root, description: mentionsTemplates(s.description) ? s.description : root.description });
+    return items ? { items } : {};
+  }
+  return templateUi(name, s, root) ?? {};
+}
+
+function objectUi(s: Schema, root: Schema, dependencyField: string, typeLabel: TypeLabel): UiSchema {
+  const ui: UiSchema = {};
+  const props = isSchema(s.properties) ? s.properties : {};
+  for (const [name, prop] of Object.entries(props)) {
+    if (isSchema(prop)) ui[name] = propertyUi(name, prop, root, dependencyField, typeLabel);
+  }
+  return ui;
+}
+
+/**
+ * uiSchemaFor builds the form's uiSchema for a config schema. dependencyField is the action
+ * type's field holding an integration id; typeLabel names the forms of a choice.
+ */
+export function uiSchemaFor(schema: RJSFSchema, dependencyField: string, typeLabel: TypeLabel): UiSchema {
+  const root = schema as Schema;
+  const ui = objectUi(root, root, dependencyField, typeLabel);
+  // email.send needs body or a template, schedule.trigger cron or an interval: the fields say so
+  // in their errors, the form shows every field at once.
+  if (options(root).length > 0) {
+    ui["ui:field"] = "ObjectField";
+    ui["ui:fieldReplacesAnyOrOneOf"] = true;
+  }
+  ui["ui:submitButtonOptions"] = { norender: true };
+  return ui;
+}

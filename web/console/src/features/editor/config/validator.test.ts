@@ -1,0 +1,52 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { createSchemaUtils, type RJSFSchema } from "@rjsf/utils";
+import { localizeErrors, type ErrorText } from "./errors";
+import { formSchema } from "./formSchema";
+import { validatorFor } from "./validator";
+
+const dir = new URL("../../../../../../schemas/actions/", import.meta.url);
+const schemaOf = (type: string): RJSFSchema => formSchema(JSON.parse(readFileSync(new URL(`${type}.config.json`, dir), "utf8")));
+const types = readdirSync(dir)
+  .filter((f) => f.endsWith(".config.json"))
+  .map((f) => f.replace(".config.json", ""));
+
+const text: ErrorText = (key, values) => (values ? `${key} ${JSON.stringify(values)}` : key);
+
+/** errors validates a config and answers each field's localized messages. */
+function errors(type: string, config: Record<string, unknown>): Record<string, string[]> {
+  const schema = schemaOf(type);
+  const validator = validatorFor(schema)!;
+  const { errors } = validator.validateFormData(config, schema, undefined, (es) => localizeErrors(es, schema, text, (s) => `${s}s`));
+  const out: Record<string, string[]> = {};
+  for (const e of errors) (out[e.property ?? ""] ??= []).push(e.message ?? "");
+  return out;
+}
+
+describe("the precompiled validators", () => {
+  it.each(types)("cover %s, and the form resolves it without asking for another", (type) => {
+    const schema = schemaOf(type);
+    const validator = validatorFor(schema);
+    expect(validator).toBeDefined();
+    const utils = createSchemaUtils(validator!, schema);
+    const defaults = utils.getDefaultFormState(schema, {});
+    expect(() => utils.retrieveSchema(schema, defaults)).not.toThrow();
+    expect(() => validator!.validateFormData(defaults, schema)).not.toThrow();
+  });
+
+  it("checks what the server checks, in our words", () => {
+    expect(errors("http.request", { url: "ftp://x" })).toEqual({ ".url": ["pattern"] });
+    expect(errors("http.request", { url: "{{ hook.url }}", method: "GET", body: "x" })).toEqual({ ".body": ["notAllowed"] });
+    expect(errors("http.request", { url: "https://a", timeout_seconds: 500 })).toEqual({ ".timeout_seconds": ['maximum {"limit":"120s"}'] });
+    expect(errors("email.send", { smtp_action_dependency_id: "00000000-0000-4000-8000-000000000000", to: "a@b.c" })).toEqual({
+      body: ['requiredUnless {"others":"email_template_id"}'],
+      email_template_id: ['requiredUnless {"others":"body"}'],
+    });
+    expect(errors("email.send", { smtp_action_dependency_id: "nope", to: [], body: "x" })).toEqual({ ".smtp_action_dependency_id": ["uuid"], ".to": ["anyOf"] });
+    expect(errors("schedule.trigger", { schedule_key: "daily", cron: "0 9 * * *", interval_seconds: 60, timezone: "Mars/Base" })).toEqual({
+      ".interval_seconds": ['notTogether {"other":"cron"}'],
+      ".timezone": ["timeZone"],
+    });
+    expect(errors("schedule.trigger", { schedule_key: "daily", cron: "0 9 * * *", timezone: "Europe/Moscow" })).toEqual({});
+  });
+});
