@@ -1,0 +1,589 @@
+package api_test
+
+// The console in a browser: the real server with the real build on a loopback port, under
+// its real Content-Security-Policy, and chromium driven the way a person uses the pages,
+// by the labels, names and texts they read. A page's script error or policy violation
+// fails the test.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/input"
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"agencyhub/api"
+	"agencyhub/migrations/dbtest"
+	"agencyhub/web"
+)
+
+// consoleSite is the server with the embedded console build, listening on loopback, and
+// the browser the test's tabs open in.
+type consoleSite struct {
+	*env
+	url     string
+	browser context.Context
+	tabs    int
+}
+
+// newConsoleSite starts the server and chromium; the test is skipped when the console was
+// not built or there is no chromium.
+func newConsoleSite(t *testing.T) *consoleSite {
+	t.Helper()
+	if _, err := fs.Stat(web.Console, "index.html"); err != nil {
+		t.Skip("console not built: run make build")
+	}
+	e := newEnv(t, dbtest.SQLite(t), func(s *api.Server) { s.Console = web.Console })
+	srv := httptest.NewServer(e.handler)
+	// Registered before the browser's cleanup, so it runs after the browser has closed the
+	// event streams it held open.
+	t.Cleanup(srv.Close)
+	return &consoleSite{env: e, url: srv.URL, browser: browser(t)}
+}
+
+// member is a user signed up through the API whose active workspace is a new company's
+// project, as the setup page leaves it; the browser signs in with the password.
+func (s *consoleSite) member(name string) (u user, projectID string) {
+	s.t.Helper()
+	u = s.signUp(name)
+	companyID := s.companyOf(u, name+"'s company")
+	projectID = s.projectIn(u, companyID, "Orders")
+	s.do(req{method: "PUT", path: "/api/v1/auth/workspace-context", token: u.token,
+		body: map[string]any{"active_company_id": companyID, "active_project_id": projectID}}).expect(s.t, http.StatusOK)
+	return u, projectID
+}
+
+// Waits poll the page until it shows what is awaited, for at most these long.
+const (
+	pageWait  = 15 * time.Second
+	pollEvery = 25 * time.Millisecond
+)
+
+// tab is one browser tab on the console.
+type tab struct {
+	t    *testing.T
+	ctx  context.Context
+	site *consoleSite
+
+	mu sync.Mutex
+	// faults are the script errors and policy violations the page reported.
+	faults []string
+	// answers are the last API response to each path, as the browser received it.
+	answers map[string]apiAnswer
+}
+
+// apiAnswer is what a test reads of an API response the page received.
+type apiAnswer struct {
+	status   int
+	language string
+}
+
+// reportViolations makes the page report each Content-Security-Policy violation as a
+// console error, which the tab's listener fails the test on. Injected through the
+// DevTools protocol, so the policy's ban on inline script does not apply to it.
+const reportViolations = `document.addEventListener("securitypolicyviolation", (e) =>
+	console.error("Content-Security-Policy violation: " + e.violatedDirective + " blocked " + (e.blockedURI || "inline") +
+		" in " + e.sourceFile + ":" + e.lineNumber));`
+
+// tab opens a tab: the browser's first one, then new ones beside it.
+func (s *consoleSite) tab(t *testing.T) *tab {
+	t.Helper()
+	ctx := s.browser
+	if s.tabs > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = chromedp.NewContext(s.browser)
+		t.Cleanup(cancel)
+	}
+	s.tabs++
+	tb := &tab{t: t, ctx: ctx, site: s, answers: map[string]apiAnswer{}}
+	if err := chromedp.Run(ctx); err != nil {
+		t.Fatalf("open a tab: %v", err)
+	}
+	chromedp.ListenTarget(ctx, tb.listen)
+	err := chromedp.Run(ctx, chromedp.EmulateViewport(1400, 900), chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := page.AddScriptToEvaluateOnNewDocument(reportViolations).Do(ctx)
+		return err
+	}))
+	if err != nil {
+		t.Fatalf("prepare the tab: %v", err)
+	}
+	t.Cleanup(func() {
+		tb.mu.Lock()
+		defer tb.mu.Unlock()
+		for _, f := range tb.faults {
+			t.Errorf("the page reported: %s", f)
+		}
+		tb.faults = nil
+	})
+	return tb
+}
+
+// refusedByAPI is how chromium logs a response with an error status: the API's refusals
+// (a 401 before a refresh, a wrong password's Problem) are part of what the tests do, and
+// the page shows them; a 5xx is a fault.
+var refusedByAPI = regexp.MustCompile(`status of 4\d\d `)
+
+func (tb *tab) listen(ev any) {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	switch ev := ev.(type) {
+	case *runtime.EventExceptionThrown:
+		d := ev.ExceptionDetails
+		text := d.Text
+		if d.Exception != nil {
+			text += " " + d.Exception.Description
+		}
+		tb.faults = append(tb.faults, "uncaught exception: "+text)
+	case *runtime.EventConsoleAPICalled:
+		if ev.Type == runtime.APITypeError || ev.Type == runtime.APITypeAssert {
+			var args []string
+			for _, a := range ev.Args {
+				if a.Description != "" {
+					args = append(args, a.Description)
+				} else {
+					args = append(args, string(a.Value))
+				}
+			}
+			tb.faults = append(tb.faults, "console."+string(ev.Type)+": "+strings.Join(args, " "))
+		}
+	case *cdplog.EventEntryAdded:
+		e := ev.Entry
+		if e.Level == cdplog.LevelError && !(e.Source == cdplog.SourceNetwork && refusedByAPI.MatchString(e.Text)) {
+			tb.faults = append(tb.faults, string(e.Source)+": "+e.Text+" ("+e.URL+")")
+		}
+	case *network.EventResponseReceived:
+		if u, err := url.Parse(ev.Response.URL); err == nil && strings.HasPrefix(u.Path, "/api/") {
+			lang, _ := ev.Response.Headers["Content-Language"].(string)
+			if lang == "" {
+				lang, _ = ev.Response.Headers["content-language"].(string)
+			}
+			tb.answers[u.Path] = apiAnswer{status: int(ev.Response.Status), language: lang}
+		}
+	}
+}
+
+// checkFaults fails the test at once when the page has reported a fault.
+func (tb *tab) checkFaults() {
+	tb.t.Helper()
+	tb.mu.Lock()
+	faults := tb.faults
+	tb.faults = nil
+	tb.mu.Unlock()
+	if len(faults) > 0 {
+		tb.fail("the page reported:\n  %s", strings.Join(faults, "\n  "))
+	}
+}
+
+// answer is the last API response to the path the page received.
+func (tb *tab) answer(path string) apiAnswer {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	return tb.answers[path]
+}
+
+// fail ends the test with what the page showed: its address and text in the message, a
+// screenshot in a file the message names.
+func (tb *tab) fail(format string, args ...any) {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, 5*time.Second)
+	defer cancel()
+	var where, text string
+	var shot []byte
+	_ = chromedp.Run(ctx, chromedp.Location(&where), chromedp.Evaluate(`document.body ? document.body.innerText : ""`, &text),
+		chromedp.CaptureScreenshot(&shot))
+	if len(text) > 3000 {
+		text = text[:3000] + "…"
+	}
+	msg := fmt.Sprintf(format, args...) + "\nat " + where + ", showing:\n" + text
+	if len(shot) > 0 {
+		name := filepath.Join(os.TempDir(), strings.NewReplacer("/", "_", " ", "_").Replace(tb.t.Name())+".png")
+		if os.WriteFile(name, shot, 0o644) == nil {
+			msg += "\nscreenshot: " + name
+		}
+	}
+	tb.t.Fatal(msg)
+}
+
+// waitFor polls ready until it is true, failing the test after within.
+func (tb *tab) waitFor(what string, within time.Duration, ready func(ctx context.Context) (bool, error)) {
+	tb.t.Helper()
+	deadline := time.Now().Add(within)
+	var last error
+	for {
+		tb.checkFaults()
+		ctx, cancel := context.WithDeadline(tb.ctx, deadline)
+		ok, err := ready(ctx)
+		cancel()
+		if ok {
+			return
+		}
+		if err != nil {
+			last = err
+		}
+		if time.Now().After(deadline) {
+			if last != nil {
+				tb.fail("%s: not within %v (last error: %v)", what, within, last)
+			}
+			tb.fail("%s: not within %v", what, within)
+		}
+		time.Sleep(pollEvery)
+	}
+}
+
+// waitJS waits until the script's value is true.
+func (tb *tab) waitJS(what, js string) {
+	tb.t.Helper()
+	tb.waitFor(what, pageWait, func(ctx context.Context) (bool, error) {
+		var ok bool
+		err := chromedp.Run(ctx, chromedp.Evaluate(js, &ok))
+		return ok, err
+	})
+}
+
+// eval runs a script in the page, keeping its JSON value in out when given.
+func (tb *tab) eval(js string, out ...any) {
+	tb.t.Helper()
+	var res any
+	if len(out) > 0 {
+		res = out[0]
+	}
+	ctx, cancel := context.WithTimeout(tb.ctx, pageWait)
+	defer cancel()
+	if err := chromedp.Run(ctx, chromedp.Evaluate(js, res, awaitPromise)); err != nil {
+		tb.fail("script %s: %v", js, err)
+	}
+}
+
+func awaitPromise(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }
+
+// open navigates the tab to a console path, as typing the address does.
+func (tb *tab) open(path string) {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, pageWait)
+	defer cancel()
+	if err := chromedp.Run(ctx, chromedp.Navigate(tb.site.url+path)); err != nil {
+		tb.fail("open %s: %v", path, err)
+	}
+}
+
+// at waits until the address is path (with its query when path has one).
+func (tb *tab) at(path string) {
+	tb.t.Helper()
+	here := "location.pathname"
+	if strings.Contains(path, "?") {
+		here += " + location.search"
+	}
+	tb.waitJS("the address to be "+path, here+" === "+jsString(path))
+}
+
+// see waits until the page's visible text includes text.
+func (tb *tab) see(text string) {
+	tb.t.Helper()
+	tb.waitJS(fmt.Sprintf("the page to show %q", text), `document.body.innerText.includes(`+jsString(text)+`)`)
+}
+
+// Roles of what a person clicks, types into and chooses from.
+var (
+	clickable = []string{"button", "link", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "option", "checkbox", "radio", "switch", "treeitem"}
+	typable   = []string{"textbox", "searchbox", "combobox", "spinbutton"}
+	choosable = []string{"combobox", "listbox"}
+)
+
+// onNamed finds an element the accessibility tree gives one of roles and the accessible
+// name, and calls fn (a JavaScript function, with this the element and args its
+// arguments) on each such element in document order until one answers something other
+// than null, which it keeps in out. It tells whether one did.
+func (tb *tab) onNamed(ctx context.Context, roles []string, name, fn string, out any, args ...any) (bool, error) {
+	argv, err := json.Marshal(args)
+	if err != nil {
+		return false, err
+	}
+	call := fmt.Sprintf("function () { return (%s).apply(this, %s); }", fn, argv)
+	done := false
+	err = chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		const group = "console-test"
+		defer func() { _ = runtime.ReleaseObjectGroup(group).Do(ctx) }()
+		doc, exc, err := runtime.Evaluate("document").WithObjectGroup(group).Do(ctx)
+		if err != nil || exc != nil {
+			return fmt.Errorf("document: %v %v", err, exc)
+		}
+		nodes, err := accessibility.QueryAXTree().WithObjectID(doc.ObjectID).WithAccessibleName(name).Do(ctx)
+		if err != nil {
+			return err
+		}
+		for _, n := range nodes {
+			if n.Ignored || n.BackendDOMNodeID == 0 || n.Role == nil || !slices.Contains(roles, jsonString(n.Role.Value)) {
+				continue
+			}
+			el, err := dom.ResolveNode().WithBackendNodeID(n.BackendDOMNodeID).WithObjectGroup(group).Do(ctx)
+			if err != nil {
+				continue // gone since the query
+			}
+			res, exc, err := runtime.CallFunctionOn(call).WithObjectID(el.ObjectID).WithReturnByValue(true).WithAwaitPromise(true).Do(ctx)
+			if err != nil {
+				return err
+			}
+			if exc != nil {
+				return fmt.Errorf("%s", exc.Exception.Description)
+			}
+			if res.Type == runtime.TypeUndefined || res.Subtype == runtime.SubtypeNull || len(res.Value) == 0 || string(res.Value) == "null" {
+				continue
+			}
+			done = true
+			if out != nil {
+				return json.Unmarshal([]byte(res.Value), out)
+			}
+			return nil
+		}
+		return nil
+	}))
+	return done, err
+}
+
+func jsonString(v []byte) string {
+	var s string
+	_ = json.Unmarshal(v, &s)
+	return s
+}
+
+// pointAt scrolls the element into view and answers its centre, or null while it is
+// disabled or something else covers that point.
+const pointAt = `function () {
+	if (this.disabled || this.getAttribute("aria-disabled") === "true") return null;
+	this.scrollIntoView({block: "center", inline: "center"});
+	const r = this.getBoundingClientRect();
+	const x = r.left + r.width / 2, y = r.top + r.height / 2;
+	const top = document.elementFromPoint(x, y);
+	return top && (top === this || this.contains(top)) ? [x, y] : null;
+}`
+
+// click clicks, with the mouse, the button, link or other control of that name.
+func (tb *tab) click(name string) {
+	tb.t.Helper()
+	tb.waitFor(fmt.Sprintf("a control named %q to click", name), pageWait, func(ctx context.Context) (bool, error) {
+		var at [2]float64
+		ok, err := tb.onNamed(ctx, clickable, name, pointAt, &at)
+		if !ok || err != nil {
+			return false, err
+		}
+		return true, chromedp.Run(ctx, chromedp.MouseClickXY(at[0], at[1]))
+	})
+}
+
+// focusForTyping focuses a text control and selects what it holds, so typing replaces it.
+const focusForTyping = `function () {
+	if (this.disabled || this.readOnly || this.getAttribute("aria-disabled") === "true") return null;
+	this.scrollIntoView({block: "center"});
+	this.focus();
+	if (typeof this.select === "function") this.select();
+	else getSelection().selectAllChildren(this);
+	return document.activeElement === this || this.contains(document.activeElement) ? true : null;
+}`
+
+// fill types value into the field labelled label, replacing what it held.
+func (tb *tab) fill(label, value string) {
+	tb.t.Helper()
+	tb.waitFor(fmt.Sprintf("a field labelled %q to type %q into", label, value), pageWait, func(ctx context.Context) (bool, error) {
+		ok, err := tb.onNamed(ctx, typable, label, focusForTyping, nil)
+		if !ok || err != nil {
+			return false, err
+		}
+		var typing chromedp.Action = chromedp.ActionFunc(func(ctx context.Context) error { return input.InsertText(value).Do(ctx) })
+		if value == "" {
+			typing = chromedp.KeyEvent(kb.Backspace)
+		}
+		return true, chromedp.Run(ctx, typing)
+	})
+}
+
+// choose picks the option of that text in the drop-down labelled label.
+func (tb *tab) choose(label, option string) {
+	tb.t.Helper()
+	tb.waitFor(fmt.Sprintf("a list labelled %q with the option %q", label, option), pageWait, func(ctx context.Context) (bool, error) {
+		return tb.onNamed(ctx, choosable, label, `function (option) {
+			if (this.disabled || !this.options) return null;
+			const o = [...this.options].find((o) => o.text.trim() === option);
+			if (!o) return null;
+			// React follows a select through its change event, as when a person picks.
+			Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value").set.call(this, o.value);
+			this.dispatchEvent(new Event("change", {bubbles: true}));
+			return true;
+		}`, nil, option)
+	})
+}
+
+// seeHeading waits for a heading of that text.
+func (tb *tab) seeHeading(name string) {
+	tb.t.Helper()
+	tb.waitFor(fmt.Sprintf("a heading %q", name), pageWait, func(ctx context.Context) (bool, error) {
+		return tb.onNamed(ctx, []string{"heading"}, name, `function () { return true; }`, nil)
+	})
+}
+
+// fieldShows waits until the field labelled label is marked invalid and its description
+// (what a screen reader reads after the label) includes message.
+func (tb *tab) fieldShows(label, message string) {
+	tb.t.Helper()
+	tb.waitFor(fmt.Sprintf("the field %q to show %q", label, message), pageWait, func(ctx context.Context) (bool, error) {
+		return tb.onNamed(ctx, typable, label, `function (message) {
+			const said = (this.getAttribute("aria-describedby") || "").split(" ").map((id) => document.getElementById(id)?.textContent ?? "").join(" ");
+			return this.getAttribute("aria-invalid") === "true" && said.includes(message) ? true : null;
+		}`, nil, message)
+	})
+}
+
+// signIn signs in on the sign-in page the tab shows.
+func (tb *tab) signIn(u user) {
+	tb.t.Helper()
+	tb.fill("E-mail", u.email)
+	tb.fill("Password", password)
+	tb.click("Sign in")
+}
+
+// forgetCookie deletes one of the session's cookies, as its expiry would.
+func (tb *tab) forgetCookie(name, path string) {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, pageWait)
+	defer cancel()
+	err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		return network.DeleteCookies(name).WithURL(tb.site.url + path).Do(ctx)
+	}))
+	if err != nil {
+		tb.fail("delete the cookie %s: %v", name, err)
+	}
+}
+
+// hasCookie tells whether the browser holds the cookie for the path.
+func (tb *tab) hasCookie(name, path string) bool {
+	tb.t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, pageWait)
+	defer cancel()
+	var cookies []*network.Cookie
+	err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) (err error) {
+		cookies, err = network.GetCookies().WithURLs([]string{tb.site.url + path}).Do(ctx)
+		return err
+	}))
+	if err != nil {
+		tb.fail("read the cookies: %v", err)
+	}
+	return slices.ContainsFunc(cookies, func(c *network.Cookie) bool { return c.Name == name && c.Value != "" })
+}
+
+// axeSource is axe-core's script, from the console's dev dependencies.
+var axeSource = sync.OnceValues(func() ([]byte, error) {
+	return os.ReadFile("../web/console/node_modules/axe-core/axe.min.js")
+})
+
+// axeViolation is one rule axe-core found broken, with where.
+type axeViolation struct {
+	ID     string   `json:"id"`
+	Impact string   `json:"impact"`
+	Help   string   `json:"help"`
+	Nodes  []string `json:"nodes"`
+}
+
+// accessible runs axe-core on the page and fails the test on any serious or critical
+// violation, listing each with the elements and what is wrong with them.
+func (tb *tab) accessible(what string) {
+	tb.t.Helper()
+	src, err := axeSource()
+	if err != nil {
+		tb.t.Fatalf("axe-core is missing (npm ci in web/console installs it): %v", err)
+	}
+	var loaded bool
+	tb.eval(`typeof axe === "object"`, &loaded)
+	if !loaded {
+		tb.eval(string(src))
+	}
+	var found []axeViolation
+	tb.eval(`axe.run(document, {resultTypes: ["violations"]}).then((r) => r.violations
+		.filter((v) => v.impact === "serious" || v.impact === "critical")
+		.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+			nodes: v.nodes.map((n) => n.target.join(" ") + ": " + n.failureSummary.replaceAll("\n", " "))})))`, &found)
+	if len(found) == 0 {
+		return
+	}
+	var b strings.Builder
+	for _, v := range found {
+		fmt.Fprintf(&b, "\n%s (%s): %s", v.ID, v.Impact, v.Help)
+		for _, n := range v.Nodes {
+			fmt.Fprintf(&b, "\n    %s", n)
+		}
+	}
+	tb.t.Errorf("axe-core on %s: serious or critical violations:%s", what, b.String())
+}
+
+// TestConsoleSignIn: the sign-in page passes axe-core, and a wrong password shows the
+// API's Problem on the fields it names.
+func TestConsoleSignIn(t *testing.T) {
+	t.Parallel()
+	site := newConsoleSite(t)
+	ada := site.signUp("Ada")
+	tb := site.tab(t)
+
+	tb.open("/sign-in")
+	tb.seeHeading("Sign in")
+	tb.accessible("the sign-in page")
+
+	tb.fill("E-mail", ada.email)
+	tb.fill("Password", "not-her-password")
+	tb.click("Sign in")
+	tb.fieldShows("E-mail", "The e-mail or password is not correct.")
+	tb.fieldShows("Password", "The e-mail or password is not correct.")
+	tb.see("Check the e-mail and password")
+
+	tb.fill("Password", password)
+	tb.click("Sign in")
+	tb.at("/workflows")
+	tb.see("Ada")
+}
+
+// TestConsoleSessionRefreshesAndReturnsAfterSignIn: a page opened after the access token
+// is gone refreshes the session silently; when the refresh cannot, the person signs in
+// again and comes back to the page they were on.
+func TestConsoleSessionRefreshesAndReturnsAfterSignIn(t *testing.T) {
+	t.Parallel()
+	site := newConsoleSite(t)
+	ada, _ := site.member("Ada")
+	tb := site.tab(t)
+
+	tb.open("/sign-in")
+	tb.signIn(ada)
+	tb.at("/workflows")
+
+	tb.forgetCookie("app_access", "/")
+	tb.open("/runs")
+	tb.see("Ada")
+	tb.at("/runs")
+	if !tb.hasCookie("app_access", "/") {
+		tb.fail("the session was not refreshed: no access cookie")
+	}
+
+	tb.forgetCookie("app_access", "/")
+	tb.forgetCookie("app_refresh", "/api/v1/auth/refresh")
+	tb.open("/runs?status=failed")
+	tb.at("/sign-in?next=" + url.QueryEscape("/runs?status=failed"))
+	tb.signIn(ada)
+	tb.at("/runs?status=failed")
+	tb.see("Ada")
+}
