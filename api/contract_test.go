@@ -2,8 +2,11 @@ package api_test
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -182,7 +185,9 @@ func TestBadInputIsRejectedNamingTheFields(t *testing.T) {
 				if pathParamIsFreeForm(doc, op, param) {
 					// A catalog key has no format to violate: anything the catalog lacks is unknown.
 					t.Run(op.ID+" answers 404 for an unknown "+param, func(t *testing.T) {
-						e.do(req{method: op.Method, path: pathFor(op, map[string]string{param: "no.such_key"}), token: f.owner.token}).expect(t, http.StatusNotFound)
+						unknown := maps.Clone(f.ids)
+						unknown[param] = "no.such_key"
+						e.do(req{method: op.Method, path: pathFor(op, unknown), token: f.owner.token}).expect(t, http.StatusNotFound)
 					})
 					continue
 				}
@@ -208,6 +213,19 @@ func TestBadInputIsRejectedNamingTheFields(t *testing.T) {
 					resp.expect(t, http.StatusNotFound)
 				})
 			}
+			for name, value := range badQueryValues(doc, op) {
+				t.Run(op.ID+" rejects a "+name+" outside the contract", func(t *testing.T) {
+					sep := "?"
+					if strings.Contains(path, "?") {
+						sep = "&"
+					}
+					resp := e.do(req{method: op.Method, path: path + sep + name + "=" + url.QueryEscape(value), token: f.owner.token, body: e.contract.ExampleBody(op)})
+					resp.expect(t, http.StatusBadRequest)
+					if named := strings.Split(resp.str("validate"), ","); !slices.Contains(named, name) {
+						t.Fatalf("validate = %q does not name %s", resp.str("validate"), name)
+					}
+				})
+			}
 			if op.Secured {
 				t.Run(op.ID+" requires credentials", func(t *testing.T) {
 					e.do(req{method: op.Method, path: path, body: e.contract.ExampleBody(op)}).expect(t, http.StatusUnauthorized, "access_token")
@@ -215,6 +233,49 @@ func TestBadInputIsRejectedNamingTheFields(t *testing.T) {
 			}
 		}
 	})
+}
+
+// badQueryValues gives, for each query parameter of an operation whose schema limits its
+// values, one value past a limit.
+func badQueryValues(doc map[string]any, op *schemas.Operation) map[string]string {
+	out := map[string]string{}
+	for _, p := range asList(op.Raw["parameters"]) {
+		param := resolveRef(doc, p)
+		if param["in"] != "query" {
+			continue
+		}
+		if v, ok := pastALimit(doc, resolveRef(doc, param["schema"])); ok {
+			out[param["name"].(string)] = v
+		}
+	}
+	return out
+}
+
+func pastALimit(doc, s map[string]any) (string, bool) {
+	if items, ok := s["items"]; ok {
+		return pastALimit(doc, resolveRef(doc, items))
+	}
+	switch {
+	case s["enum"] != nil:
+		return "not-listed", true
+	case s["maxLength"] != nil:
+		return strings.Repeat("x", whole(s["maxLength"])+1), true
+	case s["maximum"] != nil:
+		return strconv.Itoa(whole(s["maximum"]) + 1), true
+	case s["minimum"] != nil:
+		return strconv.Itoa(whole(s["minimum"]) - 1), true
+	case s["format"] == "uuid" || s["format"] == "date" || s["type"] == "integer" || s["type"] == "boolean":
+		return "not-a-value", true
+	}
+	return "", false
+}
+
+// whole reads a number of the contract, which the operation's raw YAML holds as an int.
+func whole(v any) int {
+	if f, ok := v.(float64); ok {
+		return int(f)
+	}
+	return v.(int)
 }
 
 func pathParamsOf(op *schemas.Operation) []string {

@@ -3,6 +3,7 @@ package api
 import (
 	"github.com/gin-gonic/gin"
 
+	"agencyhub/api/httpx"
 	"agencyhub/models/company"
 )
 
@@ -10,6 +11,8 @@ import (
 // groups them. Middleware on a line loads the parent resource and checks the caller's role.
 func (s *Server) routes(r *gin.Engine) {
 	read, work, manage := company.PermRead, company.PermWork, company.PermManage
+	// The shape of a request is checked first, before credentials, roles and state.
+	r.Use(httpx.CheckRequest)
 
 	// Health and docs: public.
 	r.GET("/healthz", s.healthz)

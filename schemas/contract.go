@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"sort"
 	"strconv"
@@ -63,6 +64,19 @@ type Operation struct {
 	problems map[int]bool
 	// headers are, by status, the response headers the contract requires.
 	headers map[int][]string
+	// params are the operation's query and path parameters.
+	params []parameter
+	// bindsJSON: the request body is JSON and only JSON.
+	bindsJSON bool
+}
+
+// parameter is a query or path parameter with its compiled schema.
+type parameter struct {
+	name, in string
+	required bool
+	// kind is the schema's type (items' type for an array), which a text value is read as.
+	kind, itemKind string
+	schema         *jsonschema.Schema
 }
 
 var (
@@ -140,9 +154,16 @@ func (c *Contract) operation(compiler *jsonschema.Compiler, path, method string,
 		op.ValidateFields = strings.Split(v, ",")
 	}
 	pointer := "#/paths/" + escapePointer(path) + "/" + method
+	params, err := c.parameters(compiler, pointer, raw)
+	if err != nil {
+		return nil, err
+	}
+	op.params = params
 	if body, ok := c.resolve(raw["requestBody"]); ok {
 		op.BodyRequired, _ = body["required"].(bool)
 		if _, ok := mediaSchema(body); ok {
+			content, _ := body["content"].(map[string]any)
+			op.bindsJSON = len(content) == 1
 			s, err := compiler.Compile(contractURL + pointerOf(body, pointer+"/requestBody") + "/content/application~1json/schema")
 			if err != nil {
 				return nil, fmt.Errorf("request schema: %w", err)
@@ -180,6 +201,33 @@ func (c *Contract) operation(compiler *jsonschema.Compiler, path, method string,
 		op.responses[status] = s
 	}
 	return op, nil
+}
+
+// parameters compiles the query and path parameters of an operation.
+func (c *Contract) parameters(compiler *jsonschema.Compiler, pointer string, raw map[string]any) ([]parameter, error) {
+	var out []parameter
+	for i, p := range asSlice(raw["parameters"]) {
+		param, _ := c.resolve(p)
+		in, _ := param["in"].(string)
+		if in != "query" && in != "path" {
+			continue
+		}
+		schema, _ := c.resolve(param["schema"])
+		items, _ := c.resolve(schema["items"])
+		name, _ := param["name"].(string)
+		required, _ := param["required"].(bool)
+		s, err := compiler.Compile(contractURL + pointerOf(p, pointer+"/parameters/"+strconv.Itoa(i)) + "/schema")
+		if err != nil {
+			return nil, fmt.Errorf("parameter %s: %w", name, err)
+		}
+		out = append(out, parameter{name: name, in: in, required: required, kind: typeOf(schema), itemKind: typeOf(items), schema: s})
+	}
+	return out, nil
+}
+
+func typeOf(schema map[string]any) string {
+	t, _ := schema["type"].(string)
+	return t
 }
 
 // resolve follows a local $ref of a response or request body object.
@@ -280,6 +328,80 @@ func (op *Operation) ValidateRequest(body any) []string {
 		return []string{"body"}
 	}
 	return fieldsOf(verr)
+}
+
+// BindsJSON reports whether the operation's request body is JSON and nothing else, so
+// that it is read and checked before the handler runs.
+func (op *Operation) BindsJSON() bool { return op.bindsJSON }
+
+// ValidateParameters checks the query and path parameters of a request to the operation
+// and returns the names of the offending ones (nil when all are valid). A parameter sent
+// with an empty value counts as not sent; an array parameter is comma-separated (style
+// form, explode false); a parameter sent twice is read from its first value.
+func (op *Operation) ValidateParameters(path string, query url.Values) []string {
+	values := pathValues(op.Path, path)
+	var bad []string
+	for _, p := range op.params {
+		v := query.Get(p.name)
+		if p.in == "path" {
+			v = values[p.name]
+		}
+		if v == "" {
+			if p.required {
+				bad = append(bad, p.name)
+			}
+			continue
+		}
+		typed, ok := p.read(v)
+		if !ok || p.schema.Validate(typed) != nil {
+			bad = append(bad, p.name)
+		}
+	}
+	sort.Strings(bad)
+	return bad
+}
+
+// read turns a parameter's text into the JSON value its schema describes.
+func (p parameter) read(v string) (any, bool) {
+	if p.kind != "array" {
+		return readAs(p.kind, v)
+	}
+	var out []any
+	for _, item := range strings.Split(v, ",") {
+		x, ok := readAs(p.itemKind, item)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, x)
+	}
+	return out, true
+}
+
+func readAs(kind, v string) (any, bool) {
+	switch kind {
+	case "integer":
+		n, err := strconv.ParseInt(v, 10, 64)
+		return n, err == nil
+	case "number":
+		n, err := strconv.ParseFloat(v, 64)
+		return n, err == nil
+	case "boolean":
+		b, err := strconv.ParseBool(v)
+		return b, err == nil && (v == "true" || v == "false")
+	}
+	return v, true
+}
+
+// pathValues reads the path parameters of a concrete path by its template.
+func pathValues(template, path string) map[string]string {
+	out := map[string]string{}
+	parts := strings.Split(path, "/")
+	for i, segment := range strings.Split(template, "/") {
+		if name, suffix, ok := templateParam(segment); ok && i < len(parts) {
+			out[name] = strings.TrimSuffix(parts[i], suffix)
+		}
+	}
+	return out
 }
 
 // ValidateResponse checks a decoded response body against the schema of its status.

@@ -76,56 +76,103 @@ func TemplatePath(route string) string {
 	return strings.Join(parts, "/")
 }
 
-// Bind reads the JSON body, validates it against the operation's request schema and
-// decodes it into dst. Malformed JSON (invalid UTF-8 included, which a decoder would
-// silently replace), a body over the limit, a non-JSON content type and every schema
-// violation answer fix_required naming the fields, or the fields the specification fixes
-// for the operation (x-app-validate) whatever the fault. An empty body is refused when
-// the operation's body is required, and counts as {} when it is optional.
-func Bind(c *gin.Context, dst any) error {
-	v, ok := c.Get(operationKey)
+// CheckRequest checks the shape of a request against its contract operation before
+// credentials, permissions or stored state are looked at: the query and path parameters,
+// then a JSON body, which it keeps for Bind. Malformed JSON (invalid UTF-8 included, which
+// a decoder would silently replace), a body over the limit, a non-JSON content type and
+// every schema violation answer fix_required naming the fields, or the fields the
+// specification fixes for the operation (x-app-validate) whatever the fault. An empty body
+// is refused when the operation's body is required; when it is optional it is left to
+// Bind, as a request may mean something without one (a stream resumed by Last-Event-ID).
+func CheckRequest(c *gin.Context) {
+	op, ok := operation(c)
 	if !ok {
-		return models.Internal("route %s %s has no contract operation", c.Request.Method, c.FullPath())
+		return
 	}
-	op := v.(*schemas.Operation)
-	if err := bindJSON(c, op, dst); err != nil {
-		if e := models.AsError(err); e.Kind == models.KindInvalid && len(op.ValidateFields) > 0 {
-			return models.Invalid(e.Key, op.ValidateFields...)
-		}
-		return err
+	if names := op.ValidateParameters(c.Request.URL.Path, c.Request.URL.Query()); len(names) > 0 {
+		WriteError(c, models.Invalid("invalid_parameter", names...))
+		return
 	}
-	return nil
+	if !op.BindsJSON() {
+		return
+	}
+	raw, err := readJSON(c, op)
+	if err != nil {
+		WriteError(c, asOperationFields(op, err))
+		return
+	}
+	if raw != nil {
+		c.Set(bodyKey, raw)
+	}
 }
 
-func bindJSON(c *gin.Context, op *schemas.Operation, dst any) error {
-	raw, err := ReadBody(c)
-	if err != nil {
-		return err
+// asOperationFields names the fields the specification fixes for the operation, if it
+// does, in an invalid-body error.
+func asOperationFields(op *schemas.Operation, err error) error {
+	if e := models.AsError(err); e.Kind == models.KindInvalid && len(op.ValidateFields) > 0 {
+		return models.Invalid(e.Key, op.ValidateFields...)
 	}
-	if len(bytes.TrimSpace(raw)) == 0 {
-		if op.BodyRequired {
-			return models.Invalid("body_required", "body")
-		}
-		raw = []byte("{}")
-	} else if mt, _, _ := mime.ParseMediaType(c.ContentType()); mt != "application/json" {
-		return models.Invalid("unsupported_media_type", "body")
+	return err
+}
+
+const bodyKey = "httpx.body"
+
+func operation(c *gin.Context) (*schemas.Operation, bool) {
+	v, ok := c.Get(operationKey)
+	if !ok {
+		return nil, false
 	}
-	if !utf8.Valid(raw) {
-		return models.Invalid("invalid_utf8", "body")
+	return v.(*schemas.Operation), true
+}
+
+// Bind decodes the JSON body CheckRequest read and checked into dst; an empty optional body
+// counts as {}, which must be valid.
+func Bind(c *gin.Context, dst any) error {
+	op, ok := operation(c)
+	if !ok || !op.BindsJSON() {
+		return models.Internal("route %s %s has no JSON body in the contract", c.Request.Method, c.FullPath())
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil || dec.More() {
-		return models.Invalid("malformed_json", "body")
-	}
-	if fields := op.ValidateRequest(doc); len(fields) > 0 {
-		return models.Invalid("invalid_body", fields...)
+	raw := []byte("{}")
+	if v, ok := c.Get(bodyKey); ok {
+		raw = v.([]byte)
+	} else if fields := op.ValidateRequest(map[string]any{}); len(fields) > 0 {
+		return asOperationFields(op, models.Invalid("invalid_body", fields...))
 	}
 	if err := json.Unmarshal(raw, dst); err != nil {
 		return models.Internal("body valid by the contract does not decode into %T: %w", dst, err)
 	}
 	return nil
+}
+
+// readJSON reads the JSON body and checks it against the operation's request schema; an
+// empty optional body reads as nil.
+func readJSON(c *gin.Context, op *schemas.Operation) ([]byte, error) {
+	raw, err := ReadBody(c)
+	if err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		if op.BodyRequired {
+			return nil, models.Invalid("body_required", "body")
+		}
+		return nil, nil
+	}
+	if mt, _, _ := mime.ParseMediaType(c.ContentType()); mt != "application/json" {
+		return nil, models.Invalid("unsupported_media_type", "body")
+	}
+	if !utf8.Valid(raw) {
+		return nil, models.Invalid("invalid_utf8", "body")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil || dec.More() {
+		return nil, models.Invalid("malformed_json", "body")
+	}
+	if fields := op.ValidateRequest(doc); len(fields) > 0 {
+		return nil, models.Invalid("invalid_body", fields...)
+	}
+	return raw, nil
 }
 
 // PathID parses a UUID path parameter; a malformed one is invalid input naming it.

@@ -1,0 +1,105 @@
+package api_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"agencyhub/migrations/dbtest"
+)
+
+// TestQueryParametersOutsideTheContractAreRefused: the limits the contract gives query
+// parameters (maxLength, maximum, minimum, pattern, enum, format) are enforced as body
+// fields' are, with a Problem naming the parameter.
+func TestQueryParametersOutsideTheContractAreRefused(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite(t))
+	f := e.workFixture("Ada")
+	get := func(path string) *response { return e.do(req{method: "GET", path: path, token: f.owner.token}) }
+	for _, c := range []struct{ name, path, param string }{
+		{"a client search of 201 characters", "/api/v1/companies/" + f.companyID + "/clients?q=" + strings.Repeat("x", 201), "q"},
+		{"a task search of 201 characters", "/api/v1/work/tasks?q=" + strings.Repeat("x", 201), "q"},
+		{"a service type status the contract does not list", "/api/v1/client-service-types?status=w", "status"},
+		{"a client status the contract does not list", "/api/v1/companies/" + f.companyID + "/clients?status=active,w", "status"},
+		{"a page size that is not a number", "/api/v1/companies/" + f.companyID + "/clients?limit=abc", "limit"},
+		{"a page size over 200", "/api/v1/companies/" + f.companyID + "/clients?limit=201", "limit"},
+		{"a project id that is not a UUID", "/api/v1/work/boards?project_id=x", "project_id"},
+		{"a due date that is not a date", "/api/v1/work/tasks?due_to=tomorrow", "due_to"},
+		{"a report grouping the contract does not list", "/api/v1/work/reports?group_by=week", "group_by"},
+	} {
+		t.Run("refuses "+c.name, func(t *testing.T) {
+			get(c.path).expect(t, http.StatusBadRequest, c.param)
+		})
+	}
+	t.Run("accepts a client search of 200 characters", func(t *testing.T) {
+		get("/api/v1/companies/"+f.companyID+"/clients?q="+strings.Repeat("x", 200)).expect(t, http.StatusOK)
+	})
+	t.Run("accepts listed statuses", func(t *testing.T) {
+		get("/api/v1/client-service-types?status=active,archived").expect(t, http.StatusOK)
+	})
+}
+
+// TestEmptyQueryValuesMeanAbsent: a query parameter sent with an empty value is the same
+// as one not sent, for every parameter of every list.
+func TestEmptyQueryValuesMeanAbsent(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite(t))
+	f := e.workFixture("Ada")
+	get := func(path string) *response {
+		return e.do(req{method: "GET", path: path, token: f.owner.token}).expect(t, http.StatusOK)
+	}
+	for _, path := range []string{
+		"/api/v1/work/tasks?limit=&cursor=&project_id=&due_to=&due_from=&q=&status=",
+		"/api/v1/work/boards?project_id=",
+		"/api/v1/companies/" + f.companyID + "/clients?limit=&q=&status=",
+		"/api/v1/client-service-types?status=",
+	} {
+		t.Run(path+" lists what the same path without the empty values lists", func(t *testing.T) {
+			bare, _, _ := strings.Cut(path, "?")
+			if got, want := len(get(path).items()), len(get(bare).items()); got != want {
+				t.Fatalf("%d items with the empty values, %d without", got, want)
+			}
+		})
+	}
+	t.Run("a required parameter sent empty is missing", func(t *testing.T) {
+		e.do(req{method: "GET", path: "/api/v1/public/site-chat/ws?public_key=&visit_session_id=&visitor_token="}).
+			expect(t, http.StatusBadRequest, "public_key", "visit_session_id", "visitor_token")
+	})
+}
+
+// TestRequestShapeIsCheckedBeforeState: a request the contract refuses is answered 400
+// whatever the state it would meet; only a well-formed one learns about the state.
+func TestRequestShapeIsCheckedBeforeState(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite(t))
+	u := e.signUp("Ada") // no company, so no active company
+	t.Run("a malformed board with no active company is a 400", func(t *testing.T) {
+		e.do(req{method: "POST", path: "/api/v1/work/boards", token: u.token, body: []any{nil, nil}}).expect(t, http.StatusBadRequest, "body")
+	})
+	t.Run("a malformed task query with no active company is a 400", func(t *testing.T) {
+		e.do(req{method: "GET", path: "/api/v1/work/tasks?limit=0", token: u.token}).expect(t, http.StatusBadRequest, "limit")
+	})
+	t.Run("a well-formed board with no active company is a 409", func(t *testing.T) {
+		e.do(req{method: "POST", path: "/api/v1/work/boards", token: u.token, body: map[string]any{"name": "Site"}}).expect(t, http.StatusConflict, "active_company_id")
+	})
+}
+
+// TestTheContractSaysWhatTheServerRefuses: the rules the server enforces on a body are the
+// contract's, so the answer names what the contract names.
+func TestTheContractSaysWhatTheServerRefuses(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite(t))
+	f := e.workFixture("Ada")
+	post := func(path string, body any) *response {
+		return e.do(req{method: "POST", path: path, token: f.owner.token, body: body})
+	}
+	t.Run("a task workflow with neither a preset nor a name", func(t *testing.T) {
+		post("/api/v1/work/task-workflows", map[string]any{}).expect(t, http.StatusBadRequest, "name", "stages")
+	})
+	t.Run("a task workflow with an empty name", func(t *testing.T) {
+		post("/api/v1/work/task-workflows", map[string]any{"name": "", "stages": []any{map[string]any{"name": "To do"}}}).expect(t, http.StatusBadRequest, "name")
+	})
+	t.Run("a widget colour that is not hex", func(t *testing.T) {
+		post("/api/v1/projects/"+f.projectID+"/site-chat-widgets", map[string]any{"accent_color": "blue"}).expect(t, http.StatusBadRequest, "accent_color")
+	})
+	t.Run("a presence anonymous_id of 15 characters", func(t *testing.T) {
+		e.do(req{method: "POST", path: "/api/v1/public/site-chat/presence", body: map[string]any{"public_key": "pk_unknown", "anonymous_id": "abcdefghijklmno"}}).
+			expect(t, http.StatusBadRequest, "anonymous_id")
+	})
+}
