@@ -1,11 +1,12 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { UiSchema } from "@rjsf/utils";
 import { formSchema } from "./formSchema";
 import { uiSchemaFor } from "./uiSchema";
 
+const files = import.meta.glob<Record<string, unknown>>("../../../../../../schemas/actions/*.config.json", { eager: true, import: "default" });
+
 const ui = (actionType: string, dependencyField = ""): UiSchema => {
-  const schema = formSchema(JSON.parse(readFileSync(new URL(`../../../../../../schemas/actions/${actionType}.config.json`, import.meta.url), "utf8")));
+  const schema = formSchema(files[`../../../../../../schemas/actions/${actionType}.config.json`]);
   return uiSchemaFor(schema, dependencyField, (type) => `<${type}>`);
 };
 

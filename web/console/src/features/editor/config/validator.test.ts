@@ -1,15 +1,13 @@
-import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createSchemaUtils, type RJSFSchema } from "@rjsf/utils";
 import { localizeErrors, type ErrorText } from "./errors";
 import { formSchema } from "./formSchema";
 import { validatorFor } from "./validator";
 
-const dir = new URL("../../../../../../schemas/actions/", import.meta.url);
-const schemaOf = (type: string): RJSFSchema => formSchema(JSON.parse(readFileSync(new URL(`${type}.config.json`, dir), "utf8")));
-const types = readdirSync(dir)
-  .filter((f) => f.endsWith(".config.json"))
-  .map((f) => f.replace(".config.json", ""));
+const dir = "../../../../../../schemas/actions/";
+const files = import.meta.glob<Record<string, unknown>>("../../../../../../schemas/actions/*.config.json", { eager: true, import: "default" });
+const schemaOf = (type: string): RJSFSchema => formSchema(files[`${dir}${type}.config.json`]);
+const types = Object.keys(files).map((f) => f.slice(dir.length, -".config.json".length));
 
 const text: ErrorText = (key, values) => (values ? `${key} ${JSON.stringify(values)}` : key);
 

@@ -1,0 +1,35 @@
+import { ariaDescribedByIds, descriptionId, type FieldProps, type RJSFSchema } from "@rjsf/utils";
+import type { ConfigFormContext } from "./formContext";
+import { JsonEditor, type JsonShape } from "./JsonEditor";
+
+/** JsonField edits a field whose value is free JSON: headers, a sample payload, a schema. */
+export function JsonField(props: FieldProps<unknown, RJSFSchema, ConfigFormContext>) {
+  const { fieldPathId, formData, schema, name, required, readonly, disabled, registry, rawErrors } = props;
+  const id = fieldPathId.$id;
+  const shape: JsonShape = schema.type === "object" || schema.type === "array" ? schema.type : "any";
+  const label = schema.title ?? name;
+  return (
+    <div className="field">
+      <label htmlFor={id}>
+        {label}
+        {required && <span aria-hidden="true"> *</span>}
+      </label>
+      <JsonEditor
+        id={id}
+        value={formData}
+        shape={shape}
+        onChange={(v) => props.onChange(v, fieldPathId.path)}
+        label={label}
+        describedBy={ariaDescribedByIds(id)}
+        invalid={(rawErrors?.length ?? 0) > 0}
+        readOnly={readonly || disabled}
+        variables={registry.formContext.variables}
+      />
+      {schema.description && (
+        <div id={descriptionId(id)} className="field-description">
+          {schema.description}
+        </div>
+      )}
+    </div>
+  );
+}
