@@ -19,10 +19,11 @@ build: console
 	go build -o $(BIN) ./cmd/server
 
 # The console (web/console) is built into web/console/dist, which the binary embeds, only
-# when its sources, its lockfile or the contract its API client is generated from changed:
+# when its sources, its lockfile, the contract its API client is generated from, or the
+# action config schemas its form validators are compiled from changed:
 # dist/index.html is the stamp. npm ci runs only when the lockfile changed.
 CONSOLE := web/console
-CONSOLE_SOURCES = $(shell find $(CONSOLE)/src -type f -not -name '*.gen.ts') $(addprefix $(CONSOLE)/,index.html package.json tsconfig.json tsconfig.app.json tsconfig.node.json vite.config.ts) schemas/openapi.yaml
+CONSOLE_SOURCES = $(shell find $(CONSOLE)/src -type f -not -name '*.gen.ts') $(addprefix $(CONSOLE)/,index.html package.json tsconfig.json tsconfig.app.json tsconfig.node.json vite.config.ts) schemas/openapi.yaml $(wildcard schemas/actions/*.config.json)
 
 console: $(CONSOLE)/dist/index.html
 
