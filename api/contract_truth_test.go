@@ -103,3 +103,26 @@ func TestTheContractSaysWhatTheServerRefuses(t *testing.T) {
 			expect(t, http.StatusBadRequest, "anonymous_id")
 	})
 }
+
+// TestADraftActionWithoutConfigHasAnEmptyConfig: an action may omit config; it is stored
+// and answered as {}, the object the response schema promises, in the draft and the list.
+func TestADraftActionWithoutConfigHasAnEmptyConfig(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite(t))
+	u := e.signUp("Ada")
+	projectID := e.projectIn(u, e.companyOf(u, "Ada Agency"), "Site")
+	id := e.do(req{method: "POST", path: "/api/v1/projects/" + projectID + "/workflows", token: u.token, body: map[string]any{"name": "Flow"}}).
+		expect(t, http.StatusCreated).str("workflow_id")
+	configOf := func(draft any) any {
+		return draft.(map[string]any)["actions"].([]any)[0].(map[string]any)["config"]
+	}
+	saved := e.do(req{method: "PUT", path: "/api/v1/workflows/" + id + "/draft", token: u.token, body: map[string]any{
+		"actions": []any{map[string]any{"action_key": "a", "label": "A", "action_type_key": "stop"}}, "connections": []any{},
+	}}).expect(t, http.StatusOK)
+	if c, ok := configOf(saved.json["draft"]).(map[string]any); !ok || len(c) != 0 {
+		t.Fatalf("saved draft's config = %#v, want {}", configOf(saved.json["draft"]))
+	}
+	list := e.do(req{method: "GET", path: "/api/v1/projects/" + projectID + "/workflows", token: u.token}).expect(t, http.StatusOK)
+	if c, ok := configOf(list.items()[0]["draft"]).(map[string]any); !ok || len(c) != 0 {
+		t.Fatalf("listed draft's config = %#v, want {}", configOf(list.items()[0]["draft"]))
+	}
+}

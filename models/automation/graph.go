@@ -16,6 +16,17 @@ type Action struct {
 	UI            *ActionUI      `json:"ui,omitempty"`
 }
 
+// MarshalJSON writes an action without config with config {}: a request may omit it, and
+// the draft, the versions and the runs store and answer it as the object the contract
+// promises.
+func (a Action) MarshalJSON() ([]byte, error) {
+	type plain Action
+	if a.Config == nil {
+		a.Config = map[string]any{}
+	}
+	return json.Marshal(plain(a))
+}
+
 // ActionUI is the editor's placement of an action.
 type ActionUI struct {
 	Position *Position `json:"position,omitempty"`
@@ -69,6 +80,41 @@ func (g Graph) Incoming(key string) []Connection {
 	for _, c := range g.Connections {
 		if c.To == key {
 			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Downstream lists the actions the connections lead to from key, directly or through
+// others, over any branch, in graph order; key itself only on a cycle.
+func (g Graph) Downstream(key string) []string {
+	return g.walk(key, Graph.Outgoing, func(c Connection) string { return c.To })
+}
+
+// Upstream lists the actions whose connections lead to key, directly or through others,
+// in graph order: the actions that always or possibly run before it.
+func (g Graph) Upstream(key string) []string {
+	return g.walk(key, Graph.Incoming, func(c Connection) string { return c.From })
+}
+
+// walk follows the connections next gives from key, each to the action end names, and lists
+// the actions it reached in graph order.
+func (g Graph) walk(key string, next func(Graph, string) []Connection, end func(Connection) string) []string {
+	seen := map[string]bool{}
+	var visit func(string)
+	visit = func(k string) {
+		for _, c := range next(g, k) {
+			if to := end(c); !seen[to] {
+				seen[to] = true
+				visit(to)
+			}
+		}
+	}
+	visit(key)
+	var out []string
+	for _, a := range g.Actions {
+		if seen[a.ActionKey] {
+			out = append(out, a.ActionKey)
 		}
 	}
 	return out
