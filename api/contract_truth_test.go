@@ -126,3 +126,31 @@ func TestADraftActionWithoutConfigHasAnEmptyConfig(t *testing.T) {
 		t.Fatalf("listed draft's config = %#v, want {}", configOf(list.items()[0]["draft"]))
 	}
 }
+
+// TestAManualPaymentsCurrencyDefaultsToRUB: currency defaults to RUB, as the
+// specification says; a payment of a service billed in another currency names it.
+func TestAManualPaymentsCurrencyDefaultsToRUB(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite(t))
+	f := e.billingFixture("Ada")
+	t.Run("omitted, it is RUB, the service's", func(t *testing.T) {
+		e.pay(f, manualPayment(f, "rub-1", "2027-01-31", 25000)).expect(t, http.StatusCreated)
+	})
+	t.Run("a retry that names RUB is the same payment", func(t *testing.T) {
+		body := manualPayment(f, "rub-1", "2027-01-31", 25000)
+		body["currency"] = "RUB"
+		if !e.pay(f, body).expect(t, http.StatusOK).json["duplicate"].(bool) {
+			t.Fatal("not answered as a duplicate")
+		}
+	})
+	usd := e.addService(f, map[string]any{"name": "Hosting", "amount": 100, "currency": "USD", "next_due_date": "2027-01-31"})
+	t.Run("omitted for a service billed in USD, it is RUB and refused", func(t *testing.T) {
+		body := manualPayment(f, "usd-1", "2027-01-31", 100)
+		body["client_service_id"] = usd
+		e.pay(f, body).expect(t, http.StatusBadRequest, "currency")
+	})
+	t.Run("named for a service billed in USD, it is accepted", func(t *testing.T) {
+		body := manualPayment(f, "usd-1", "2027-01-31", 100)
+		body["client_service_id"], body["currency"] = usd, "USD"
+		e.pay(f, body).expect(t, http.StatusCreated)
+	})
+}

@@ -16,8 +16,8 @@ import (
 )
 
 // ManualPayment is a payment a client made for one service's period, recorded by hand or
-// by an API key. Currency nil is the service's; PeriodEnd nil is the day before the
-// service's next due date after PeriodStart.
+// by an API key. Currency nil is RUB (the specification's default), which must be the
+// service's; PeriodEnd nil is the day before the service's next due date after PeriodStart.
 type ManualPayment struct {
 	ClientServiceID uuid.UUID       `json:"client_service_id"`
 	ProjectID       *uuid.UUID      `json:"project_id"`
@@ -72,10 +72,14 @@ type RecordedPayment struct {
 // rather than a read: a key used before with the same payment answers the first recording
 // (Duplicate), with another payment it is a conflict; concurrent duplicates wait for the
 // first one and record nothing. Errors: invalid (client_service_id not the client's,
-// project_id not its project, currency not its currency), conflict (idempotency_key
-// reused; the action is cancelled; client deleted).
+// project_id not its project, currency, RUB when omitted, not its currency), conflict
+// (idempotency_key reused; the action is cancelled; client deleted).
 func (s *Service) RecordManualPayment(ctx context.Context, client *Client, key, source string, p ManualPayment) (*RecordedPayment, error) {
 	now := s.now()
+	if p.Currency == nil {
+		rub := money.DefaultCurrency
+		p.Currency = &rub // before the hash: an omitted currency and RUB are the same payment
+	}
 	claim := ManualPaymentRequest{CompanyID: client.CompanyID, IdempotencyKey: key, RequestHash: p.hash(client.ID),
 		ClientID: client.ID, ClientServiceID: p.ClientServiceID, PaymentFactID: models.NewID(), CreatedAt: now}
 	var out *RecordedPayment
