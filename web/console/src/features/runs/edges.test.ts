@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { edgeStates } from "./edges";
+import type { ActionRun, ActionStatus, RunGraphView } from "./types";
+
+function graph(statuses: Record<string, [string, ActionStatus]>, connections: RunGraphView["connections"]): RunGraphView {
+  return {
+    workflow_run_id: "r", status: "running", connections,
+    actions: Object.entries(statuses).map(([action_key, [action_type_key, status]]) => ({ action_key, action_type_key, status, attempt_count: 1, max_attempts: 1 })),
+  };
+}
+function outputs(o: Record<string, Record<string, unknown>>): Map<string, ActionRun> {
+  return new Map(
+    Object.entries(o).map(([k, output_json]) => [k, { action_run_id: k, action_key: k, action_type_key: "", status: "succeeded", attempt_count: 1, input_json: {}, output_json, provider_response_json: {} }]),
+  );
+}
+
+describe("edgeStates", () => {
+  const branching = [
+    { from: "start", to: "check", branch: "" as const },
+    { from: "check", to: "yes", branch: "true" as const },
+    { from: "check", to: "no", branch: "false" as const },
+  ];
+
+  it("marks the condition's chosen branch taken and the other untaken", () => {
+    const g = graph({ start: ["manual.trigger", "succeeded"], check: ["condition.branch", "succeeded"], yes: ["http.request", "running"], no: ["http.request", "skipped"] }, branching);
+    expect(Object.fromEntries(edgeStates(g, outputs({ check: { result: true } })))).toEqual({
+      "start->check:": "taken",
+      "check->yes:true": "taken",
+      "check->no:false": "untaken",
+    });
+  });
+
+  it("leaves connections undecided while their source runs or their target waits for others", () => {
+    const g = graph({ start: ["manual.trigger", "succeeded"], check: ["condition.branch", "running"], yes: ["http.request", "pending"], no: ["http.request", "pending"] }, branching);
+    expect(Object.fromEntries(edgeStates(g, new Map()))).toEqual({ "start->check:": "taken" });
+  });
+
+  it("marks the branch a condition did not choose untaken before its target is skipped", () => {
+    const g = graph({ start: ["manual.trigger", "succeeded"], check: ["condition.branch", "succeeded"], yes: ["http.request", "pending"], no: ["http.request", "pending"] }, branching);
+    expect(edgeStates(g, outputs({ check: { result: false } })).get("check->yes:true")).toBe("untaken");
+    expect(edgeStates(g, outputs({ check: { result: false } })).get("check->no:false")).toBeUndefined();
+  });
+
+  it("takes nothing after a failed action or a stop", () => {
+    const g = graph(
+      { start: ["manual.trigger", "succeeded"], fetch: ["http.request", "failed"], done: ["stop", "succeeded"], after: ["http.request", "skipped"], tail: ["http.request", "skipped"] },
+      [{ from: "fetch", to: "after", branch: "" }, { from: "done", to: "tail", branch: "" }],
+    );
+    expect(Object.fromEntries(edgeStates(g, new Map()))).toEqual({ "fetch->after:": "untaken", "done->tail:": "untaken" });
+  });
+
+  it("follows a reply wait's timeout", () => {
+    const g = graph(
+      { wait: ["bot.wait_for_reply", "succeeded"], reply: ["http.request", "skipped"], late: ["http.request", "succeeded"] },
+      [{ from: "wait", to: "reply", branch: "" }, { from: "wait", to: "late", branch: "timeout" }],
+    );
+    expect(Object.fromEntries(edgeStates(g, outputs({ wait: { timed_out: true } })))).toEqual({ "wait->reply:": "untaken", "wait->late:timeout": "taken" });
+  });
+});

@@ -1,0 +1,52 @@
+// Which connections a run took. The engine resolves an action's outgoing connections when it
+// succeeds: a condition takes the branch its result names, a reply wait its reply or its
+// timeout, a stop none, every other action all; a failed or skipped action takes none.
+import { edgeId, type Branch, type Connection } from "../../canvas/graph";
+import type { ActionRun, ActionStatus, RunGraphView } from "./types";
+
+export type EdgeState = "taken" | "untaken";
+
+const settled = new Set<ActionStatus>(["succeeded", "failed", "dead_lettered", "skipped"]);
+const notRun = new Set<ActionStatus>(["pending", "skipped"]);
+
+/** chosenBranch is the branch a succeeded action took, "all", "none", or undefined while
+ * its output (which says the branch) is not known yet. */
+export function chosenBranch(actionTypeKey: string, output: Record<string, unknown> | undefined): Branch | "all" | "none" | undefined {
+  switch (actionTypeKey) {
+    case "stop":
+      return "none";
+    case "condition.branch":
+      return output && "result" in output ? (output.result === true ? "true" : "false") : undefined;
+    case "bot.wait_for_reply":
+      return output ? (output.timed_out === true ? "timeout" : "") : undefined;
+    default:
+      return "all";
+  }
+}
+
+/** edgeStates marks each connection taken (its source succeeded with its branch and its
+ * target ran) or untaken (its source settled without taking it, or its target was
+ * skipped); connections still undecided are left out. */
+export function edgeStates(graph: RunGraphView, receipts: Map<string, ActionRun>): Map<string, EdgeState> {
+  const actions = new Map(graph.actions.map((a) => [a.action_key, a]));
+  const states = new Map<string, EdgeState>();
+  for (const c of graph.connections) {
+    const state = edgeState(c, actions.get(c.from), actions.get(c.to)?.status, receipts.get(c.from)?.output_json);
+    if (state) states.set(edgeId(c), state);
+  }
+  return states;
+}
+
+function edgeState(
+  c: Connection,
+  source: { action_type_key: string; status: ActionStatus } | undefined,
+  target: ActionStatus | undefined,
+  output: Record<string, unknown> | undefined,
+): EdgeState | undefined {
+  if (!source || !settled.has(source.status)) return undefined;
+  if (source.status !== "succeeded" || target === "skipped") return "untaken";
+  const chosen = chosenBranch(source.action_type_key, output);
+  if (chosen === "none") return "untaken";
+  if (chosen !== undefined && chosen !== "all" && chosen !== (c.branch ?? "")) return "untaken";
+  return target && !notRun.has(target) ? "taken" : undefined;
+}
