@@ -44,6 +44,9 @@ type consoleSite struct {
 	url     string
 	browser context.Context
 	tabs    int
+	// front is the tab in front: a tab behind it does not render, so its page does not
+	// update its accessibility tree (see bringToFront).
+	front *tab
 }
 
 // newConsoleSite starts the server and chromium; the test is skipped when the console was
@@ -90,6 +93,8 @@ type tab struct {
 	faults []string
 	// answers are the last API response to each path, as the browser received it.
 	answers map[string]apiAnswer
+	// drags are the drags chromium intercepted for the test to drop (see drag).
+	drags chan *input.DragData
 }
 
 // apiAnswer is what a test reads of an API response the page received.
@@ -115,11 +120,12 @@ func (s *consoleSite) tab(t *testing.T) *tab {
 		t.Cleanup(cancel)
 	}
 	s.tabs++
-	tb := &tab{t: t, ctx: ctx, site: s, answers: map[string]apiAnswer{}}
+	tb := &tab{t: t, ctx: ctx, site: s, answers: map[string]apiAnswer{}, drags: make(chan *input.DragData, 1)}
 	if err := chromedp.Run(ctx); err != nil {
 		t.Fatalf("open a tab: %v", err)
 	}
 	chromedp.ListenTarget(ctx, tb.listen)
+	s.front = tb
 	err := chromedp.Run(ctx, chromedp.EmulateViewport(1400, 900), chromedp.ActionFunc(func(ctx context.Context) error {
 		_, err := page.AddScriptToEvaluateOnNewDocument(reportViolations).Do(ctx)
 		return err
@@ -179,6 +185,11 @@ func (tb *tab) listen(ev any) {
 			}
 			tb.answers[u.Path] = apiAnswer{status: int(ev.Response.Status), language: lang}
 		}
+	case *input.EventDragIntercepted:
+		select {
+		case tb.drags <- ev.Data:
+		default:
+		}
 	}
 }
 
@@ -224,9 +235,24 @@ func (tb *tab) fail(format string, args ...any) {
 	tb.t.Fatal(msg)
 }
 
+// bringToFront switches to the tab, as a person does before using it.
+func (tb *tab) bringToFront() {
+	tb.t.Helper()
+	if tb.site.front == tb {
+		return
+	}
+	ctx, cancel := context.WithTimeout(tb.ctx, pageWait)
+	defer cancel()
+	if err := chromedp.Run(ctx, page.BringToFront()); err != nil {
+		tb.t.Fatalf("switch to the tab: %v", err)
+	}
+	tb.site.front = tb
+}
+
 // waitFor polls ready until it is true, failing the test after within.
 func (tb *tab) waitFor(what string, within time.Duration, ready func(ctx context.Context) (bool, error)) {
 	tb.t.Helper()
+	tb.bringToFront()
 	deadline := time.Now().Add(within)
 	var last error
 	for {
@@ -267,6 +293,7 @@ func (tb *tab) eval(js string, out ...any) {
 	if len(out) > 0 {
 		res = out[0]
 	}
+	tb.bringToFront()
 	ctx, cancel := context.WithTimeout(tb.ctx, pageWait)
 	defer cancel()
 	if err := chromedp.Run(ctx, chromedp.Evaluate(js, res, awaitPromise)); err != nil {
@@ -279,6 +306,7 @@ func awaitPromise(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.
 // open navigates the tab to a console path, as typing the address does.
 func (tb *tab) open(path string) {
 	tb.t.Helper()
+	tb.bringToFront()
 	ctx, cancel := context.WithTimeout(tb.ctx, pageWait)
 	defer cancel()
 	if err := chromedp.Run(ctx, chromedp.Navigate(tb.site.url+path)); err != nil {
@@ -388,6 +416,50 @@ func (tb *tab) click(name string) {
 		}
 		return true, chromedp.Run(ctx, chromedp.MouseClickXY(at[0], at[1]))
 	})
+}
+
+// drag drags the control named item with the mouse and drops it on the element named
+// onto (of role region or group), at the fractions fx, fy of its width and height. An
+// HTML drag and drop does not run in a headless browser by itself: chromium hands the
+// drag to the test, which plays its dragenter, dragover and drop where the mouse goes.
+func (tb *tab) drag(item, onto string, fx, fy float64) {
+	tb.t.Helper()
+	var from, to [2]float64
+	tb.waitFor(fmt.Sprintf("%q to drag and %q to drop it on", item, onto), pageWait, func(ctx context.Context) (bool, error) {
+		ok, err := tb.onNamed(ctx, clickable, item, pointAt, &from)
+		if !ok || err != nil {
+			return false, err
+		}
+		return tb.onNamed(ctx, []string{"region", "group"}, onto, `function (fx, fy) {
+			const r = this.getBoundingClientRect();
+			return [r.left + r.width * fx, r.top + r.height * fy];
+		}`, &to, fx, fy)
+	})
+	ctx, cancel := context.WithTimeout(tb.ctx, pageWait)
+	defer cancel()
+	mouse := func(t input.MouseType, at [2]float64, buttons int64) chromedp.Action {
+		return input.DispatchMouseEvent(t, at[0], at[1]).WithButton(input.Left).WithButtons(buttons).WithClickCount(1)
+	}
+	err := chromedp.Run(ctx, input.SetInterceptDrags(true), mouse(input.MousePressed, from, 1),
+		mouse(input.MouseMoved, [2]float64{from[0] + 10, from[1] + 10}, 1),
+		chromedp.ActionFunc(func(ctx context.Context) error {
+			var data *input.DragData
+			select {
+			case data = <-tb.drags:
+			case <-ctx.Done():
+				return fmt.Errorf("no drag started from %q", item)
+			}
+			for _, step := range []input.DispatchDragEventType{input.DragEnter, input.DragOver, input.Drop} {
+				if err := input.DispatchDragEvent(step, to[0], to[1], data).Do(ctx); err != nil {
+					return err
+				}
+			}
+			return nil
+		}),
+		mouse(input.MouseReleased, to, 0), input.SetInterceptDrags(false))
+	if err != nil {
+		tb.fail("drag %q onto %q: %v", item, onto, err)
+	}
 }
 
 // focusForTyping focuses a text control and selects what it holds, so typing replaces it.
