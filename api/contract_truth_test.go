@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -152,5 +153,64 @@ func TestAManualPaymentsCurrencyDefaultsToRUB(t *testing.T) {
 		body := manualPayment(f, "usd-1", "2027-01-31", 100)
 		body["client_service_id"], body["currency"] = usd, "USD"
 		e.pay(f, body).expect(t, http.StatusCreated)
+	})
+}
+
+// TestAConfirmedItemNeedsItsIDOnlyWhenInDoubt: payment_action_item_id is optional, as the
+// specification says: an item without it is the action's only item, or the action's item
+// of the client_service_id it names; otherwise the answer names the missing id.
+func TestAConfirmedItemNeedsItsIDOnlyWhenInDoubt(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite(t))
+	f := e.billingFixture("Ada")
+	hosting := e.addService(f, map[string]any{"name": "Hosting", "amount": 1500, "next_due_date": "2027-01-10"})
+	day := 0
+	create := func(body map[string]any) string {
+		day++
+		body["client_id"], body["due_date"] = f.clientID, fmt.Sprintf("2027-03-%02d", day)
+		return e.do(req{method: "POST", path: "/api/v1/projects/" + f.projectID + "/payment-actions/manual", token: f.owner.token, body: body}).
+			expect(t, http.StatusCreated).str("payment_action_id")
+	}
+	confirm := func(actionID string, items ...map[string]any) *response {
+		list := make([]any, len(items))
+		for i, it := range items {
+			list[i] = it
+		}
+		return e.do(req{method: "POST", path: "/api/v1/payment-actions/" + actionID + "/confirm", token: f.owner.token, body: map[string]any{"items": list}})
+	}
+	paid := func(t *testing.T, r *response, amount float64) {
+		t.Helper()
+		r.expect(t, http.StatusOK)
+		if fs := facts(r); len(fs) != 1 || fs[0].(map[string]any)["amount"] != amount {
+			t.Fatalf("facts: %s", r.Body)
+		}
+	}
+	t.Run("the only item of an action", func(t *testing.T) {
+		paid(t, confirm(create(map[string]any{"client_service_id": hosting}), map[string]any{"amount": 700}), 700)
+	})
+	both := func() string {
+		return create(map[string]any{"items": []any{map[string]any{"client_service_id": f.serviceID}, map[string]any{"client_service_id": hosting}}})
+	}
+	t.Run("an item named by its service", func(t *testing.T) {
+		paid(t, confirm(both(), map[string]any{"client_service_id": hosting}), 1500)
+	})
+	t.Run("an item of an action of two named by neither", func(t *testing.T) {
+		confirm(both(), map[string]any{"client_service_id": hosting}, map[string]any{"amount": 10}).
+			expect(t, http.StatusBadRequest, "items.1.payment_action_item_id")
+	})
+	t.Run("a service the action does not bill", func(t *testing.T) {
+		other := e.addService(f, map[string]any{"name": "SEO", "amount": 10, "next_due_date": "2027-01-10"})
+		confirm(both(), map[string]any{"client_service_id": other}).expect(t, http.StatusBadRequest, "items.0.client_service_id")
+	})
+	t.Run("one item twice, by its id and by its service", func(t *testing.T) {
+		action := both()
+		items := e.paymentAction(f, action).json["items"].([]any)
+		var hostingItem any
+		for _, it := range items {
+			if it.(map[string]any)["client_service_id"] == hosting {
+				hostingItem = it.(map[string]any)["payment_action_item_id"]
+			}
+		}
+		confirm(action, map[string]any{"payment_action_item_id": hostingItem}, map[string]any{"client_service_id": hosting}).
+			expect(t, http.StatusBadRequest, "items.1.client_service_id")
 	})
 }

@@ -206,7 +206,8 @@ type paymentActionConfirmRequest struct {
 }
 
 type confirmedItem struct {
-	PaymentActionItemID uuid.UUID     `json:"payment_action_item_id"`
+	PaymentActionItemID *uuid.UUID    `json:"payment_action_item_id"`
+	ClientServiceID     *uuid.UUID    `json:"client_service_id"`
 	Amount              *money.Amount `json:"amount"`
 }
 
@@ -220,7 +221,7 @@ func (s *Server) paymentActionConfirm(c *gin.Context) {
 	conf := billing.Confirmation{Amount: req.Amount, Comment: req.Comment, PaidAt: req.PaidAt, PaymentMethod: req.PaymentMethod,
 		NextDueDate: req.NextDueDate, Source: req.Source}
 	for _, it := range req.Items {
-		conf.Items = append(conf.Items, billing.ConfirmedItem{PaymentActionItemID: it.PaymentActionItemID, Amount: it.Amount})
+		conf.Items = append(conf.Items, billing.ConfirmedItem{PaymentActionItemID: it.PaymentActionItemID, ClientServiceID: it.ClientServiceID, Amount: it.Amount})
 	}
 	d, err := s.Billing.ConfirmAction(c, paymentAction(c), conf)
 	if err != nil {

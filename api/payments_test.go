@@ -323,7 +323,7 @@ func TestPaymentActions(t *testing.T) {
 			items, _ := one.json["items"].([]any)
 			itemID := items[0].(map[string]any)["payment_action_item_id"]
 			e.do(req{method: "POST", path: "/api/v1/payment-actions/" + one.str("payment_action_id") + "/confirm", token: f.owner.token,
-				body: map[string]any{"items": []any{map[string]any{"payment_action_item_id": both.json["payment_action_id"]}}}}).expect(t, http.StatusBadRequest, "items")
+				body: map[string]any{"items": []any{map[string]any{"payment_action_item_id": both.json["payment_action_id"]}}}}).expect(t, http.StatusBadRequest, "items.0.payment_action_item_id")
 			got := e.do(req{method: "POST", path: "/api/v1/payment-actions/" + one.str("payment_action_id") + "/confirm", token: f.owner.token,
 				body: map[string]any{"items": []any{map[string]any{"payment_action_item_id": itemID}}, "next_due_date": "2027-04-01", "source": "bank"}}).expect(t, http.StatusOK)
 			if got.str("status") != "paid" || got.str("source") != "bank" || facts(got)[0].(map[string]any)["amount"] != 1500.5 {

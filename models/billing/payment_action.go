@@ -3,6 +3,7 @@ package billing
 import (
 	"context"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/google/uuid"
@@ -414,15 +415,38 @@ type Confirmation struct {
 	Items         []ConfirmedItem
 }
 
-// ConfirmedItem is the amount paid for one item; nil Amount is the item's amount.
+// ConfirmedItem is the amount paid for one item; nil Amount is the item's amount. The item
+// is named by PaymentActionItemID, else by ClientServiceID (the action's item of that
+// service), else it is the action's only item.
 type ConfirmedItem struct {
-	PaymentActionItemID uuid.UUID
+	PaymentActionItemID *uuid.UUID
+	ClientServiceID     *uuid.UUID
 	Amount              *money.Amount
+}
+
+// itemIndex finds the action's item a confirmed item means and the request field that
+// names it; -1 when none does. Errors: invalid (the item is not named and the action has
+// several).
+func (ci ConfirmedItem) itemIndex(items []PaymentActionItem, at string) (int, string, error) {
+	switch {
+	case ci.PaymentActionItemID != nil:
+		i := slices.IndexFunc(items, func(it PaymentActionItem) bool { return it.ID == *ci.PaymentActionItemID })
+		if i >= 0 && ci.ClientServiceID != nil && items[i].ClientServiceID != *ci.ClientServiceID {
+			return -1, at + "client_service_id", nil
+		}
+		return i, at + "payment_action_item_id", nil
+	case ci.ClientServiceID != nil:
+		return slices.IndexFunc(items, func(it PaymentActionItem) bool { return it.ClientServiceID == *ci.ClientServiceID }), at + "client_service_id", nil
+	case len(items) == 1:
+		return 0, at + "payment_action_item_id", nil
+	}
+	return -1, "", models.Invalid("payment_item_ambiguous", at+"payment_action_item_id")
 }
 
 // ConfirmAction records a payment fact on an action: paid when its facts cover its total,
 // needs_decision otherwise; the due dates of its services move on. Errors: invalid (an item
-// not of the action; amount not the items' sum), conflict (paid or cancelled).
+// not of the action, named twice, or not named where the action has several; amount not
+// the items' sum), conflict (paid or cancelled).
 func (s *Service) ConfirmAction(ctx context.Context, a *PaymentAction, c Confirmation) (*PaymentActionDetail, error) {
 	return s.changeOpenAction(ctx, a.ID, func(tx *gorm.DB, fresh *PaymentAction) error {
 		amount, err := confirmedAmount(tx, fresh, c)
@@ -460,13 +484,16 @@ func confirmedAmount(tx *gorm.DB, a *PaymentAction, c Confirmation) (money.Amoun
 		return 0, models.Internal("read payment action items: %w", err)
 	}
 	var sum money.Amount
-	seen := map[uuid.UUID]bool{}
-	for _, ci := range c.Items {
-		i := slices.IndexFunc(items, func(it PaymentActionItem) bool { return it.ID == ci.PaymentActionItemID })
-		if i < 0 || seen[ci.PaymentActionItemID] {
-			return 0, models.Invalid("payment_item_unknown", "items")
+	seen := map[int]bool{}
+	for n, ci := range c.Items {
+		i, field, err := ci.itemIndex(items, "items."+strconv.Itoa(n)+".")
+		if err != nil {
+			return 0, err
 		}
-		seen[ci.PaymentActionItemID] = true
+		if i < 0 || seen[i] {
+			return 0, models.Invalid("payment_item_unknown", field)
+		}
+		seen[i] = true
 		if ci.Amount != nil {
 			sum += *ci.Amount
 		} else {
