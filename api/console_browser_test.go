@@ -462,6 +462,43 @@ func (tb *tab) drag(item, onto string, fx, fy float64) {
 	}
 }
 
+// press presses keys as the keyboard does: kb's named keys, or text typed key by key.
+func (tb *tab) press(keys string, modifiers ...input.Modifier) {
+	tb.t.Helper()
+	tb.bringToFront()
+	ctx, cancel := context.WithTimeout(tb.ctx, pageWait)
+	defer cancel()
+	if err := chromedp.Run(ctx, chromedp.KeyEvent(keys, chromedp.KeyModifiers(modifiers...))); err != nil {
+		tb.fail("press %q: %v", keys, err)
+	}
+}
+
+// tabTo presses Tab (with Shift when back) until the keyboard focus is on the control of
+// that name, as a person without a mouse moves through the page.
+func (tb *tab) tabTo(name string, back bool) {
+	tb.t.Helper()
+	const most = 100
+	var modifiers []input.Modifier
+	if back {
+		modifiers = append(modifiers, input.ModifierShift)
+	}
+	for range most {
+		ctx, cancel := context.WithTimeout(tb.ctx, pageWait)
+		focused, err := tb.onNamed(ctx, slices.Concat(clickable, typable), name,
+			`function () { return document.activeElement === this || this.contains(document.activeElement) ? true : null; }`, nil)
+		cancel()
+		if err != nil {
+			tb.fail("find %q: %v", name, err)
+		}
+		if focused {
+			return
+		}
+		tb.press(kb.Tab, modifiers...)
+		tb.checkFaults()
+	}
+	tb.fail("%d presses of Tab did not reach %q", most, name)
+}
+
 // focusForTyping focuses a text control and selects what it holds, so typing replaces it.
 const focusForTyping = `function () {
 	if (this.disabled || this.readOnly || this.getAttribute("aria-disabled") === "true") return null;

@@ -4,6 +4,9 @@ import (
 	"net/http"
 	"slices"
 	"testing"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // draftOf is the workflow's draft as the API holds it: its action keys, and its
@@ -65,4 +68,38 @@ func TestConsoleSecondTabsSaveIsDetected(t *testing.T) {
 	}
 	second.click("Load theirs")
 	second.waitJS("the first tab's action in the second", `!!document.querySelector('[data-action-key="manual_trigger"]') && !document.querySelector('[data-action-key="stop"]')`)
+}
+
+// TestConsoleWorkflowBuiltWithTheKeyboard: a person without a mouse adds a manual start
+// and a stop from the palette (the second follows the selected first, connected) and
+// saves with Ctrl+S; the saved draft has the two actions connected.
+func TestConsoleWorkflowBuiltWithTheKeyboard(t *testing.T) {
+	t.Parallel()
+	site := newConsoleSite(t)
+	ada, projectID := site.member("Ada")
+	id := site.newWorkflow(ada, projectID, "Orders")
+	tb := site.tab(t)
+	tb.open("/sign-in")
+	tb.signIn(ada)
+	tb.at("/workflows")
+	tb.open("/workflows/" + id)
+	tb.seeHeading("Actions")
+
+	tb.tabTo("Search actions", false)
+	tb.press("manual")
+	tb.tabTo("Manual start", false)
+	tb.press(kb.Enter)
+	tb.see("Selected: Manual start")
+	tb.tabTo("Search actions", true)
+	tb.press("stop")
+	tb.tabTo("Stop", false)
+	tb.press(kb.Enter)
+	tb.see("Selected: Stop")
+	tb.press("s", input.ModifierCtrl)
+	tb.see("Saved")
+
+	actions, connections := site.draftOf(ada, id)
+	if !slices.Equal(actions, []string{"manual_trigger", "stop"}) || !slices.Equal(connections, []string{"manual_trigger --> stop"}) {
+		tb.fail("the saved draft has actions %v and connections %v", actions, connections)
+	}
 }
