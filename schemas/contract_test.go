@@ -77,3 +77,17 @@ func TestContractRefusesWhatTheServerRefuses(t *testing.T) {
 		}
 	})
 }
+
+// TestTheEndpointCatalogNamesEndpointDoc: the catalog's entries are the named schema the
+// specification names, EndpointDoc.
+func TestTheEndpointCatalogNamesEndpointDoc(t *testing.T) {
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, _ := c.resolve(map[string]any{"$ref": "#/components/schemas/EndpointDocList"})
+	endpoints, _ := list["properties"].(map[string]any)["endpoints"].(map[string]any)
+	if items, _ := endpoints["items"].(map[string]any); items["$ref"] != "#/components/schemas/EndpointDoc" {
+		t.Fatalf("EndpointDocList.endpoints.items = %v, want a $ref to components/schemas/EndpointDoc", endpoints["items"])
+	}
+}
