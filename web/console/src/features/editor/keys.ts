@@ -1,6 +1,7 @@
 // Action keys are the names templates use (steps.<action_key>), so new ones are readable:
 // derived from the action's type, snake_case, unique in the draft, within the API's 64.
 import type { Action, Connection, Graph } from "../../canvas/graph";
+import type { ActionType } from "../../canvas/catalog";
 
 const MAX_KEY = 64;
 
@@ -58,5 +59,17 @@ export function clipOf(graph: Graph, keys: ReadonlySet<string>): Graph {
   return {
     actions: graph.actions.filter((a) => keys.has(a.action_key)),
     connections: graph.connections.filter((c) => keys.has(c.from) && keys.has(c.to)),
+  };
+}
+
+/** newAction is a fresh action of the type at the position: a key of its own, the type's
+ * display name as its label, and an empty config for the settings panel to fill. */
+export function newAction(type: ActionType, taken: ReadonlySet<string>, at: { x: number; y: number }): Action {
+  return {
+    action_key: uniqueKey(baseKeyOf(type.action_key), taken),
+    label: type.display_name,
+    action_type_key: type.action_key,
+    config: {},
+    ui: { position: at },
   };
 }

@@ -1,0 +1,90 @@
+// Saving the draft: explicitly and ~2 s after the last change, one save at a time, each
+// conditional on the revision this editor last saw (If-Match), so a save made elsewhere in
+// between is a conflict the person resolves, never something silently overwritten.
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useState } from "react";
+import { api, data, ProblemError } from "../../api/client";
+import { workflowKey, type Workflow } from "../workflows/workflow";
+import type { Draft } from "./document";
+
+export const AUTOSAVE_DELAY = 2000;
+
+export type SaveState = "saved" | "saving" | "unsaved" | "failed" | "conflict";
+
+function putDraft(workflowId: string, draft: Draft, revision: number) {
+  return data(
+    api.PUT("/api/v1/workflows/{workflow_id}/draft", {
+      params: { path: { workflow_id: workflowId }, header: { "If-Match": `"${revision}"` } },
+      body: {
+        actions: draft.actions,
+        connections: draft.connections,
+        test_input_json: draft.test_input_json,
+        change_description: draft.change_description,
+      },
+    }),
+  );
+}
+
+/** useDraftSave saves `present`; `loaded` is the draft as loaded, at `loadedRevision`. */
+export function useDraftSave(workflowId: string, workflow: Workflow | undefined, present: Draft, loaded: Draft, loadedRevision: number) {
+  const queryClient = useQueryClient();
+  // What the server holds: the draft last loaded or saved, and its revision.
+  const [saved, setSaved] = useState({ draft: loaded, revision: loadedRevision });
+  // A draft whose save failed is not tried again by autosave until it changes.
+  const [failed, setFailed] = useState<Draft>();
+  const [rejected, setRejected] = useState(false);
+  const put = useMutation({
+    mutationFn: ({ draft, revision }: { draft: Draft; revision: number }) => putDraft(workflowId, draft, revision),
+    onSuccess: (view, { draft }) => {
+      queryClient.setQueryData(workflowKey(workflowId), view);
+      setSaved({ draft, revision: view.draft.revision });
+      setFailed(undefined);
+      setRejected(false);
+    },
+    onError: (error, { draft }) => {
+      if (error instanceof ProblemError && error.status === 409) setRejected(true);
+      else setFailed(draft);
+    },
+  });
+  const saving = put.isPending;
+  // The cache learns of a newer revision when the workflow is read again (on focus, say):
+  // someone saved since, so saving now would overwrite them.
+  const conflict = rejected || (!saving && (workflow?.draft.revision ?? 0) > saved.revision);
+  const dirty = present !== saved.draft;
+  const { mutateAsync } = put;
+
+  const save = useCallback(
+    async (draft: Draft = present) => {
+      if (conflict || saving) return false;
+      if (draft === saved.draft) return true;
+      try {
+        await mutateAsync({ draft, revision: saved.revision });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    [present, conflict, saving, saved, mutateAsync],
+  );
+
+  useEffect(() => {
+    if (!dirty || saving || conflict || present === failed) return;
+    const timer = setTimeout(() => void save(present), AUTOSAVE_DELAY);
+    return () => clearTimeout(timer);
+  }, [present, dirty, saving, conflict, failed, save]);
+
+  /** keepMine saves this draft over theirs: at their revision, read again now. */
+  const keepMine = useCallback(async () => {
+    const theirs = await queryClient.fetchQuery({
+      queryKey: workflowKey(workflowId),
+      queryFn: () => data(api.GET("/api/v1/workflows/{workflow_id}", { params: { path: { workflow_id: workflowId } } })),
+      staleTime: 0,
+    });
+    setRejected(false);
+    setSaved((s) => ({ ...s, revision: theirs.draft.revision }));
+    await mutateAsync({ draft: present, revision: theirs.draft.revision }).catch(() => undefined);
+  }, [queryClient, workflowId, present, mutateAsync]);
+
+  const state: SaveState = conflict ? "conflict" : saving ? "saving" : !dirty ? "saved" : present === failed ? "failed" : "unsaved";
+  return { state, dirty, save, keepMine, error: failed ? put.error : null };
+}
