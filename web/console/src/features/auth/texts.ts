@@ -33,7 +33,7 @@ export const auth = texts(
     backToSignIn: "Back to sign in",
     or: "or",
     signInWith: "Sign in with {{provider}}",
-    deviceTitle: "Sign in the desktop app",
+    deviceTitle: "Sign in to the desktop app",
     deviceIntro: "The desktop app shows a code. Check that it is the same as here, then approve to sign the app in as {{who}}, or deny if you did not start this sign-in.",
     userCode: "Code from the desktop app",
     userCodeHint: "Eight letters, such as WDJB-MJHT.",

@@ -1,0 +1,74 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { ProblemAlert } from "../../components/ProblemAlert";
+import { DeliveryDialog } from "./DeliveryDialog";
+import { DeliveryStatus, RunLink } from "./DeliveryStatus";
+import { ReplayDialog } from "./ReplayDialog";
+import { formatTime } from "./time";
+import { useWebhookDeliveries, type WebhookEventSummary } from "./webhooks";
+
+/** DeliveriesPanel lists the requests an endpoint accepted, with their runs and replay. */
+export function DeliveriesPanel({ endpointId }: { endpointId: string }) {
+  const { t, i18n } = useTranslation("webhooks");
+  const tc = useTranslation().t;
+  const deliveries = useWebhookDeliveries(endpointId);
+  const [open, setOpen] = useState<{ event: WebhookEventSummary; action: "details" | "replay" } | null>(null);
+  if (deliveries.isPending) return <p className="muted">{tc("loading")}</p>;
+  if (deliveries.error) return <ProblemAlert error={deliveries.error} />;
+  const events = deliveries.data.pages.flatMap((p) => p.items);
+  if (events.length === 0) return <p className="muted">{t("noDeliveries")}</p>;
+  return (
+    <div className="stack">
+      <table className="list deliveries">
+        <thead>
+          <tr>
+            <th scope="col">{t("receivedAt")}</th>
+            <th scope="col">{t("status")}</th>
+            <th scope="col">{t("response")}</th>
+            <th scope="col">{t("deliveryId")}</th>
+            <th scope="col">{t("run")}</th>
+            <th scope="col">{t("replays")}</th>
+            <th scope="col">
+              <span className="visually-hidden">{t("details")}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {events.map((e) => (
+            <tr key={e.webhook_event_id}>
+              <td>{formatTime(e.received_at, i18n.language)}</td>
+              <td>
+                <DeliveryStatus status={e.status} />
+              </td>
+              <td>{e.response_status || "—"}</td>
+              <td>
+                <code>{e.delivery_id || "—"}</code>
+              </td>
+              <td>{e.workflow_run_id ? <RunLink runId={e.workflow_run_id} /> : <span className="muted">{t("noRun")}</span>}</td>
+              <td>
+                {e.replay_run_ids.map((id) => (
+                  <RunLink key={id} runId={id} />
+                ))}
+              </td>
+              <td className="row">
+                <button type="button" onClick={() => setOpen({ event: e, action: "details" })}>
+                  {t("details")}
+                </button>
+                <button type="button" onClick={() => setOpen({ event: e, action: "replay" })}>
+                  {t("replay")}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {deliveries.hasNextPage && (
+        <button type="button" onClick={() => void deliveries.fetchNextPage()} disabled={deliveries.isFetchingNextPage}>
+          {tc("loadMore")}
+        </button>
+      )}
+      {open?.action === "details" && <DeliveryDialog eventId={open.event.webhook_event_id} onClose={() => setOpen(null)} />}
+      {open?.action === "replay" && <ReplayDialog event={open.event} onClose={() => setOpen(null)} />}
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import type { WebhookEventSummary } from "./webhooks";
+
+const statusTone = { received: "warn", accepted: "ok", failed: "danger" } as const;
+
+/** DeliveryStatus says in words, not only in colour, what became of a delivery. */
+export function DeliveryStatus({ status }: { status: WebhookEventSummary["status"] }) {
+  const { t } = useTranslation("webhooks");
+  return <span className={`badge ${statusTone[status]}`}>{t(`event_${status}`)}</span>;
+}
+
+/** RunLink leads to a run a delivery started. It shows the end of the id: run ids begin
+ * with their time, so runs started close together share their beginning. */
+export function RunLink({ runId }: { runId: string }) {
+  const { t } = useTranslation("webhooks");
+  return (
+    <Link to={`/runs/${runId}`} className="run-link" aria-label={t("runNamed", { id: runId })} title={runId}>
+      …{runId.slice(-8)}
+    </Link>
+  );
+}
