@@ -62,6 +62,7 @@ export function ActionConfigPanel({ action, actionType, graph, projectId, testIn
           key={`${action.action_key}:${action.action_type_key}`}
           formKey={action.action_key}
           schema={schema}
+          actionTypeKey={action.action_type_key}
           dependencyField={actionType.dependency_field}
           config={config}
           diagnostics={diagnostics}

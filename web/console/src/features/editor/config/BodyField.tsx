@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { ariaDescribedByIds, descriptionId, type FieldProps, type RJSFSchema } from "@rjsf/utils";
+import { ariaDescribedByIds, descriptionId, getUiOptions, type FieldProps, type RJSFSchema } from "@rjsf/utils";
 import type { ConfigFormContext } from "./formContext";
 import { JsonEditor } from "./JsonEditor";
 import { TemplateEditor } from "./TemplateEditor";
@@ -13,11 +13,11 @@ const kindOf = (v: unknown): Kind => (v === undefined ? "none" : typeof v === "s
  * says which, so JSON being typed is never sent as text by accident.
  */
 export function BodyField(props: FieldProps<unknown, RJSFSchema, ConfigFormContext>) {
-  const { fieldPathId, formData, schema, name, readonly, disabled, registry, rawErrors } = props;
+  const { fieldPathId, formData, schema, uiSchema, name, readonly, disabled, registry, rawErrors } = props;
   const { t } = useTranslation("config");
   const id = fieldPathId.$id;
   const kind = kindOf(formData);
-  const label = schema.title ?? name;
+  const label = getUiOptions(uiSchema).title ?? schema.title ?? name;
   const set = (v: unknown) => props.onChange(v, fieldPathId.path);
   const choose = (next: Kind) => set(next === "none" ? undefined : next === "text" ? "" : {});
   const variables = registry.formContext.variables;

@@ -1,9 +1,9 @@
 // The form of an action's config, generated from its type's config_schema_json by rjsf with
 // our widgets, validated as the person types by the validator compiled at build time.
-import { useMemo } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import Form from "@rjsf/core";
-import { replaceStringParameters, TranslatableString, type RJSFSchema, type RegistryFieldsType, type RegistryWidgetsType } from "@rjsf/utils";
+import { createSchemaUtils, replaceStringParameters, TranslatableString, type RJSFSchema, type RegistryFieldsType, type RegistryWidgetsType } from "@rjsf/utils";
 import { BodyField } from "./BodyField";
 import { formatDuration } from "./duration";
 import { DurationWidget } from "./DurationWidget";
@@ -15,6 +15,7 @@ import { TemplateWidget } from "./TemplateWidget";
 import { config as configTexts } from "./texts";
 import { FIELD, uiSchemaFor, WIDGET } from "./uiSchema";
 import { uncheckedValidator, validatorFor } from "./validator";
+import { propertyOrder } from "./validators.gen";
 
 type Config = Record<string, unknown>;
 
@@ -36,6 +37,8 @@ type Props = {
   /** formKey names the form's ids: two panels of two actions never share one. */
   formKey: string;
   schema: RJSFSchema;
+  /** actionTypeKey finds the order of the schema's fields (the server answers them sorted). */
+  actionTypeKey: string;
   /** dependencyField is the config field holding the integration id, "" when none. */
   dependencyField: string;
   config: Config;
@@ -44,16 +47,31 @@ type Props = {
   onChange: (config: Config) => void;
 };
 
-export function ConfigForm({ formKey, schema, dependencyField, config, diagnostics, context, onChange }: Props) {
+export function ConfigForm({ formKey, schema, actionTypeKey, dependencyField, config, diagnostics, context, onChange }: Props) {
   const { t, i18n } = useTranslation("config");
   const typeLabel = (type: string) => t(type === "string" ? "typeString" : type === "array" ? "typeArray" : type === "object" ? "typeObject" : type === "integer" || type === "number" ? "typeNumber" : type === "boolean" ? "typeBoolean" : "typeOther");
   const uiSchema = useMemo(
-    () => uiSchemaFor(schema, dependencyField, typeLabel),
-    // typeLabel changes with the language only.
+    () =>
+      uiSchemaFor(schema, {
+        dependencyField,
+        typeLabel,
+        integrationLabel: t("integration"),
+        rootLabel: t("settings"),
+        order: (path) => propertyOrder[path ? `${actionTypeKey}/${path}` : actionTypeKey],
+      }),
+    // typeLabel and t change with the language only.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [schema, dependencyField, i18n.language],
+    [schema, dependencyField, actionTypeKey, i18n.language],
   );
   const validator = useMemo(() => validatorFor(schema), [schema]);
+  // The form shows the schema's defaults; handing it the config with them filled in keeps it
+  // from reporting them as a change the person made when it opens.
+  const shown = useMemo(() => createSchemaUtils(validator ?? uncheckedValidator, schema).getDefaultFormState(schema, config) as Config, [validator, schema, config]);
+  // Errors show from the start, not only after the first change: a new action says what it needs.
+  const form = useRef<Form<Config, RJSFSchema, ConfigFormContext>>(null);
+  useEffect(() => {
+    form.current?.validateForm();
+  }, []);
   const extraErrors = useMemo(() => diagnosticErrors(diagnostics), [diagnostics]);
 
   return (
@@ -64,7 +82,8 @@ export function ConfigForm({ formKey, schema, dependencyField, config, diagnosti
         idPrefix={`config-${formKey}`}
         schema={schema}
         uiSchema={uiSchema}
-        formData={config}
+        ref={form}
+        formData={shown}
         formContext={context}
         validator={validator ?? uncheckedValidator}
         widgets={widgets}
@@ -80,6 +99,8 @@ export function ConfigForm({ formKey, schema, dependencyField, config, diagnosti
           return replaceStringParameters(words, params);
         }}
         onChange={(e) => onChange(e.formData ?? {})}
+        // The errors show on their fields; rjsf would also log them.
+        onError={() => {}}
       />
     </>
   );

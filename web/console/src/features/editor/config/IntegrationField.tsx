@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { ariaDescribedByIds, descriptionId, type FieldProps, type RJSFSchema } from "@rjsf/utils";
+import { ariaDescribedByIds, descriptionId, getUiOptions, type FieldProps, type RJSFSchema } from "@rjsf/utils";
 import type { ConfigFormContext } from "./formContext";
 import { useDependencyTypes, useProjectIntegrations } from "./integrations";
 
@@ -13,13 +13,14 @@ function acceptsEmpty(schema: RJSFSchema): boolean {
  * says which kind to create when the project has none.
  */
 export function IntegrationField(props: FieldProps<unknown, RJSFSchema, ConfigFormContext>) {
-  const { fieldPathId, formData, schema, name, required, readonly, disabled, registry, rawErrors } = props;
+  const { fieldPathId, formData, schema, uiSchema, name, required, readonly, disabled, registry, rawErrors } = props;
   const { projectId, dependencyTypeKey } = registry.formContext;
   const { t } = useTranslation("config");
   const { t: tc } = useTranslation();
   const integrations = useProjectIntegrations(projectId);
   const types = useDependencyTypes();
   const id = fieldPathId.$id;
+  const label = getUiOptions(uiSchema).title ?? schema.title ?? name;
   const value = typeof formData === "string" ? formData : "";
   const mine = (integrations.data ?? []).filter((d) => d.dependency_type_key === dependencyTypeKey);
   const typeName = types.data?.find((d) => d.dependency_type_key === dependencyTypeKey)?.display_name ?? dependencyTypeKey;
@@ -29,8 +30,8 @@ export function IntegrationField(props: FieldProps<unknown, RJSFSchema, ConfigFo
   return (
     <div className="field">
       <label htmlFor={id}>
-        {schema.title ?? name}
-        {required && <span aria-hidden="true"> *</span>}
+        {label}
+        {required && <span className="required">*</span>}
       </label>
       <select
         id={id}

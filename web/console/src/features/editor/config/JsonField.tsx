@@ -1,18 +1,18 @@
-import { ariaDescribedByIds, descriptionId, type FieldProps, type RJSFSchema } from "@rjsf/utils";
+import { ariaDescribedByIds, descriptionId, getUiOptions, type FieldProps, type RJSFSchema } from "@rjsf/utils";
 import type { ConfigFormContext } from "./formContext";
 import { JsonEditor, type JsonShape } from "./JsonEditor";
 
 /** JsonField edits a field whose value is free JSON: headers, a sample payload, a schema. */
 export function JsonField(props: FieldProps<unknown, RJSFSchema, ConfigFormContext>) {
-  const { fieldPathId, formData, schema, name, required, readonly, disabled, registry, rawErrors } = props;
+  const { fieldPathId, formData, schema, uiSchema, name, required, readonly, disabled, registry, rawErrors } = props;
   const id = fieldPathId.$id;
   const shape: JsonShape = schema.type === "object" || schema.type === "array" ? schema.type : "any";
-  const label = schema.title ?? name;
+  const label = getUiOptions(uiSchema).title ?? schema.title ?? name;
   return (
     <div className="field">
       <label htmlFor={id}>
         {label}
-        {required && <span aria-hidden="true"> *</span>}
+        {required && <span className="required">*</span>}
       </label>
       <JsonEditor
         id={id}

@@ -46,8 +46,9 @@ export function TemplateEditor(props: Props) {
     ];
     if (language === "json") out.push(json());
     else out.push(closeBraces);
-    if (multiline) out.push(EditorView.lineWrapping);
-    else out.push(oneLine);
+    // Long URLs wrap rather than scroll sideways, even on one line.
+    out.push(EditorView.lineWrapping);
+    if (!multiline) out.push(oneLine);
     return out;
   }, [id, label, describedBy, invalid, required, multiline, language, variables]);
 
@@ -69,7 +70,7 @@ export function TemplateEditor(props: Props) {
         highlightActiveLine: false,
         highlightActiveLineGutter: false,
         autocompletion: false,
-        closeBrackets: language === "json",
+        closeBrackets: true,
         searchKeymap: false,
         crosshairCursor: false,
         rectangularSelection: false,

@@ -12,8 +12,18 @@ export const WIDGET = { template: "template", duration: "duration", checkboxes: 
 /** How a template widget reads its text: {{ templates }} in text, or a bare expression. */
 export type TemplateMode = "template" | "expression";
 
-/** typeLabel names a JSON type for a choice between forms (email.send's to: one or a list). */
-export type TypeLabel = (type: string) => string;
+/** What the uiSchema takes besides the schema. */
+export type UiChoices = {
+  /** dependencyField is the action type's field holding an integration id, "" when none. */
+  dependencyField: string;
+  /** typeLabel names a JSON type for a choice between forms (email.send's to: one or a list). */
+  typeLabel: (type: string) => string;
+  /** integrationLabel is the dependency field's label; rootLabel the whole form's. */
+  integrationLabel: string;
+  rootLabel: string;
+  /** order is the order of an object's fields by its path ("" the config, "retry_policy"). */
+  order: (path: string) => string[] | undefined;
+};
 
 function isSchema(v: unknown): v is Schema {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -99,8 +109,20 @@ function templateUi(name: string, s: Schema, root: Schema): UiSchema | undefined
   return { "ui:widget": WIDGET.template, "ui:options": { mode, multiline: mode === "expression" || multiline(name, s) } };
 }
 
-function propertyUi(name: string, s: Schema, root: Schema, dependencyField: string, typeLabel: TypeLabel): UiSchema {
-  if (name === dependencyField) return { "ui:field": FIELD.integration, "ui:fieldReplacesAnyOrOneOf": true };
+/** title reads a field's name as words: timeout_seconds is "Timeout" beside its unit. */
+function title(name: string, s: Schema): string {
+  let words = name.replace(/_json$/, "");
+  if (seconds(name, s) && name !== "seconds") words = words.replace(/_seconds$/, "");
+  words = words.replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function propertyUi(name: string, path: string, s: Schema, root: Schema, choices: UiChoices): UiSchema {
+  if (path === choices.dependencyField) return { "ui:title": choices.integrationLabel, "ui:field": FIELD.integration, "ui:fieldReplacesAnyOrOneOf": true };
+  return { "ui:title": title(name, s), ...shapeUi(name, path, s, root, choices) };
+}
+
+function shapeUi(name: string, path: string, s: Schema, root: Schema, choices: UiChoices): UiSchema {
   const t = types(s);
   if (t.includes("string") && t.includes("object")) return { "ui:field": FIELD.body, "ui:fieldReplacesAnyOrOneOf": true };
   if (freeJson(s)) return { "ui:field": FIELD.json };
@@ -113,15 +135,15 @@ function propertyUi(name: string, s: Schema, root: Schema, dependencyField: stri
   const opts = options(s);
   if (opts.length > 0) {
     const key = s.anyOf ? "anyOf" : "oneOf";
-    return { [key]: opts.map((o) => ({ "ui:title": typeLabel(types(o)[0] ?? ""), ...valueUi(name, o, root, dependencyField, typeLabel) })) };
+    return { [key]: opts.map((o) => ({ "ui:title": choices.typeLabel(types(o)[0] ?? ""), ...valueUi(name, path, o, root, choices) })) };
   }
-  return valueUi(name, s, root, dependencyField, typeLabel);
+  return valueUi(name, path, s, root, choices);
 }
 
 /** valueUi is the ui of a value's own shape: a template string, an object's fields, a list's items. */
-function valueUi(name: string, s: Schema, root: Schema, dependencyField: string, typeLabel: TypeLabel): UiSchema {
+function valueUi(name: string, path: string, s: Schema, root: Schema, choices: UiChoices): UiSchema {
   const t = types(s);
-  if (t.includes("object") && isSchema(s.properties)) return objectUi(s, root, dependencyField, typeLabel);
+  if (t.includes("object") && isSchema(s.properties)) return objectUi(path, s, root, choices);
   if (t.includes("array") && isSchema(s.items)) {
     const items = templateUi(name, s.items, { ...root, description: mentionsTemplates(s.description) ? s.description : root.description });
     return items ? { items } : {};
@@ -129,22 +151,22 @@ function valueUi(name: string, s: Schema, root: Schema, dependencyField: string,
   return templateUi(name, s, root) ?? {};
 }
 
-function objectUi(s: Schema, root: Schema, dependencyField: string, typeLabel: TypeLabel): UiSchema {
+function objectUi(path: string, s: Schema, root: Schema, choices: UiChoices): UiSchema {
   const ui: UiSchema = {};
+  const order = choices.order(path);
+  if (order) ui["ui:order"] = [...order, "*"];
   const props = isSchema(s.properties) ? s.properties : {};
   for (const [name, prop] of Object.entries(props)) {
-    if (isSchema(prop)) ui[name] = propertyUi(name, prop, root, dependencyField, typeLabel);
+    if (isSchema(prop)) ui[name] = propertyUi(name, path ? `${path}/${name}` : name, prop, root, choices);
   }
   return ui;
 }
 
-/**
- * uiSchemaFor builds the form's uiSchema for a config schema. dependencyField is the action
- * type's field holding an integration id; typeLabel names the forms of a choice.
- */
-export function uiSchemaFor(schema: RJSFSchema, dependencyField: string, typeLabel: TypeLabel): UiSchema {
+/** uiSchemaFor builds the form's uiSchema for a config schema. */
+export function uiSchemaFor(schema: RJSFSchema, choices: UiChoices): UiSchema {
   const root = schema as Schema;
-  const ui = objectUi(root, root, dependencyField, typeLabel);
+  const ui = objectUi("", root, root, choices);
+  ui["ui:title"] = choices.rootLabel;
   // email.send needs body or a template, schedule.trigger cron or an interval: the fields say so
   // in their errors, the form shows every field at once.
   if (options(root).length > 0) {
