@@ -48,8 +48,8 @@ type aiImportView struct {
 
 // workflowAIImport serves POST /api/v1/workflows/{workflow_id}/ai-import: a
 // service-workflow-patch-v1 patch (in any form ParsePatch accepts) applied to the draft in
-// one transaction and saved, never published. Errors: 400 naming the patch's fields, 413,
-// 415.
+// one transaction and saved, never published; with dry_run=true applied and answered
+// without saving. Errors: 400 naming the patch's fields, 413, 415.
 func (s *Server) workflowAIImport(c *gin.Context) {
 	raw, err := readPatchBody(c)
 	if err != nil {
@@ -67,7 +67,16 @@ func (s *Server) workflowAIImport(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	saved, result, err := s.Workflows.ImportPatch(c, w, patch, patchIntegrations(deps))
+	// A dry run answers what the import would make of the draft as it is now, and stores
+	// nothing: the console shows it as a diff before the person saves it.
+	var saved *automation.Workflow
+	var result automation.PatchResult
+	if c.Query("dry_run") == "true" {
+		saved = w
+		result, err = automation.ApplyPatch(w.Draft(), patch, s.Workflows.Catalog, patchIntegrations(deps))
+	} else {
+		saved, result, err = s.Workflows.ImportPatch(c, w, patch, patchIntegrations(deps))
+	}
 	if err != nil {
 		httpx.WriteError(c, err)
 		return

@@ -278,6 +278,27 @@ func TestImportRejectsAndChangesNothing(t *testing.T) {
 	})
 }
 
+func TestImportDryRunAnswersTheResultAndStoresNothing(t *testing.T) {
+	w := newImportWorld(t, dbtest.SQLite(t), "North")
+	before, draft := w.stored(t)
+	patch := w.patch(`{"op":"add_action","action":{"action_key":"wait","action_type_key":"delay.wait","config":{"seconds":5}}}`,
+		`{"op":"add_connection","from":"notify","to":"wait"}`, `{"op":"set_change_description","description":"wait after"}`)
+	resp := w.do(req{method: "POST", path: w.path("/ai-import?dry_run=true"), token: w.owner.token, body: patch,
+		header: map[string]string{"Content-Type": "application/json"}}).expect(t, http.StatusOK)
+	if got := actionKeys(resp.json["draft"].(map[string]any)); !slices.Equal(got, []string{"start", "notify", "wait"}) {
+		t.Fatalf("dry run draft actions %v", got)
+	}
+	if resp.str("change_description") != "wait after" || len(resp.json["applied_operations"].([]any)) != 3 {
+		t.Fatalf("dry run answer %v", resp.json)
+	}
+	after, stored := w.stored(t)
+	if stored != draft || after.str("updated_at") != before.str("updated_at") {
+		t.Fatalf("a dry run changed the stored workflow:\n%s\n%s", draft, stored)
+	}
+	w.do(req{method: "POST", path: w.path("/ai-import?dry_run=true"), token: w.owner.token,
+		body: `{"op":"delete_action","action_key":"notify","delete_connections":false}`}).expect(t, http.StatusBadRequest, "operations.0.delete_connections")
+}
+
 func TestImportContextExport(t *testing.T) {
 	w := newImportWorld(t, dbtest.SQLite(t), "North")
 	ctx := w.do(req{method: "GET", path: w.path("/ai-context"), token: w.viewer.token}).expect(t, http.StatusOK)

@@ -37,7 +37,7 @@ describe("diffGraphs", () => {
       actions: [hook, { ...call, label: "Tell the shop now" }, done],
       connections: [
         { from: "hook", to: "call", branch: "" },
-        { from: "call", to: "done" },
+        { from: "call", to: "done", branch: "" },
       ],
     };
     const diff = diffGraphs(from, to);
@@ -51,11 +51,11 @@ describe("diffGraphs", () => {
     expect(diff.actionChange("check")).toBe("removed");
   });
 
-  it("tells connections apart by from, to and branch, an absent branch being the default", () => {
+  it("tells connections apart by from, to and branch", () => {
     const branches: Graph = {
       actions: [hook, check, done],
       connections: [
-        { from: "hook", to: "check" },
+        { from: "hook", to: "check", branch: "" },
         { from: "check", to: "done", branch: "true" },
       ],
     };

@@ -1,12 +1,133 @@
-import { useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
 import { api, data } from "../../api/client";
+import type { components } from "../../api/schema.gen";
+
+export type Workflow = components["schemas"]["WorkflowView"];
+export type WorkflowVersion = components["schemas"]["WorkflowVersionView"];
 
 export const workflowKey = (workflowId: string) => ["workflows", workflowId] as const;
+const projectWorkflowsKey = (projectId: string | undefined) => ["projects", projectId, "workflows"] as const;
+const versionsKey = (workflowId: string) => ["workflows", workflowId, "versions"] as const;
 
 /** useWorkflow is one workflow with its draft and the draft's diagnostics. */
 export function useWorkflow(workflowId: string) {
   return useQuery({
     queryKey: workflowKey(workflowId),
     queryFn: () => data(api.GET("/api/v1/workflows/{workflow_id}", { params: { path: { workflow_id: workflowId } } })),
+  });
+}
+
+const pageSize = 25;
+
+/** useWorkflowList is the project's workflows, a page at a time. */
+export function useWorkflowList(projectId: string | undefined) {
+  return useInfiniteQuery({
+    queryKey: projectWorkflowsKey(projectId),
+    enabled: !!projectId,
+    initialPageParam: "",
+    queryFn: ({ pageParam }) =>
+      data(
+        api.GET("/api/v1/projects/{project_id}/workflows", {
+          params: { path: { project_id: projectId! }, query: { limit: pageSize, cursor: pageParam || undefined } },
+        }),
+      ),
+    getNextPageParam: (last) => last.next_cursor || undefined,
+  });
+}
+
+export function useCreateWorkflow(projectId: string | undefined) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: components["schemas"]["WorkflowCreateRequest"]) =>
+      data(api.POST("/api/v1/projects/{project_id}/workflows", { params: { path: { project_id: projectId! } }, body })),
+    onSuccess: (workflow) => {
+      queryClient.setQueryData(workflowKey(workflow.workflow_id), workflow);
+      void queryClient.invalidateQueries({ queryKey: projectWorkflowsKey(projectId) });
+    },
+  });
+}
+
+/** useVersions is every published version of the workflow, oldest first. The API pages them;
+ * the versions page needs them all (the list, the current one, the diff's choices), and a
+ * workflow gathers versions slowly, so every page is loaded. */
+export function useVersions(workflowId: string) {
+  const query = useInfiniteQuery({
+    queryKey: versionsKey(workflowId),
+    initialPageParam: "",
+    queryFn: ({ pageParam }) =>
+      data(
+        api.GET("/api/v1/workflows/{workflow_id}/versions", {
+          params: { path: { workflow_id: workflowId }, query: { limit: 200, cursor: pageParam || undefined } },
+        }),
+      ),
+    getNextPageParam: (last) => last.next_cursor || undefined,
+  });
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  return query;
+}
+
+/** usePublish freezes the draft as the next version. */
+export function usePublish(workflowId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (description: string) =>
+      data(api.POST("/api/v1/workflows/{workflow_id}/publish", { params: { path: { workflow_id: workflowId } }, body: { description } })),
+    onSettled: () => invalidateWorkflow(queryClient, workflowId),
+  });
+}
+
+/** useRestore loads a version into the draft and makes it current. */
+export function useRestore(workflowId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (versionId: string) =>
+      data(
+        api.POST("/api/v1/workflows/{workflow_id}/versions/{workflow_version_id}/restore", {
+          params: { path: { workflow_id: workflowId, workflow_version_id: versionId } },
+        }),
+      ),
+    onSuccess: (workflow) => queryClient.setQueryData(workflowKey(workflowId), workflow),
+    onSettled: () => invalidateWorkflow(queryClient, workflowId),
+  });
+}
+
+// The workflow, its versions and the project's list (status, published version) all follow a
+// publish, a restore or an import; the workflow's key prefixes its versions' key.
+function invalidateWorkflow(queryClient: QueryClient, workflowId: string) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: workflowKey(workflowId) }),
+    queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === "projects" && q.queryKey[2] === "workflows" }),
+  ]);
+}
+
+/** useMemberNames names the company's members by user id, for "published by". */
+export function useMemberNames(companyId: string | undefined) {
+  return useQuery({
+    queryKey: ["companies", companyId, "members"],
+    enabled: !!companyId,
+    queryFn: () =>
+      data(api.GET("/api/v1/companies/{company_id}/members", { params: { path: { company_id: companyId! }, query: { limit: 200 } } })),
+    select: (list) => new Map(list.items.map((m) => [m.user_id, m.name || m.email])),
+  });
+}
+
+/** useImportPatch applies an AI editor's patch to the draft: as a dry run that stores
+ * nothing, or for real. The patch goes as the text the person pasted; the server finds the
+ * patch in it. */
+export function useImportPatch(workflowId: string, dryRun: boolean) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (text: string) =>
+      data(
+        api.POST("/api/v1/workflows/{workflow_id}/ai-import", {
+          params: { path: { workflow_id: workflowId }, query: { dry_run: dryRun } },
+          body: text,
+        }),
+      ),
+    onSuccess: () => (dryRun ? undefined : invalidateWorkflow(queryClient, workflowId)),
   });
 }

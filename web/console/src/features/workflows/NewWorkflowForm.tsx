@@ -1,0 +1,47 @@
+import { useId, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { Field } from "../../components/Field";
+import { ProblemAlert } from "../../components/ProblemAlert";
+import { TextAreaField } from "./TextAreaField";
+import { useCreateWorkflow } from "./workflow";
+
+/** NewWorkflowForm creates a workflow with an empty draft and opens it in the editor. */
+export function NewWorkflowForm({ projectId, onCancel }: { projectId: string; onCancel: () => void }) {
+  const { t } = useTranslation("workflows");
+  const { t: common } = useTranslation();
+  const create = useCreateWorkflow(projectId);
+  const navigate = useNavigate();
+  const [name, setName] = useState("");
+  const [description, setDescription] = useState("");
+  const titleId = useId();
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    create.mutate({ name, description }, { onSuccess: (w) => void navigate(`/workflows/${w.workflow_id}`) });
+  }
+
+  return (
+    <form className="new-workflow stack" onSubmit={submit} aria-labelledby={titleId}>
+      <h2 id={titleId}>{t("newWorkflow")}</h2>
+      <Field label={common("name")} name="name" required maxLength={200} autoFocus value={name} onChange={(e) => setName(e.target.value)} error={create.error} />
+      <TextAreaField
+        label={common("description")}
+        name="description"
+        maxLength={2000}
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+        error={create.error}
+      />
+      <ProblemAlert error={create.error} />
+      <div className="row">
+        <button type="submit" className="primary" disabled={create.isPending}>
+          {create.isPending ? common("saving") : common("create")}
+        </button>
+        <button type="button" onClick={onCancel}>
+          {common("cancel")}
+        </button>
+      </div>
+    </form>
+  );
+}

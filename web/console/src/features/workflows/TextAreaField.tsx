@@ -1,0 +1,26 @@
+import { useId, type TextareaHTMLAttributes } from "react";
+import { fieldError } from "../../components/ProblemAlert";
+
+type TextAreaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
+  label: string;
+  /** name is the request field, as a Problem's validate names it. */
+  name: string;
+  error?: unknown;
+};
+
+/** TextAreaField is a labelled text area that shows the Problem on it when validate names it. */
+export function TextAreaField({ label, name, error, ...textarea }: TextAreaFieldProps) {
+  const id = useId();
+  const message = fieldError(error, name);
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <textarea id={id} name={name} aria-invalid={message ? true : undefined} aria-describedby={message ? `${id}-error` : undefined} {...textarea} />
+      {message && (
+        <small id={`${id}-error`} className="field-error">
+          {message}
+        </small>
+      )}
+    </div>
+  );
+}
