@@ -83,9 +83,8 @@ func (s *Server) workflowAIImport(c *gin.Context) {
 	}
 	d := result.Draft
 	c.JSON(http.StatusOK, aiImportView{
-		Diagnostics: nonNil(result.Diagnostics),
-		Draft: draftView{Actions: d.Graph.Actions, Connections: d.Graph.Connections, TestInputJSON: d.TestInput,
-			ChangeDescription: d.ChangeDescription, UpdatedAt: saved.DraftUpdatedAt},
+		Diagnostics:       nonNil(result.Diagnostics),
+		Draft:             viewDraft(saved, d),
 		AppliedOperations: nonNil(result.Applied),
 		ChangeDescription: d.ChangeDescription,
 	})

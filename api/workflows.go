@@ -2,6 +2,8 @@ package api
 
 import (
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -20,6 +22,13 @@ type draftView struct {
 	TestInputJSON     map[string]any          `json:"test_input_json"`
 	ChangeDescription string                  `json:"change_description"`
 	UpdatedAt         time.Time               `json:"updated_at"`
+	Revision          int                     `json:"revision"`
+}
+
+// viewDraft answers a draft d of w as it was saved.
+func viewDraft(w *automation.Workflow, d automation.Draft) draftView {
+	return draftView{Actions: d.Graph.Actions, Connections: d.Graph.Connections, TestInputJSON: d.TestInput,
+		ChangeDescription: d.ChangeDescription, UpdatedAt: w.DraftUpdatedAt, Revision: w.DraftRevision}
 }
 
 type workflowView struct {
@@ -57,8 +66,7 @@ func (s *Server) viewWorkflow(c *gin.Context, w *automation.Workflow) (workflowV
 	return workflowView{
 		WorkflowID: w.ID, CompanyID: w.CompanyID, ProjectID: w.ProjectID, Name: w.Name, Description: w.Description,
 		Status: status, CurrentVersionID: w.CurrentVersionID,
-		Draft: draftView{Actions: d.Graph.Actions, Connections: d.Graph.Connections, TestInputJSON: d.TestInput,
-			ChangeDescription: d.ChangeDescription, UpdatedAt: w.DraftUpdatedAt},
+		Draft:       viewDraft(w, d),
 		Diagnostics: nonNil(diagnostics),
 		CreatedAt:   w.CreatedAt, UpdatedAt: w.UpdatedAt,
 	}, nil
@@ -118,9 +126,38 @@ func (s *Server) workflowCreate(c *gin.Context) {
 	s.serveWorkflow(c, http.StatusCreated, w)
 }
 
-// workflowGet serves GET /api/v1/workflows/{workflow_id}.
+// workflowGet serves GET /api/v1/workflows/{workflow_id}, with the draft's revision as its
+// ETag.
 func (s *Server) workflowGet(c *gin.Context) {
-	s.serveWorkflow(c, http.StatusOK, workflow(c))
+	w := workflow(c)
+	c.Header("ETag", draftETag(w))
+	s.serveWorkflow(c, http.StatusOK, w)
+}
+
+// draftETag is the entity tag of a workflow's draft: its revision, quoted.
+func draftETag(w *automation.Workflow) string { return strconv.Quote(strconv.Itoa(w.DraftRevision)) }
+
+// draftRevisions reads If-Match: the draft revisions a save is conditional on, as entity
+// tags ("7"), weak ones (W/"7") or bare numbers, comma-separated; none when the header is
+// absent or "*". Errors: invalid (If-Match).
+func draftRevisions(c *gin.Context) ([]int, error) {
+	header := strings.TrimSpace(c.GetHeader("If-Match"))
+	if header == "" || header == "*" {
+		return nil, nil
+	}
+	var out []int
+	for _, tag := range strings.Split(header, ",") {
+		tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
+		if unquoted, err := strconv.Unquote(tag); err == nil && strings.HasPrefix(tag, `"`) {
+			tag = unquoted
+		}
+		n, err := strconv.Atoi(tag)
+		if err != nil || n < 1 {
+			return nil, models.Invalid("invalid_if_match", "If-Match")
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 type draftRequest struct {
@@ -131,21 +168,29 @@ type draftRequest struct {
 }
 
 // workflowPutDraft serves PUT /api/v1/workflows/{workflow_id}/draft: the draft is saved
-// even when invalid, and the answer carries its diagnostics.
+// even when invalid, and the answer carries its diagnostics and the new revision as its
+// ETag. With If-Match it is saved only while the draft is at one of the revisions named
+// (409 draft_revision_changed otherwise, nothing saved).
 func (s *Server) workflowPutDraft(c *gin.Context) {
 	var req draftRequest
 	if err := httpx.Bind(c, &req); err != nil {
 		httpx.WriteError(c, err)
 		return
 	}
-	w, err := s.Workflows.PutDraft(c, workflow(c), automation.Draft{
-		Graph:     automation.Graph{Actions: req.Actions, Connections: req.Connections},
-		TestInput: req.TestInputJSON, ChangeDescription: req.ChangeDescription,
-	})
+	revisions, err := draftRevisions(c)
 	if err != nil {
 		httpx.WriteError(c, err)
 		return
 	}
+	w, err := s.Workflows.PutDraft(c, workflow(c), automation.Draft{
+		Graph:     automation.Graph{Actions: req.Actions, Connections: req.Connections},
+		TestInput: req.TestInputJSON, ChangeDescription: req.ChangeDescription,
+	}, revisions...)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	c.Header("ETag", draftETag(w))
 	s.serveWorkflow(c, http.StatusOK, w)
 }
 

@@ -805,17 +805,16 @@ func (s *Service) ImportPatch(ctx context.Context, w *Workflow, p *Patch, integr
 			return err
 		}
 		d := result.Draft
-		out.DraftActions, out.DraftConnections = marshal(d.Graph.Actions), marshal(d.Graph.Connections)
-		out.DraftTestInput, out.DraftChangeDescription = marshal(d.TestInput), d.ChangeDescription
-		out.DraftUpdatedAt = s.now()
-		out.UpdatedAt = out.DraftUpdatedAt
-		err = tx.Model(&Workflow{ID: w.ID}).Where("company_id = ?", w.CompanyID).Updates(map[string]any{
-			"draft_actions": out.DraftActions, "draft_connections": out.DraftConnections, "draft_test_input": out.DraftTestInput,
-			"draft_change_description": out.DraftChangeDescription, "draft_updated_at": out.DraftUpdatedAt, "updated_at": out.UpdatedAt,
-		}).Error
+		now := s.now()
+		saved, err := saveDraft(tx, w, nil, map[string]any{
+			"draft_actions": marshal(d.Graph.Actions), "draft_connections": marshal(d.Graph.Connections),
+			"draft_test_input": marshal(d.TestInput), "draft_change_description": d.ChangeDescription,
+			"draft_updated_at": now, "updated_at": now,
+		})
 		if err != nil {
-			return models.Internal("save draft: %w", err)
+			return err
 		}
+		out = *saved
 		return nil
 	})
 	if err != nil {

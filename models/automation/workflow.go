@@ -32,10 +32,12 @@ type Workflow struct {
 	DraftTestInput         string
 	DraftChangeDescription string
 	DraftUpdatedAt         time.Time
-	CurrentVersionID       *uuid.UUID
-	CreatedBy              uuid.UUID
-	CreatedAt              time.Time
-	UpdatedAt              time.Time
+	// DraftRevision is 1 for a new workflow and one more on every save of the draft.
+	DraftRevision    int
+	CurrentVersionID *uuid.UUID
+	CreatedBy        uuid.UUID
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
 }
 
 // Draft is the editable state of a workflow.
@@ -118,7 +120,7 @@ func (s *Service) Create(ctx context.Context, p *company.Project, userID uuid.UU
 	now := s.now()
 	w := &Workflow{
 		ID: models.NewID(), CompanyID: p.CompanyID, ProjectID: p.ID, Name: name, Description: strings.TrimSpace(description),
-		DraftActions: "[]", DraftConnections: "[]", DraftTestInput: "{}", DraftUpdatedAt: now,
+		DraftActions: "[]", DraftConnections: "[]", DraftTestInput: "{}", DraftUpdatedAt: now, DraftRevision: 1,
 		CreatedBy: userID, CreatedAt: now, UpdatedAt: now,
 	}
 	if err := s.DB.WithContext(ctx).Create(w).Error; err != nil {
@@ -157,8 +159,12 @@ func (s *Service) List(ctx context.Context, projectID uuid.UUID, page models.Pag
 }
 
 // PutDraft replaces the draft; an invalid draft is still saved, since editors save work in
-// progress (engine.Drafts reports its problems). Nil Graph slices count as empty.
-func (s *Service) PutDraft(ctx context.Context, w *Workflow, d Draft) (*Workflow, error) {
+// progress (engine.Drafts reports its problems). Nil Graph slices count as empty. With
+// revisions, the draft is saved only while its revision is one of them, checked and written
+// in one conditional UPDATE, so two editors that loaded the same revision cannot both save.
+// Errors: conflict (the draft's revision is not one of revisions), not_found (the workflow
+// is gone).
+func (s *Service) PutDraft(ctx context.Context, w *Workflow, d Draft, revisions ...int) (*Workflow, error) {
 	if d.Graph.Actions == nil {
 		d.Graph.Actions = []Action{}
 	}
@@ -168,17 +174,41 @@ func (s *Service) PutDraft(ctx context.Context, w *Workflow, d Draft) (*Workflow
 	if d.TestInput == nil {
 		d.TestInput = map[string]any{}
 	}
-	out := *w
-	out.DraftActions, out.DraftConnections = marshal(d.Graph.Actions), marshal(d.Graph.Connections)
-	out.DraftTestInput, out.DraftChangeDescription = marshal(d.TestInput), d.ChangeDescription
-	out.DraftUpdatedAt = s.now()
-	out.UpdatedAt = out.DraftUpdatedAt
-	err := s.DB.WithContext(ctx).Model(&Workflow{ID: w.ID}).Where("company_id = ?", w.CompanyID).Updates(map[string]any{
-		"draft_actions": out.DraftActions, "draft_connections": out.DraftConnections, "draft_test_input": out.DraftTestInput,
-		"draft_change_description": out.DraftChangeDescription, "draft_updated_at": out.DraftUpdatedAt, "updated_at": out.UpdatedAt,
-	}).Error
-	if err != nil {
-		return nil, models.Internal("save draft: %w", err)
+	now := s.now()
+	var out *Workflow
+	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) (err error) {
+		out, err = saveDraft(tx, w, revisions, map[string]any{
+			"draft_actions": marshal(d.Graph.Actions), "draft_connections": marshal(d.Graph.Connections),
+			"draft_test_input": marshal(d.TestInput), "draft_change_description": d.ChangeDescription,
+			"draft_updated_at": now, "updated_at": now,
+		})
+		return err
+	})
+	return out, err
+}
+
+// saveDraft sets the draft's columns of a workflow of its company and counts a revision, on
+// the condition that the revision is one of revisions when any are given, and answers the
+// row as saved. Errors: conflict (another revision), not_found (the workflow is gone).
+func saveDraft(tx *gorm.DB, w *Workflow, revisions []int, set map[string]any) (*Workflow, error) {
+	set["draft_revision"] = gorm.Expr("draft_revision + 1")
+	q := tx.Model(&Workflow{}).Where("id = ? AND company_id = ?", w.ID, w.CompanyID)
+	if len(revisions) > 0 {
+		q = q.Where("draft_revision IN ?", revisions)
+	}
+	res := q.Updates(set)
+	if res.Error != nil {
+		return nil, models.Internal("save draft: %w", res.Error)
+	}
+	var out Workflow
+	err := tx.Take(&out, "id = ? AND company_id = ?", w.ID, w.CompanyID).Error
+	switch {
+	case models.IsNotFound(err):
+		return nil, models.NotFound("workflow_not_found")
+	case err != nil:
+		return nil, models.Internal("read saved draft: %w", err)
+	case res.RowsAffected == 0:
+		return nil, models.Conflict("draft_revision_changed", "If-Match")
 	}
 	return &out, nil
 }
@@ -288,26 +318,26 @@ func (s *Service) Restore(ctx context.Context, w *Workflow, versionID uuid.UUID)
 	if err != nil {
 		return nil, err
 	}
-	out := *w
 	now := s.now()
-	out.DraftActions, out.DraftConnections, out.DraftTestInput = v.Actions, v.Connections, v.TestInput
-	out.DraftChangeDescription = fmt.Sprintf("Restored version %d", v.VersionNumber)
-	out.CurrentVersionID = &v.ID
-	out.DraftUpdatedAt, out.UpdatedAt = now, now
+	var out *Workflow
 	err = s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := s.indexTriggers(tx, w, v); err != nil {
 			return err
 		}
-		return tx.Model(&Workflow{ID: w.ID}).Updates(map[string]any{
-			"draft_actions": out.DraftActions, "draft_connections": out.DraftConnections, "draft_test_input": out.DraftTestInput,
-			"draft_change_description": out.DraftChangeDescription, "current_version_id": v.ID,
+		out, err = saveDraft(tx, w, nil, map[string]any{
+			"draft_actions": v.Actions, "draft_connections": v.Connections, "draft_test_input": v.TestInput,
+			"draft_change_description": fmt.Sprintf("Restored version %d", v.VersionNumber), "current_version_id": v.ID,
 			"draft_updated_at": now, "updated_at": now,
-		}).Error
+		})
+		return err
 	})
 	if err != nil {
+		if models.IsKind(err, models.KindNotFound) {
+			return nil, err
+		}
 		return nil, models.Internal("restore version: %w", err)
 	}
-	return &out, nil
+	return out, nil
 }
 
 // CurrentVersion returns the version runs start from. Errors: invalid (never published).
