@@ -161,6 +161,8 @@ func (s *Server) routes(r *gin.Engine) {
 	me.POST("/runs/:workflow_run_id/cancel", s.inRun(work), s.runCancel)
 	me.POST("/runs/:workflow_run_id/replay", s.inRun(work), s.runReplay)
 	me.POST("/runs/:workflow_run_id/retry-action", s.inRun(work), s.runRetryAction)
+	me.GET("/runs/:workflow_run_id/retry-preview", s.inRun(read), s.runRetryPreview)
+	me.GET("/runs/:workflow_run_id/replay-preview", s.inRun(read), s.runReplayPreview)
 
 	// Integrations and templates.
 	me.GET("/projects/:project_id/action-dependencies", s.inProject(read), s.actionDependencyList)

@@ -365,26 +365,16 @@ func (s *Runs) awaitClosed(ctx context.Context, runID uuid.UUID) error {
 // again. Errors: conflict (the run is not failed, or the action did not fail),
 // invalid (unknown action), unavailable.
 func (s *Runs) RetryAction(ctx context.Context, r *automation.Run, actionKey string) (*automation.Run, error) {
-	if r.Status != automation.RunFailed {
-		return nil, models.Conflict("run_not_failed", "workflow_run_id")
-	}
 	rows, err := s.Workflows.ActionRuns(ctx, r)
 	if err != nil {
 		return nil, err
 	}
+	if err := retryable(r, rows, actionKey); err != nil {
+		return nil, err
+	}
 	resume := &Resume{RetryKey: actionKey, Actions: map[string]ResumedAction{}}
-	found := false
 	for _, row := range rows {
 		resume.Actions[row.ActionKey] = ResumedAction{Status: row.Status, Output: automation.DecodeObject(row.Output), Attempts: row.AttemptCount}
-		if row.ActionKey == actionKey {
-			found = true
-			if row.Status != automation.ActionFailed && row.Status != automation.ActionDeadLettered {
-				return nil, models.Conflict("action_not_failed", "action_key")
-			}
-		}
-	}
-	if !found {
-		return nil, models.Invalid("unknown_action", "action_key")
 	}
 	lastSeq, err := s.Workflows.LastEventSequence(ctx, r.ID)
 	if err != nil {

@@ -158,19 +158,11 @@ func (v *validator) connections() {
 // reachability reports actions no trigger leads to, and cycles.
 func (v *validator) reachability() {
 	reached := map[string]bool{}
-	var walk func(string)
-	walk = func(key string) {
-		if reached[key] {
-			return
-		}
-		reached[key] = true
-		for _, c := range v.g.Outgoing(key) {
-			walk(c.To)
-		}
-	}
 	for _, a := range v.g.Actions {
 		if t := v.types[a.ActionKey]; t != nil && t.Trigger {
-			walk(a.ActionKey)
+			for _, key := range v.g.Downstream(a.ActionKey) {
+				reached[key] = true
+			}
 		}
 	}
 	for _, a := range v.g.Actions {
@@ -242,16 +234,9 @@ func (v *validator) templates() {
 // upstream lists the actions that always or possibly run before key.
 func (v *validator) upstream(key string) map[string]bool {
 	seen := map[string]bool{}
-	var walk func(string)
-	walk = func(k string) {
-		for _, c := range v.g.Incoming(k) {
-			if !seen[c.From] {
-				seen[c.From] = true
-				walk(c.From)
-			}
-		}
+	for _, k := range v.g.Upstream(key) {
+		seen[k] = true
 	}
-	walk(key)
 	return seen
 }
 
