@@ -153,6 +153,7 @@ func (s *Server) routes(r *gin.Engine) {
 	me.POST("/workflows/:workflow_id/test-runs", s.inWorkflow(work), s.workflowTestRunCreate)
 	me.POST("/workflows/:workflow_id/runs/manual", s.inWorkflow(work), s.runManual)
 	me.GET("/workflows/:workflow_id/runs", s.inWorkflow(read), s.runList)
+	me.GET("/projects/:project_id/runs", s.inProject(read), s.projectRunList)
 	me.GET("/runs/:workflow_run_id", s.inRun(read), s.runGet)
 	me.GET("/runs/:workflow_run_id/graph", s.inRun(read), s.runGraph)
 	me.GET("/runs/:workflow_run_id/actions", s.inRun(read), s.runActions)

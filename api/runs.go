@@ -87,8 +87,66 @@ func (s *Server) workflowTestRunCreate(c *gin.Context) {
 // runList serves GET /api/v1/workflows/{workflow_id}/runs.
 func (s *Server) runList(c *gin.Context) {
 	servePage(c, func(page models.PageRequest) ([]automation.Run, string, error) {
-		return s.Workflows.Runs(c, workflow(c).ID, c.Query("status"), page)
+		filter, err := runFilter(c, &page)
+		if err != nil {
+			return nil, "", err
+		}
+		return s.Workflows.Runs(c, workflow(c).ID, filter, page)
 	}, each(func(r automation.Run) runView { return viewRun(&r) }))
+}
+
+type projectRunView struct {
+	runView
+	WorkflowName string `json:"workflow_name"`
+}
+
+// projectRunList serves GET /api/v1/projects/{project_id}/runs: the runs of every workflow
+// of the project, each with its workflow's name.
+func (s *Server) projectRunList(c *gin.Context) {
+	p := project(c)
+	servePage(c, func(page models.PageRequest) ([]automation.ProjectRun, string, error) {
+		filter, err := runFilter(c, &page)
+		if err != nil {
+			return nil, "", err
+		}
+		return s.Workflows.ProjectRuns(c, p.CompanyID, p.ID, filter, page)
+	}, each(func(r automation.ProjectRun) projectRunView {
+		return projectRunView{runView: viewRun(&r.Run), WorkflowName: r.WorkflowName}
+	}))
+}
+
+// runFilter reads the filters of a run list (status, trigger_type, workflow_version_id,
+// created_from, created_to) and its order (asc, the default, or desc) into page.
+// Errors: invalid (the parameter).
+func runFilter(c *gin.Context, page *models.PageRequest) (automation.RunFilter, error) {
+	f := automation.RunFilter{Status: c.Query("status"), TriggerType: c.Query("trigger_type")}
+	if v := c.Query("workflow_version_id"); v != "" {
+		id, err := uuid.Parse(v)
+		if err != nil {
+			return f, models.Invalid("invalid_run_filter", "workflow_version_id")
+		}
+		f.WorkflowVersionID = &id
+	}
+	for _, bound := range []struct {
+		name string
+		to   **time.Time
+	}{{"created_from", &f.CreatedFrom}, {"created_to", &f.CreatedTo}} {
+		if v := c.Query(bound.name); v != "" {
+			t, err := time.Parse(time.RFC3339Nano, v)
+			if err != nil {
+				return f, models.Invalid("invalid_run_filter", bound.name)
+			}
+			*bound.to = &t
+		}
+	}
+	switch c.Query("order") {
+	case "", "asc":
+	case "desc":
+		page.Descending = true
+	default:
+		return f, models.Invalid("invalid_run_filter", "order")
+	}
+	return f, nil
 }
 
 // runGet serves GET /api/v1/runs/{workflow_run_id}.

@@ -215,7 +215,7 @@ func toolListRuns(ctx context.Context, t *toolScope, in map[string]any) (map[str
 		return nil, err
 	}
 	status, _ := in["status"].(string)
-	rows, _, err := t.agent.Workflows.Runs(ctx, w.ID, status, models.PageRequest{Limit: 20})
+	rows, _, err := t.agent.Workflows.Runs(ctx, w.ID, automation.RunFilter{Status: status}, models.PageRequest{Limit: 20})
 	if err != nil {
 		return nil, err
 	}

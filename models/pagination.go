@@ -18,6 +18,9 @@ const (
 type PageRequest struct {
 	Limit  int
 	Cursor string
+	// Descending lists newest first, where a list offers it; the cursor is still the last
+	// id seen.
+	Descending bool
 }
 
 // ParsePage validates limit and cursor query values.
@@ -36,6 +39,13 @@ func ParsePage(limit int, cursor string) (PageRequest, error) {
 // Apply restricts q (whose id column is idColumn) to the page, fetching one extra row so
 // the caller can tell whether another page follows.
 func (p PageRequest) Apply(q *gorm.DB, idColumn string) *gorm.DB {
+	if p.Descending {
+		if p.Cursor != "" {
+			after, _ := decodeCursor(p.Cursor)
+			q = q.Where(idColumn+" < ?", after)
+		}
+		return q.Order(idColumn + " DESC").Limit(p.Limit + 1)
+	}
 	if p.Cursor != "" {
 		after, _ := decodeCursor(p.Cursor)
 		q = q.Where(idColumn+" > ?", after)

@@ -486,21 +486,74 @@ func (s *Service) Run(ctx context.Context, id uuid.UUID) (*Run, error) {
 // RunStatuses are the values a run list may filter by.
 var RunStatuses = []string{RunPending, RunRunning, RunWaiting, RunSucceeded, RunFailed, RunCancelled}
 
-// Runs lists a workflow's runs, newest last, optionally of one status.
-// Errors: invalid (status).
-func (s *Service) Runs(ctx context.Context, workflowID uuid.UUID, status string, page models.PageRequest) ([]Run, string, error) {
-	q := s.DB.WithContext(ctx).Where("workflow_id = ?", workflowID)
-	if status != "" {
-		if !slices.Contains(RunStatuses, status) {
-			return nil, "", models.Invalid("invalid_status", "status")
+// RunFilter narrows a list of runs; zero fields do not narrow it.
+type RunFilter struct {
+	Status            string
+	TriggerType       string
+	WorkflowVersionID *uuid.UUID
+	// CreatedFrom and CreatedTo bound created_at, both inclusive.
+	CreatedFrom, CreatedTo *time.Time
+}
+
+// apply narrows q, whose runs table is workflow_runs, by the filter. Errors: invalid (status).
+func (f RunFilter) apply(q *gorm.DB) (*gorm.DB, error) {
+	if f.Status != "" {
+		if !slices.Contains(RunStatuses, f.Status) {
+			return nil, models.Invalid("invalid_status", "status")
 		}
-		q = q.Where("status = ?", status)
+		q = q.Where("workflow_runs.status = ?", f.Status)
+	}
+	if f.TriggerType != "" {
+		q = q.Where("workflow_runs.trigger_type = ?", f.TriggerType)
+	}
+	if f.WorkflowVersionID != nil {
+		q = q.Where("workflow_runs.workflow_version_id = ?", *f.WorkflowVersionID)
+	}
+	if f.CreatedFrom != nil {
+		q = q.Where("workflow_runs.created_at >= ?", f.CreatedFrom.UTC())
+	}
+	if f.CreatedTo != nil {
+		q = q.Where("workflow_runs.created_at <= ?", f.CreatedTo.UTC())
+	}
+	return q, nil
+}
+
+// Runs lists a workflow's runs of the filter, oldest first or, as page says, newest first.
+// Errors: invalid (status).
+func (s *Service) Runs(ctx context.Context, workflowID uuid.UUID, filter RunFilter, page models.PageRequest) ([]Run, string, error) {
+	q, err := filter.apply(s.DB.WithContext(ctx).Where("workflow_id = ?", workflowID))
+	if err != nil {
+		return nil, "", err
 	}
 	var rows []Run
 	if err := page.Apply(q, "id").Find(&rows).Error; err != nil {
 		return nil, "", models.Internal("list runs: %w", err)
 	}
 	items, next := models.Page(page, rows, func(r Run) uuid.UUID { return r.ID })
+	return items, next, nil
+}
+
+// ProjectRun is a run with the name of its workflow.
+type ProjectRun struct {
+	Run          `gorm:"embedded"`
+	WorkflowName string
+}
+
+// ProjectRuns lists the runs of every workflow of a company's project, with their
+// workflows' names, as Runs lists a workflow's. Errors: invalid (status).
+func (s *Service) ProjectRuns(ctx context.Context, companyID, projectID uuid.UUID, filter RunFilter, page models.PageRequest) ([]ProjectRun, string, error) {
+	q, err := filter.apply(s.DB.WithContext(ctx).Table("workflow_runs").
+		Select("workflow_runs.*, workflows.name AS workflow_name").
+		Joins("JOIN workflows ON workflows.id = workflow_runs.workflow_id").
+		Where("workflow_runs.project_id = ? AND workflow_runs.company_id = ?", projectID, companyID))
+	if err != nil {
+		return nil, "", err
+	}
+	var rows []ProjectRun
+	if err := page.Apply(q, "workflow_runs.id").Find(&rows).Error; err != nil {
+		return nil, "", models.Internal("list project runs: %w", err)
+	}
+	items, next := models.Page(page, rows, func(r ProjectRun) uuid.UUID { return r.ID })
 	return items, next, nil
 }
 
