@@ -214,3 +214,22 @@ func TestAConfirmedItemNeedsItsIDOnlyWhenInDoubt(t *testing.T) {
 			expect(t, http.StatusBadRequest, "items.1.client_service_id")
 	})
 }
+
+// TestAKeyMadeOfANameStepsAsideForAGlobalOne: a type named like a global one ("Hosting")
+// gets a key of its own rather than a 409; a key asked for explicitly is still refused.
+func TestAKeyMadeOfANameStepsAsideForAGlobalOne(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite(t))
+	f := e.billingFixture("Ada")
+	create := func(body map[string]any) *response {
+		return e.do(req{method: "POST", path: "/api/v1/companies/" + f.companyID + "/client-service-types", token: f.owner.token, body: body})
+	}
+	t.Run("a name that makes a global key", func(t *testing.T) {
+		key := create(map[string]any{"display_name": "Hosting"}).expect(t, http.StatusCreated).str("service_type_key")
+		if key == "hosting" || !strings.HasPrefix(key, "hosting_") {
+			t.Fatalf("service_type_key = %q, want hosting_ and a suffix", key)
+		}
+	})
+	t.Run("a global key asked for", func(t *testing.T) {
+		create(map[string]any{"display_name": "Our hosting", "service_type_key": "hosting"}).expect(t, http.StatusConflict, "service_type_key")
+	})
+}

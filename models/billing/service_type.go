@@ -84,8 +84,22 @@ type ServiceTypeFields struct {
 }
 
 // keyFromName makes a key of the Latin letters and digits of a name ("Site audit" →
-// site_audit), or of the type's id when the name has none (a Cyrillic name).
+// site_audit), or of the type's id when the name has none (a Cyrillic name). A key a
+// global type has (a type named "Hosting") gets the end of the type's id as a suffix
+// (hosting_1a2b3c4d5e6f), so that naming a type never clashes with the global ones.
 func keyFromName(name string, id uuid.UUID) string {
+	key := keyOfLetters(name)
+	suffix := strings.ReplaceAll(id.String(), "-", "")[20:]
+	if key == "" {
+		return "type_" + suffix
+	}
+	if _, taken := globalTypeByKey(key); taken {
+		return key[:min(len(key), 64-len(suffix)-1)] + "_" + suffix
+	}
+	return key
+}
+
+func keyOfLetters(name string) string {
 	var b strings.Builder
 	gap := false
 	for _, r := range strings.ToLower(name) {
@@ -99,9 +113,6 @@ func keyFromName(name string, id uuid.UUID) string {
 		default:
 			gap = true
 		}
-	}
-	if b.Len() == 0 {
-		return "type_" + strings.ReplaceAll(id.String(), "-", "")[20:]
 	}
 	return b.String()[:min(b.Len(), 64)]
 }
