@@ -6,6 +6,7 @@ import CodeMirror, { EditorState, EditorView, type Extension } from "@uiw/react-
 import { autocompletion } from "@codemirror/autocomplete";
 import { json } from "@codemirror/lang-json";
 import { variableCompletion, type EditorLanguage } from "./completion";
+import { adoptEditorStyles } from "./editorStyles";
 import type { Variable } from "./scope";
 
 type Props = {
@@ -29,6 +30,8 @@ type Props = {
 const oneLine = EditorState.transactionFilter.of((tr) => (tr.newDoc.lines > 1 ? [] : tr));
 // In templates only braces close themselves: {{ becomes {{}} with the cursor inside.
 const closeBraces = EditorState.languageData.of(() => [{ closeBrackets: { brackets: ["{"] } }]);
+
+adoptEditorStyles();
 
 export function TemplateEditor(props: Props) {
   const { id, label, describedBy, invalid, required, multiline, language, variables } = props;
