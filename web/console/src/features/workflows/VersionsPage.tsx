@@ -55,8 +55,12 @@ function WorkflowVersions({ workflow, versions }: { workflow: Workflow; versions
       ) : (
         <VersionTable workflow={workflow} versions={versions} onCompare={compare} />
       )}
-      <h2 id="compare">{t("diffTitle")}</h2>
-      <VersionDiff workflow={workflow} versions={versions} from={from} to={to} onFrom={setFrom} onTo={setTo} />
+      {versions.length > 0 && (
+        <>
+          <h2 id="compare">{t("diffTitle")}</h2>
+          <VersionDiff workflow={workflow} versions={versions} from={from} to={to} onFrom={setFrom} onTo={setTo} />
+        </>
+      )}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { ProblemAlert } from "../../components/ProblemAlert";
@@ -29,10 +29,7 @@ function ProjectWorkflows({ projectId }: { projectId: string }) {
   const { t } = useTranslation("workflows");
   const { t: common } = useTranslation();
   const [creating, setCreating] = useState(false);
-  const [search, setSearch] = useState("");
-  const q = useSettled(search.trim());
   const list = useWorkflowList(projectId);
-  const searchId = useId();
   const workflows = list.data?.pages.flatMap((p) => p.items) ?? [];
 
   return (
@@ -46,17 +43,11 @@ function ProjectWorkflows({ projectId }: { projectId: string }) {
         )}
       </div>
       {creating && <NewWorkflowForm projectId={projectId} onCancel={() => setCreating(false)} />}
-      <form role="search" className="workflows-search" onSubmit={(e) => e.preventDefault()}>
-        <label htmlFor={searchId} className="visually-hidden">
-          {t("searchLabel")}
-        </label>
-        <input id={searchId} type="search" placeholder={t("searchLabel")} value={search} onChange={(e) => setSearch(e.target.value)} />
-      </form>
       <ProblemAlert error={list.error} />
       {list.isPending ? (
         <p className="muted">{common("loading")}</p>
       ) : workflows.length === 0 ? (
-        <p className="muted">{q ? t("noMatch", { q }) : t("noWorkflows")}</p>
+        <p className="muted">{t("noWorkflows")}</p>
       ) : (
         <table className="list">
           <thead>
@@ -94,15 +85,4 @@ function WorkflowRow({ workflow }: { workflow: Workflow }) {
       </td>
     </tr>
   );
-}
-
-/** useSettled is the value once it has stopped changing for a moment: a search per pause in
- * typing, not per key. */
-function useSettled(value: string): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), 250);
-    return () => clearTimeout(timer);
-  }, [value]);
-  return settled;
 }
