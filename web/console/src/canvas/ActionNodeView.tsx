@@ -1,20 +1,9 @@
 import { Handle, Position, type NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
-import { handleId, type ActionNode } from "./graph";
+import { handleId, statusGlyph, type ActionNode } from "./graph";
 
 const categoryGlyph: Record<string, string> = { trigger: "⚡", integration: "⇄", logic: "◆", control: "⏱" };
-const statusGlyph: Record<string, string> = {
-  pending: "○",
-  running: "◔",
-  retrying: "↻",
-  waiting: "◷",
-  succeeded: "✓",
-  failed: "✕",
-  dead_lettered: "⚠",
-  skipped: "–",
-  cancelled: "⊘",
-};
 
 /** ActionNodeView is one action on the canvas: its category, label, type, and what the
  * view marks on it (problems, a run's status, a diff's change), always in words too. */

@@ -1,7 +1,7 @@
 import { Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, type NodeMouseHandler } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import "./canvas.css";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { ActionNodeView } from "./ActionNodeView";
 import { hasPositions, toFlow, type Action, type ActionNode, type ConnectionEdge, type Graph, type NodeMarks } from "./graph";
@@ -42,9 +42,15 @@ function GraphViewInner({ graph, marks, edgeClass, onSelect, selected }: GraphVi
     };
   }, [positioned, types, marks, edgeClass, selected]);
   const click: NodeMouseHandler<ActionNode> = (_, node) => onSelect?.(node.id);
+  // Nodes are focusable: Enter or Space on one chooses it as a click does.
+  const key = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== "Enter" && e.key !== " ") return;
+    const id = (e.target as HTMLElement).closest<HTMLElement>(".react-flow__node")?.dataset.id;
+    if (id) onSelect?.(id);
+  };
   if (!flow) return <div className="graph-view" aria-busy="true" />;
   return (
-    <div className="graph-view" role="group" aria-label={t("graph")}>
+    <div className="graph-view" role="group" aria-label={t("graph")} onKeyDown={onSelect && key}>
       <ReactFlow
         nodes={flow.nodes}
         edges={flow.edges}

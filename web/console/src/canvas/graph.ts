@@ -34,6 +34,20 @@ export type NodeMarks = {
   dimmed?: boolean;
 };
 
+/** statusGlyph is the sign beside a run's or an action's status word, so that status is
+ * never told by colour alone; the runs list and the inspector use it too. */
+export const statusGlyph: Record<string, string> = {
+  pending: "○",
+  running: "◔",
+  retrying: "↻",
+  waiting: "◷",
+  succeeded: "✓",
+  failed: "✕",
+  dead_lettered: "⚠",
+  skipped: "–",
+  cancelled: "⊘",
+};
+
 export type ActionNodeData = NodeMarks & {
   action: Action;
   /** typeName is the catalog's display name, or the key of a type the catalog lacks. */
