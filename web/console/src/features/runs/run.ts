@@ -66,6 +66,22 @@ export function useVersion(versionId: string | null | undefined) {
   });
 }
 
+/** useSideEffects is the server's preview of a retry of actionKey, or of a replay without
+ * one: which actions act again, which results are reused. Never computed here: the server
+ * knows the graph and the catalog's idempotence. No effects reads nothing. */
+export function useSideEffects(effects: { runId: string; actionKey?: string } | undefined) {
+  const { runId = "", actionKey } = effects ?? {};
+  return useQuery({
+    queryKey: [...runKey(runId), "effects", actionKey ?? ""],
+    enabled: !!effects,
+    staleTime: 0,
+    queryFn: () =>
+      actionKey
+        ? data(api.GET("/api/v1/runs/{workflow_run_id}/retry-preview", { params: { path: { workflow_run_id: runId }, query: { action_key: actionKey } } }))
+        : data(api.GET("/api/v1/runs/{workflow_run_id}/replay-preview", path(runId))),
+  });
+}
+
 // A run that starts again (a retry) is followed from its answer on: the inspector's stream
 // opens again as the cached run stops being terminal.
 function useRunAnswer(runId: string) {

@@ -23,6 +23,20 @@ describe("timelineRows", () => {
     ]);
   });
 
+  it("shows an action decided inside the workflow (no start, a finish) as an instant", () => {
+    const receipts = new Map([
+      ["start", receipt("start", null, "2026-01-01T00:00:00Z")],
+      ["fetch", receipt("fetch", "2026-01-01T00:00:00Z", "2026-01-01T00:00:10Z")],
+      ["check", receipt("check", null, "2026-01-01T00:00:10Z")],
+    ]);
+    const rows = timelineRows([action("check"), action("fetch"), action("start")], receipts, 0);
+    expect(rows.map((r) => [r.action.action_key, r.bar])).toEqual([
+      ["fetch", { left: 0, width: 100 }],
+      ["start", { left: 0, width: 0.5 }],
+      ["check", { left: 99.5, width: 0.5 }],
+    ]);
+  });
+
   it("runs a bar still running up to now", () => {
     const receipts = new Map([
       ["a", receipt("a", "2026-01-01T00:00:00Z", "2026-01-01T00:00:01Z")],

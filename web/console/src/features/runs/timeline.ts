@@ -8,22 +8,27 @@ export type TimelineRow = {
   bar?: { left: number; width: number };
 };
 
+// Triggers, conditions and stops are decided inside the workflow: their receipts have a
+// finish and no start, and show as an instant.
+function startOf(r: ActionRun | undefined): number {
+  const at = r?.started_at ?? r?.finished_at;
+  return at ? Date.parse(at) : Infinity;
+}
+
 /** timelineRows orders the actions by when they started (those not started last, in graph
  * order) and places each bar between the first start and the last end (or now). */
 export function timelineRows(actions: ActionWithState[], receipts: Map<string, ActionRun>, now: number): TimelineRow[] {
-  const rows = actions.map((action, index) => ({ action, index, receipt: receipts.get(action.action_key) }));
-  const startOf = (r: (typeof rows)[number]) => (r.receipt?.started_at ? Date.parse(r.receipt.started_at) : Infinity);
-  rows.sort((a, b) => startOf(a) - startOf(b) || a.index - b.index);
-  const starts = rows.map(startOf).filter(Number.isFinite);
+  const rows = actions.map((action, index) => ({ action, index, receipt: receipts.get(action.action_key), start: startOf(receipts.get(action.action_key)) }));
+  rows.sort((a, b) => a.start - b.start || a.index - b.index);
+  const starts = rows.map((r) => r.start).filter(Number.isFinite);
   if (starts.length === 0) return rows.map(({ action, receipt }) => ({ action, receipt }));
-  const from = Math.min(...starts);
   const endOf = (r: ActionRun) => (r.finished_at ? Date.parse(r.finished_at) : now);
-  const to = Math.max(from + 1, ...rows.flatMap((r) => (r.receipt?.started_at ? [endOf(r.receipt)] : [])));
+  const from = Math.min(...starts);
+  const to = Math.max(from + 1, ...rows.flatMap((r) => (r.receipt && Number.isFinite(r.start) ? [endOf(r.receipt)] : [])));
   const span = to - from;
-  return rows.map(({ action, receipt }) => {
-    if (!receipt?.started_at) return { action, receipt };
-    const start = Date.parse(receipt.started_at);
-    const left = ((start - from) / span) * 100;
-    return { action, receipt, bar: { left, width: Math.max(((endOf(receipt) - start) / span) * 100, 0.5) } };
+  return rows.map(({ action, receipt, start }) => {
+    if (!receipt || !Number.isFinite(start)) return { action, receipt };
+    const width = Math.max(((endOf(receipt) - start) / span) * 100, 0.5);
+    return { action, receipt, bar: { left: Math.min(((start - from) / span) * 100, 100 - width), width } };
   });
 }

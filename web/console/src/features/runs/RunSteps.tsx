@@ -1,0 +1,64 @@
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { ConfirmedButton } from "./ConfirmDialog";
+import { useCancelRun, useReplayRun, useRetryAction } from "./run";
+import type { RunView } from "./types";
+
+/** CancelRun is the button that cancels a run still going, after asking. */
+export function CancelRun({ run }: { run: RunView }) {
+  const { t } = useTranslation("runs");
+  const cancel = useCancelRun(run.workflow_run_id);
+  if (run.terminal) return null;
+  return (
+    <ConfirmedButton label={t("cancel")} className="danger" title={t("cancel")} confirm={t("cancel")} step={cancel} onConfirm={(done) => cancel.mutate(undefined, { onSuccess: done })}>
+      <p>{t("cancelConfirm")}</p>
+    </ConfirmedButton>
+  );
+}
+
+/** ReplayRun starts a new run of the same version and input, after showing what will act
+ * again, and opens the new run. */
+export function ReplayRun({ run }: { run: RunView }) {
+  const { t } = useTranslation("runs");
+  const replay = useReplayRun(run.workflow_run_id);
+  const navigate = useNavigate();
+  return (
+    <ConfirmedButton
+      label={t("replay")}
+      title={t("previewReplayTitle")}
+      confirm={t("confirmReplay")}
+      step={replay}
+      effects={{ runId: run.workflow_run_id }}
+      onConfirm={(done) =>
+        replay.mutate(undefined, {
+          onSuccess: (next) => {
+            done();
+            void navigate(`/runs/${next.workflow_run_id}`);
+          },
+        })
+      }
+    >
+      <p>{t("previewReplayIntro")}</p>
+    </ConfirmedButton>
+  );
+}
+
+/** RetryAction re-executes a failed or dead-lettered action of a failed run, after showing
+ * what will act again; the run continues from it. */
+export function RetryAction({ run, actionKey, label }: { run: RunView; actionKey: string; label: string }) {
+  const { t } = useTranslation("runs");
+  const retry = useRetryAction(run.workflow_run_id);
+  return (
+    <ConfirmedButton
+      label={t("retry")}
+      className="primary"
+      title={t("previewRetryTitle", { action: label })}
+      confirm={t("confirmRetry")}
+      step={retry}
+      effects={{ runId: run.workflow_run_id, actionKey }}
+      onConfirm={(done) => retry.mutate(actionKey, { onSuccess: done })}
+    >
+      <p>{t("previewRetryIntro")}</p>
+    </ConfirmedButton>
+  );
+}

@@ -1,0 +1,66 @@
+import { useTranslation } from "react-i18next";
+import { durationMs, useRunFormat } from "./format";
+import { StatusWord } from "./StatusWord";
+import { timelineRows } from "./timeline";
+import type { ActionRun, ActionWithState } from "./types";
+
+/** attempts is "n of max", or a dash for what is decided inside the workflow without one. */
+export function attempts(receipt: ActionRun | undefined, action: ActionWithState, t: (key: "attemptsOf", o: { count: number; max: number }) => string): string {
+  const count = receipt?.attempt_count ?? action.attempt_count;
+  return count > 0 ? t("attemptsOf", { count, max: receipt?.max_attempts ?? action.max_attempts }) : "—";
+}
+
+type RunTimelineProps = {
+  actions: ActionWithState[];
+  receipts: Map<string, ActionRun>;
+  now: number;
+  selected?: string;
+  onSelect: (actionKey: string) => void;
+};
+
+/** RunTimeline is the run's actions along time: a table whose rows are each an action's
+ * button, status, duration, attempts and bar. */
+export function RunTimeline({ actions, receipts, now, selected, onSelect }: RunTimelineProps) {
+  const { t } = useTranslation("runs");
+  const format = useRunFormat();
+  const rows = timelineRows(actions, receipts, now);
+  return (
+    <table className="list run-timeline">
+      <caption className="visually-hidden">{t("timelineCaption")}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{t("action")}</th>
+          <th scope="col">{t("status")}</th>
+          <th scope="col">{t("duration")}</th>
+          <th scope="col">{t("attempts")}</th>
+          <th scope="col" className="timeline-bar-cell">
+            {t("timeline")}
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(({ action, receipt, bar }) => {
+          const status = receipt?.status ?? action.status;
+          const key = action.action_key;
+          return (
+            <tr key={key} className={key === selected ? "selected" : undefined}>
+              <td>
+                <button type="button" className="link" aria-pressed={key === selected} onClick={() => onSelect(key)}>
+                  {action.label || key}
+                </button>
+              </td>
+              <td>
+                <StatusWord status={status} />
+              </td>
+              <td>{bar ? format.duration(durationMs(receipt?.started_at, receipt?.finished_at, now)) : t("notRun")}</td>
+              <td>{attempts(receipt, action, t)}</td>
+              <td className="timeline-bar-cell" aria-hidden="true">
+                {bar && <div className={`timeline-bar status-${status}`} style={{ marginLeft: `${bar.left}%`, width: `${bar.width}%` }} />}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
