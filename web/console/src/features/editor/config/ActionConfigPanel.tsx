@@ -8,6 +8,7 @@ import { ConfigForm } from "./ConfigForm";
 import type { Diagnostic } from "./errors";
 import type { ConfigFormContext } from "./formContext";
 import { formSchema } from "./formSchema";
+import { SchedulePreview } from "./SchedulePreview";
 import { variablesInScope } from "./scope";
 import "./config.css";
 
@@ -72,6 +73,7 @@ export function ActionConfigPanel({ action, actionType, graph, projectId, testIn
       ) : (
         <p className="alert">{t("unknownType", { type: action.action_type_key })}</p>
       )}
+      {action.action_type_key === "schedule.trigger" && <SchedulePreview config={config} />}
     </section>
   );
 }
