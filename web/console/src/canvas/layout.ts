@@ -7,7 +7,8 @@ let elk: InstanceType<typeof ELK> | undefined;
 
 function engine() {
   elk ??= new ELK({
-    workerFactory: () => new Worker(new URL("elkjs/lib/elk-worker.min.js", import.meta.url)),
+    // The build emits workers as ES modules (vite.config worker.format), so a module worker.
+    workerFactory: () => new Worker(new URL("elkjs/lib/elk-worker.min.js", import.meta.url), { type: "module" }),
   });
   return elk;
 }

@@ -65,7 +65,7 @@ export function DraftEditor({ workflow, initial, types, onReload }: DraftEditorP
   const searchRef = useRef<HTMLInputElement>(null);
   const present = history.present;
   const typeMap = useMemo(() => byKey(types), [types]);
-  const saving = useDraftSave(workflowId, workflow, present, initial, loadedRevision);
+  const saving = useDraftSave(workflowId, present, initial, loadedRevision);
   const run = useTestRunStatuses(runId);
 
   const diagnostics = workflow.diagnostics;

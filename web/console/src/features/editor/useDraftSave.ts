@@ -4,7 +4,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useState } from "react";
 import { api, data, ProblemError } from "../../api/client";
-import { workflowKey, type Workflow } from "../workflows/workflow";
+import { workflowKey } from "../workflows/workflow";
 import type { Draft } from "./document";
 
 export const AUTOSAVE_DELAY = 2000;
@@ -26,30 +26,29 @@ function putDraft(workflowId: string, draft: Draft, revision: number) {
 }
 
 /** useDraftSave saves `present`; `loaded` is the draft as loaded, at `loadedRevision`. */
-export function useDraftSave(workflowId: string, workflow: Workflow | undefined, present: Draft, loaded: Draft, loadedRevision: number) {
+export function useDraftSave(workflowId: string, present: Draft, loaded: Draft, loadedRevision: number) {
   const queryClient = useQueryClient();
   // What the server holds: the draft last loaded or saved, and its revision.
   const [saved, setSaved] = useState({ draft: loaded, revision: loadedRevision });
   // A draft whose save failed is not tried again by autosave until it changes.
   const [failed, setFailed] = useState<Draft>();
-  const [rejected, setRejected] = useState(false);
+  // Only the server's 409 makes a conflict: a newer revision read in between (on focus,
+  // say) may be this editor's own save, and a clean draft has nothing to lose.
+  const [conflict, setConflict] = useState(false);
   const put = useMutation({
     mutationFn: ({ draft, revision }: { draft: Draft; revision: number }) => putDraft(workflowId, draft, revision),
     onSuccess: (view, { draft }) => {
       queryClient.setQueryData(workflowKey(workflowId), view);
       setSaved({ draft, revision: view.draft.revision });
       setFailed(undefined);
-      setRejected(false);
+      setConflict(false);
     },
     onError: (error, { draft }) => {
-      if (error instanceof ProblemError && error.status === 409) setRejected(true);
+      if (error instanceof ProblemError && error.status === 409) setConflict(true);
       else setFailed(draft);
     },
   });
   const saving = put.isPending;
-  // The cache learns of a newer revision when the workflow is read again (on focus, say):
-  // someone saved since, so saving now would overwrite them.
-  const conflict = rejected || (!saving && (workflow?.draft.revision ?? 0) > saved.revision);
   const dirty = present !== saved.draft;
   const { mutateAsync } = put;
 
@@ -80,7 +79,7 @@ export function useDraftSave(workflowId: string, workflow: Workflow | undefined,
       queryFn: () => data(api.GET("/api/v1/workflows/{workflow_id}", { params: { path: { workflow_id: workflowId } } })),
       staleTime: 0,
     });
-    setRejected(false);
+    setConflict(false);
     setSaved((s) => ({ ...s, revision: theirs.draft.revision }));
     await mutateAsync({ draft: present, revision: theirs.draft.revision }).catch(() => undefined);
   }, [queryClient, workflowId, present, mutateAsync]);
