@@ -162,6 +162,7 @@ func (s *Server) routes(r *gin.Engine) {
 	me.POST("/runs/:workflow_run_id/cancel", s.inRun(work), s.runCancel)
 	me.POST("/runs/:workflow_run_id/replay", s.inRun(work), s.runReplay)
 	me.POST("/runs/:workflow_run_id/retry-action", s.inRun(work), s.runRetryAction)
+	me.POST("/schedules/preview", s.schedulePreview)
 	me.GET("/runs/:workflow_run_id/retry-preview", s.inRun(read), s.runRetryPreview)
 	me.GET("/runs/:workflow_run_id/replay-preview", s.inRun(read), s.runReplayPreview)
 
