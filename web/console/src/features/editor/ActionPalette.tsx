@@ -47,10 +47,6 @@ export const ActionPalette = memo(function ActionPalette({ types, target, onCanc
   return (
     <section className="palette" aria-labelledby={headingId}>
       <h2 id={headingId}>{t("palette")}</h2>
-      <label className="field">
-        <span className="visually-hidden">{t("paletteSearch")}</span>
-        <input ref={searchRef} type="search" placeholder={t("paletteSearch")} value={query} onChange={(e) => setQuery(e.target.value)} />
-      </label>
       <p className="palette-target" role="status">
         {target}
         {onCancelTarget && (
@@ -62,6 +58,19 @@ export const ActionPalette = memo(function ActionPalette({ types, target, onCanc
           </>
         )}
       </p>
+      <label className="field">
+        <span className="visually-hidden">{t("paletteSearch")}</span>
+        <input
+          ref={searchRef}
+          type="search"
+          onKeyDown={(e) => {
+            if (e.key === "Escape" && onCancelTarget) onCancelTarget();
+          }}
+          placeholder={t("paletteSearch")}
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
+      </label>
       {groups.length === 0 && <p className="muted">{t("paletteEmpty")}</p>}
       {groups.map((g) => (
         <div key={g.category} className="palette-group">

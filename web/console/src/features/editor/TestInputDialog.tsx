@@ -2,6 +2,10 @@ import { json } from "@codemirror/lang-json";
 import CodeMirror, { EditorView } from "@uiw/react-codemirror";
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { adoptEditorStyles } from "./config/editorStyles";
+
+// CodeMirror's own styles, under the console's CSP (see editorStyles).
+adoptEditorStyles();
 
 type TestInputDialogProps = {
   value: Record<string, unknown>;
