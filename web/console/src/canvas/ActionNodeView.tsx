@@ -3,7 +3,7 @@ import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { handleId, statusGlyph, type ActionNode } from "./graph";
 
-const categoryGlyph: Record<string, string> = { trigger: "⚡", integration: "⇄", logic: "◆", control: "⏱" };
+const categoryGlyph: Record<string, string> = { trigger: "⚡", integration: "⇄", logic: "◆", control: "■" };
 
 /** ActionNodeView is one action on the canvas: its category, label, type, and what the
  * view marks on it (problems, a run's status, a diff's change), always in words too. */
@@ -44,7 +44,7 @@ export const ActionNodeView = memo(function ActionNodeView({ data, selected }: N
           position={Position.Right}
           id={handleId(branch)}
           style={{ top: `${((i + 1) * 100) / (outputs.length + 1)}%` }}
-          aria-label={t(`branch_${branch}` as "branch_")}
+          title={t(`branch_${branch}` as "branch_")}
         >
           {branch && <span className="handle-label">{t(`branch_${branch}` as "branch_")}</span>}
         </Handle>
