@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useId, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useBlocker } from "react-router";
 
@@ -8,6 +8,7 @@ export function LeaveGuard({ when }: { when: boolean }) {
   const { t } = useTranslation("editor");
   const blocker = useBlocker(({ currentLocation, nextLocation }) => when && currentLocation.pathname !== nextLocation.pathname);
   const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
 
   useEffect(() => {
     if (!when) return;
@@ -22,8 +23,8 @@ export function LeaveGuard({ when }: { when: boolean }) {
   }, [blocker.state]);
 
   return (
-    <dialog ref={dialog} className="editor-dialog" aria-labelledby="leave-title" onCancel={() => blocker.reset?.()}>
-      <h2 id="leave-title">{t("leaveTitle")}</h2>
+    <dialog ref={dialog} className="editor-dialog" aria-labelledby={titleId} onCancel={() => blocker.reset?.()}>
+      <h2 id={titleId}>{t("leaveTitle")}</h2>
       <p>{t("leaveBody")}</p>
       <div className="row">
         <button type="button" className="primary" onClick={() => blocker.reset?.()}>
