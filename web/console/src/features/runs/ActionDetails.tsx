@@ -39,7 +39,8 @@ export function ActionDetails({ action, receipt, now, onClose, retry }: ActionDe
           <code>{action.type_label || action.action_type_key}</code>
         </Fact>
         <Fact term={t("attempts")}>{attempts(receipt, action, t)}</Fact>
-        <Fact term={t("started")}>{format.date(receipt?.started_at)}</Fact>
+        {/* Triggers, conditions and stops are decided inside the workflow: they only finish. */}
+        {(receipt?.started_at || !receipt?.finished_at) && <Fact term={t("started")}>{format.date(receipt?.started_at)}</Fact>}
         <Fact term={t("finished")}>{format.date(receipt?.finished_at)}</Fact>
         <Fact term={t("duration")}>{format.duration(durationMs(receipt?.started_at, receipt?.finished_at, now))}</Fact>
       </dl>

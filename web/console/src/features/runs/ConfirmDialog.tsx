@@ -28,10 +28,10 @@ function ConfirmDialog({ title, confirm, children, effects, pending, error, onCo
   const { t } = useTranslation("runs");
   const preview = useSideEffects(effects);
   const ref = useRef<HTMLDialogElement>(null);
+  // Not closed on unmount: close() would fire the close event, whose handler unmounts the
+  // dialog, and a removed dialog leaves the top layer by itself.
   useEffect(() => {
-    const dialog = ref.current;
-    dialog?.showModal();
-    return () => dialog?.close();
+    if (ref.current && !ref.current.open) ref.current.showModal();
   }, []);
   return (
     <dialog ref={ref} className="confirm-dialog" aria-labelledby="confirm-dialog-title" onClose={onClose}>

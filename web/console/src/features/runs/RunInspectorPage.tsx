@@ -42,7 +42,7 @@ export function RunInspectorPage() {
     [setParams],
   );
 
-  const statuses = useMemo(() => new Map(graph?.actions.map((a) => [a.action_key, a.status])), [graph]);
+  const statuses = useMemo(() => new Map(graph?.actions.map((a) => [a.action_key, actions.get(a.action_key)?.status ?? a.status])), [graph, actions]);
   const marks = useCallback(
     (a: Action): NodeMarks => {
       const status = statuses.get(a.action_key);
@@ -56,17 +56,10 @@ export function RunInspectorPage() {
     return state === "taken" ? "taken" : state === "untaken" ? "dimmed" : undefined;
   }, [edges]);
 
-  if (error) {
+  if (!run || !graph) {
     return (
-      <div className="page">
-        <ProblemAlert error={error} />
-      </div>
-    );
-  }
-  if (isLoading || !run || !graph) {
-    return (
-      <div className="page" aria-busy="true">
-        <p className="muted">{t("loading", { ns: "common" })}</p>
+      <div className="page" aria-busy={isLoading}>
+        {error ? <ProblemAlert error={error} /> : <p className="muted">{t("loading", { ns: "common" })}</p>}
       </div>
     );
   }
@@ -78,6 +71,8 @@ export function RunInspectorPage() {
         <CancelRun run={run} />
         <ReplayRun run={run} />
       </RunHeader>
+      {/* A later read that failed (the server gone a moment) leaves what was read in place. */}
+      <ProblemAlert error={error} />
       <div className="run-body">
         <section className="run-graph" aria-label={t("graphTitle")}>
           {shape && <GraphView graph={shape} marks={marks} edgeClass={edgeClass} onSelect={select} selected={selected} />}

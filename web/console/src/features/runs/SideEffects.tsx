@@ -41,7 +41,9 @@ function EffectList({ effects, flag = false }: { effects: ActionEffect[]; flag?:
     <ul>
       {effects.map((a) => (
         <li key={a.action_key}>
-          <strong>{a.label || a.action_key}</strong> <code>{a.action_type_key}</code> <StatusWord status={a.status} />
+          <strong>{a.label || a.action_key}</strong> <code>{a.action_type_key}</code>{" "}
+          <span className="muted">({t("inThisRun")}</span> <StatusWord status={a.status} />
+          <span className="muted">)</span>
           {flag && (a.idempotent ? <span className="muted"> · {t("idempotent")}</span> : <span className="not-idempotent"> · ⚠ {t("notIdempotent")}</span>)}
         </li>
       ))}

@@ -49,6 +49,12 @@ describe("edgeStates", () => {
     expect(Object.fromEntries(edgeStates(g, new Map()))).toEqual({ "fetch->after:": "untaken", "done->tail:": "untaken" });
   });
 
+  it("takes an action's status from its receipt before the graph's", () => {
+    const g = graph({ start: ["manual.trigger", "pending"], check: ["condition.branch", "pending"], yes: ["http.request", "pending"], no: ["http.request", "pending"] }, branching);
+    const receipts = outputs({ start: {}, check: { result: true }, yes: {} });
+    expect(Object.fromEntries(edgeStates(g, receipts))).toEqual({ "start->check:": "taken", "check->yes:true": "taken", "check->no:false": "untaken" });
+  });
+
   it("follows a reply wait's timeout", () => {
     const g = graph(
       { wait: ["bot.wait_for_reply", "succeeded"], reply: ["http.request", "skipped"], late: ["http.request", "succeeded"] },

@@ -28,7 +28,8 @@ export function chosenBranch(actionTypeKey: string, output: Record<string, unkno
  * target ran) or untaken (its source settled without taking it, or its target was
  * skipped); connections still undecided are left out. */
 export function edgeStates(graph: RunGraphView, receipts: Map<string, ActionRun>): Map<string, EdgeState> {
-  const actions = new Map(graph.actions.map((a) => [a.action_key, a]));
+  // A receipt's status is the action's; the graph's is the fallback for an action without one.
+  const actions = new Map(graph.actions.map((a) => [a.action_key, { ...a, status: receipts.get(a.action_key)?.status ?? a.status }]));
   const states = new Map<string, EdgeState>();
   for (const c of graph.connections) {
     const state = edgeState(c, actions.get(c.from), actions.get(c.to)?.status, receipts.get(c.from)?.output_json);
