@@ -56,13 +56,7 @@ function NewPasswordForm({ token }: { token: string }) {
     e.preventDefault();
     confirm.mutate(password);
   }
-  if (confirm.isSuccess) {
-    return (
-      <p role="status">
-        {t("passwordUpdated")} <Link to="/sign-in">{t("signIn")}</Link>
-      </p>
-    );
-  }
+  if (confirm.isSuccess) return <p role="status">{t("passwordUpdated")}</p>;
   // An unknown, spent or expired link and a too short password both name token: the
   // Problem's action says which, and the way to a new link stays at hand.
   const linkSpent = confirm.error instanceof ProblemError && confirm.error.names("token");

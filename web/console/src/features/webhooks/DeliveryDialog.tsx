@@ -61,7 +61,7 @@ export function DeliveryDialog({ eventId, onClose }: { eventId: string; onClose:
             {e.replay_run_ids.length > 0 && (
               <>
                 <dt>{t("replays")}</dt>
-                <dd className="row">
+                <dd className="run-links">
                   {e.replay_run_ids.map((id) => (
                     <RunLink key={id} runId={id} />
                   ))}

@@ -15,8 +15,8 @@ export function DeliveryStatus({ status }: { status: WebhookEventSummary["status
 export function RunLink({ runId }: { runId: string }) {
   const { t } = useTranslation("webhooks");
   return (
-    <Link to={`/runs/${runId}`} className="run-link" aria-label={t("runNamed", { id: runId })} title={runId}>
-      …{runId.slice(-8)}
+    <Link to={`/runs/${runId}`} className="run-link" title={runId}>
+      <span className="visually-hidden">{t("run")} </span>…{runId.slice(-8)}
     </Link>
   );
 }
