@@ -48,8 +48,11 @@ export function nodesOf(actions: Action[], view: NodeView): ActionNode[] {
     const known = nodes.get(action);
     if (known && same(known.inputs, inputs)) return known.node;
     const node = actionNode(action, inputs.type, { issues: inputs.issues, status: inputs.status }, i);
+    // A node only measured, selected or moved keeps its data, so its view does not redraw.
+    const sameData = known && known.inputs.type === inputs.type && known.inputs.issues === inputs.issues && known.inputs.status === inputs.status;
     const made: ActionNode = {
       ...node,
+      data: sameData ? known.node.data : node.data,
       position: inputs.position ?? node.position,
       selected: inputs.selected,
       measured: inputs.measured,
