@@ -16,17 +16,6 @@ type Action struct {
 	UI            *ActionUI      `json:"ui,omitempty"`
 }
 
-// MarshalJSON writes an action without config with config {}: a request may omit it, and
-// the draft, the versions and the runs store and answer it as the object the contract
-// promises.
-func (a Action) MarshalJSON() ([]byte, error) {
-	type plain Action
-	if a.Config == nil {
-		a.Config = map[string]any{}
-	}
-	return json.Marshal(plain(a))
-}
-
 // ActionUI is the editor's placement of an action.
 type ActionUI struct {
 	Position *Position `json:"position,omitempty"`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -159,14 +160,22 @@ func (s *Service) List(ctx context.Context, projectID uuid.UUID, page models.Pag
 }
 
 // PutDraft replaces the draft; an invalid draft is still saved, since editors save work in
-// progress (engine.Drafts reports its problems). Nil Graph slices count as empty. With
+// progress (engine.Drafts reports its problems). Nil Graph slices count as empty, and so
+// does an action's nil config: a request may omit it, and the draft stores and answers the
+// object the contract promises. With
 // revisions, the draft is saved only while its revision is one of them, checked and written
 // in one conditional UPDATE, so two editors that loaded the same revision cannot both save.
 // Errors: conflict (the draft's revision is not one of revisions), not_found (the workflow
 // is gone).
 func (s *Service) PutDraft(ctx context.Context, w *Workflow, d Draft, revisions ...int) (*Workflow, error) {
+	d.Graph.Actions = slices.Clone(d.Graph.Actions)
 	if d.Graph.Actions == nil {
 		d.Graph.Actions = []Action{}
+	}
+	for i := range d.Graph.Actions {
+		if d.Graph.Actions[i].Config == nil {
+			d.Graph.Actions[i].Config = map[string]any{}
+		}
 	}
 	if d.Graph.Connections == nil {
 		d.Graph.Connections = []Connection{}
