@@ -1,6 +1,8 @@
 package api
 
 import (
+	"bytes"
+	"crypto/rand"
 	"io/fs"
 	"mime"
 	"net/http"
@@ -14,9 +16,17 @@ import (
 
 // consoleCSP is the console's Content-Security-Policy: its script, styles, workers and
 // requests come from this origin only, nothing may frame it, and no inline script runs.
-const consoleCSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; " +
-	"font-src 'self'; connect-src 'self'; worker-src 'self' blob:; frame-src 'none'; frame-ancestors 'none'; " +
-	"base-uri 'none'; form-action 'self'; object-src 'none'"
+// The one inline thing allowed is a <style> carrying the response's nonce, as the code
+// editor (CodeMirror) adds its styles in one.
+func consoleCSP(nonce string) string {
+	return "default-src 'self'; script-src 'self'; style-src 'self' 'nonce-" + nonce + "'; img-src 'self' data: blob:; " +
+		"font-src 'self'; connect-src 'self'; worker-src 'self' blob:; frame-src 'none'; frame-ancestors 'none'; " +
+		"base-uri 'none'; form-action 'self'; object-src 'none'"
+}
+
+// nonceSlot is what the build writes where each index.html served carries a fresh nonce
+// (vite.config.ts, html.cspNonce).
+var nonceSlot = []byte("CSP_NONCE")
 
 // consoleNotBuilt answers the console's pages when the binary was built without it.
 const consoleNotBuilt = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Console not built</title></head>
@@ -53,10 +63,12 @@ func acceptsHTML(accept string) bool {
 	return false
 }
 
-// consolePage answers index.html, never cached, so a new build reaches the next load.
+// consolePage answers index.html, never cached, so a new build reaches the next load, with
+// a nonce of its own.
 func (s *Server) consolePage(c *gin.Context) {
+	nonce := rand.Text()
 	h := c.Writer.Header()
-	h.Set("Content-Security-Policy", consoleCSP)
+	h.Set("Content-Security-Policy", consoleCSP(nonce))
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")
 	h.Set("Cache-Control", "no-cache")
@@ -64,7 +76,7 @@ func (s *Server) consolePage(c *gin.Context) {
 	if err != nil {
 		index = []byte(consoleNotBuilt)
 	}
-	c.Data(http.StatusOK, "text/html; charset=utf-8", index)
+	c.Data(http.StatusOK, "text/html; charset=utf-8", bytes.ReplaceAll(index, nonceSlot, []byte(nonce)))
 }
 
 // consoleAsset answers a hashed build file: its name changes with its content, so it is

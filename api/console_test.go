@@ -3,6 +3,7 @@ package api_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -14,7 +15,7 @@ import (
 // consoleBuild is a console build as Vite writes it: index.html and a hashed script with
 // its gzip copy.
 var consoleBuild = fstest.MapFS{
-	"index.html":             {Data: []byte(`<!doctype html><script type="module" src="/assets/index-abc.js"></script>`)},
+	"index.html":             {Data: []byte(`<!doctype html><meta property="csp-nonce" nonce="CSP_NONCE"><script type="module" src="/assets/index-abc.js" nonce="CSP_NONCE"></script>`)},
 	"assets/index-abc.js":    {Data: []byte(`console.log("console")`)},
 	"assets/index-abc.js.gz": {Data: []byte("gzipped bytes")},
 }
@@ -60,6 +61,23 @@ func TestTheConsoleIsServedToBrowsersAndTheAPIStaysJSON(t *testing.T) {
 			if h.Get("Cache-Control") != "no-cache" || h.Get("Content-Type") != "text/html; charset=utf-8" {
 				t.Errorf("GET %s: Cache-Control %q, Content-Type %q", path, h.Get("Cache-Control"), h.Get("Content-Type"))
 			}
+		}
+	})
+
+	t.Run("each page carries a nonce of its own, which alone lets an inline style in", func(t *testing.T) {
+		nonceOf := func() string {
+			rec := consoleGet(t, e, "/workflows", map[string]string{"Accept": navigation})
+			m := regexp.MustCompile(`style-src 'self' 'nonce-([A-Za-z0-9]{16,})';`).FindStringSubmatch(rec.Header().Get("Content-Security-Policy"))
+			if m == nil {
+				t.Fatalf("policy %q has no style nonce", rec.Header().Get("Content-Security-Policy"))
+			}
+			if body := rec.Body.String(); strings.Count(body, `nonce="`+m[1]+`"`) != 2 || strings.Contains(body, "CSP_NONCE") {
+				t.Fatalf("the page does not carry the policy's nonce %s: %s", m[1], body)
+			}
+			return m[1]
+		}
+		if first, second := nonceOf(), nonceOf(); first == second {
+			t.Fatalf("two pages share the nonce %s", first)
 		}
 	})
 

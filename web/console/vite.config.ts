@@ -15,6 +15,9 @@ const keepDistGitignore: Plugin = {
 
 export default defineConfig({
   plugins: [react(), compression({ algorithms: ["gzip"], include: /\.(js|css|svg|json)$/ }), keepDistGitignore],
+  // The server puts a fresh nonce in place of the placeholder in every index.html it serves
+  // (api/console.go), and allows styles carrying it: CodeMirror adds its styles in a <style>.
+  html: { cspNonce: "CSP_NONCE" },
   build: { outDir: "dist", emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 1500 },
   worker: { format: "es" },
   server: { proxy: { "/api": "http://127.0.0.1:8080" } },

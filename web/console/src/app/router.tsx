@@ -1,5 +1,6 @@
 import { createBrowserRouter, Navigate } from "react-router";
 import { Layout } from "./Layout";
+import { Loading } from "./Loading";
 import { NotFoundPage } from "./NotFoundPage";
 import { RequireSession } from "../features/auth/RequireSession";
 
@@ -8,8 +9,12 @@ export function signInPath(next: string): string {
   return next && next !== "/" ? `/sign-in?next=${encodeURIComponent(next)}` : "/sign-in";
 }
 
-// Pages load by route, so the sign-in page does not carry the editor's script.
+// Pages load by route, so the sign-in page does not carry the editor's script; the first
+// page's chunk loads behind the loading line.
 export const router = createBrowserRouter([
+  {
+    HydrateFallback: Loading,
+    children: [
   { path: "/sign-in", lazy: () => import("../features/auth/SignInPage").then((m) => ({ Component: m.SignInPage })) },
   { path: "/register", lazy: () => import("../features/auth/RegisterPage").then((m) => ({ Component: m.RegisterPage })) },
   { path: "/activate", lazy: () => import("../features/auth/ActivatePage").then((m) => ({ Component: m.ActivatePage })) },
@@ -65,6 +70,8 @@ export const router = createBrowserRouter([
           { path: "*", element: <NotFoundPage /> },
         ],
       },
+    ],
+  },
     ],
   },
 ]);

@@ -1,11 +1,8 @@
 import { json } from "@codemirror/lang-json";
-import CodeMirror, { EditorView } from "@uiw/react-codemirror";
+import { EditorView } from "@uiw/react-codemirror";
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { adoptEditorStyles } from "./config/editorStyles";
-
-// CodeMirror's own styles, under the console's CSP (see editorStyles).
-adoptEditorStyles();
+import { CodeEditor } from "../../components/CodeEditor";
 
 type TestInputDialogProps = {
   value: Record<string, unknown>;
@@ -45,7 +42,7 @@ export function TestInputDialog({ value, onApply, onClose }: TestInputDialogProp
     <dialog ref={dialog} className="editor-dialog test-input" aria-labelledby={titleId} onCancel={onClose}>
       <h2 id={titleId}>{t("testInputTitle")}</h2>
       <p className="muted">{t("testInputHelp")}</p>
-      <CodeMirror
+      <CodeEditor
         value={text}
         onChange={setText}
         extensions={[json(), EditorView.contentAttributes.of({ "aria-label": t("testInputTitle"), "aria-describedby": errorId })]}

@@ -1,10 +1,11 @@
 import { json } from "@codemirror/lang-json";
-import CodeMirror, { EditorView } from "@uiw/react-codemirror";
+import { EditorView } from "@uiw/react-codemirror";
 import { useId, useMemo, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { ProblemError } from "../../api/problem";
 import { ProblemAlert } from "../../components/ProblemAlert";
+import { CodeEditor } from "../../components/CodeEditor";
 import type { Graph } from "../../canvas/graph";
 import { DiagnosticList } from "./DiagnosticList";
 import { GraphDiffView } from "./GraphDiffView";
@@ -69,7 +70,7 @@ function PatchImport({ workflow }: { workflow: Workflow }) {
             {t("patchLabel")}
           </span>
           <div className="patch-editor">
-            <CodeMirror
+            <CodeEditor
               value={text}
               onChange={setText}
               height="22rem"

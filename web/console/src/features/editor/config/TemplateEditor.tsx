@@ -2,11 +2,11 @@
 // an expression, or JSON. It completes the variables in scope, and Tab leaves it like any
 // other field (Tab never indents here).
 import { useMemo } from "react";
-import CodeMirror, { EditorState, EditorView, type Extension } from "@uiw/react-codemirror";
+import { EditorState, EditorView, type Extension } from "@uiw/react-codemirror";
 import { autocompletion } from "@codemirror/autocomplete";
 import { json } from "@codemirror/lang-json";
 import { variableCompletion, type EditorLanguage } from "./completion";
-import { adoptEditorStyles } from "./editorStyles";
+import { CodeEditor } from "../../../components/CodeEditor";
 import type { Variable } from "./scope";
 
 type Props = {
@@ -31,8 +31,6 @@ const oneLine = EditorState.transactionFilter.of((tr) => (tr.newDoc.lines > 1 ? 
 // In templates only braces close themselves: {{ becomes {{}} with the cursor inside.
 const closeBraces = EditorState.languageData.of(() => [{ closeBrackets: { brackets: ["{"] } }]);
 
-adoptEditorStyles();
-
 export function TemplateEditor(props: Props) {
   const { id, label, describedBy, invalid, required, multiline, language, variables } = props;
   const extensions = useMemo(() => {
@@ -56,7 +54,7 @@ export function TemplateEditor(props: Props) {
   }, [id, label, describedBy, invalid, required, multiline, language, variables]);
 
   return (
-    <CodeMirror
+    <CodeEditor
       className={`template-editor${multiline ? " multiline" : ""}${invalid ? " invalid" : ""}`}
       value={props.value}
       onChange={props.onChange}
