@@ -51,7 +51,7 @@ type consoleSite struct {
 
 // newConsoleSite starts the server and chromium; the test is skipped when the console was
 // not built or there is no chromium.
-func newConsoleSite(t *testing.T) *consoleSite {
+func newConsoleSite(t testing.TB) *consoleSite {
 	t.Helper()
 	if _, err := fs.Stat(web.Console, "index.html"); err != nil {
 		t.Skip("console not built: run make build")
@@ -84,7 +84,7 @@ const (
 
 // tab is one browser tab on the console.
 type tab struct {
-	t    *testing.T
+	t    testing.TB
 	ctx  context.Context
 	site *consoleSite
 
@@ -111,7 +111,7 @@ const reportViolations = `document.addEventListener("securitypolicyviolation", (
 		" in " + e.sourceFile + ":" + e.lineNumber));`
 
 // tab opens a tab: the browser's first one, then new ones beside it.
-func (s *consoleSite) tab(t *testing.T) *tab {
+func (s *consoleSite) tab(t testing.TB) *tab {
 	t.Helper()
 	ctx := s.browser
 	if s.tabs > 0 {

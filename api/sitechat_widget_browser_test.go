@@ -20,7 +20,7 @@ import (
 
 // browser starts a headless Debian chromium for the test, or skips it when there is none
 // (.ci/run installs the package).
-func browser(t *testing.T) context.Context {
+func browser(t testing.TB) context.Context {
 	t.Helper()
 	path, err := exec.LookPath("chromium")
 	if err != nil {
