@@ -33,14 +33,30 @@ function GraphViewInner({ graph, marks, edgeClass, onSelect, selected }: GraphVi
   const { t } = useTranslation("canvas");
   const types = useActionTypes().data;
   const positioned = useLaidOut(graph);
+  // A node whose drawing did not change keeps its object, so a run's live marks redraw
+  // only the nodes they changed, not all of them (ReactFlow compares nodes by identity).
+  const [drawn] = useState(() => new Map<string, ActionNode>());
+  const [drawnEdges] = useState(() => new Map<string, ConnectionEdge>());
   const flow = useMemo(() => {
     if (!positioned || !types) return null;
     const { nodes, edges } = toFlow(positioned, byKey(types), marks);
     return {
-      nodes: nodes.map((n): ActionNode => ({ ...n, selected: n.id === selected, draggable: false, connectable: false })),
-      edges: edges.map((e) => ({ ...e, className: edgeClass?.(e) })),
+      nodes: nodes.map((n): ActionNode => {
+        const node: ActionNode = { ...n, selected: n.id === selected, draggable: false, connectable: false };
+        const before = drawn.get(n.id);
+        if (before && sameNode(before, node)) return before;
+        drawn.set(n.id, node);
+        return node;
+      }),
+      edges: edges.map((e) => {
+        const edge = { ...e, className: edgeClass?.(e) };
+        const before = drawnEdges.get(e.id);
+        if (before && before.className === edge.className && before.data?.change === edge.data?.change) return before;
+        drawnEdges.set(e.id, edge);
+        return edge;
+      }),
     };
-  }, [positioned, types, marks, edgeClass, selected]);
+  }, [positioned, types, marks, edgeClass, selected, drawn, drawnEdges]);
   const click: NodeMouseHandler<ActionNode> = (_, node) => onSelect?.(node.id);
   // Nodes are focusable: Enter or Space on one chooses it as a click does.
   const key = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -68,6 +84,18 @@ function GraphViewInner({ graph, marks, edgeClass, onSelect, selected }: GraphVi
       </ReactFlow>
     </div>
   );
+}
+
+function sameNode(a: ActionNode, b: ActionNode): boolean {
+  if (a.selected !== b.selected || a.position !== b.position) return false;
+  const keys = new Set([...Object.keys(a.data), ...Object.keys(b.data)]) as Set<keyof ActionNode["data"]>;
+  for (const k of keys) {
+    const x = a.data[k];
+    const y = b.data[k];
+    if (x === y) continue;
+    if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length || x.some((v, i) => v !== y[i])) return false;
+  }
+  return true;
 }
 
 /** useLaidOut is the graph with every action placed: as saved, or laid out by elkjs. */
