@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { durationMs, useRunFormat } from "./format";
 import { StatusWord } from "./StatusWord";
@@ -22,7 +23,6 @@ type RunTimelineProps = {
  * button, status, duration, attempts and bar. */
 export function RunTimeline({ actions, receipts, now, selected, onSelect }: RunTimelineProps) {
   const { t } = useTranslation("runs");
-  const format = useRunFormat();
   const rows = timelineRows(actions, receipts, now);
   return (
     <table className="list run-timeline">
@@ -39,28 +39,56 @@ export function RunTimeline({ actions, receipts, now, selected, onSelect }: RunT
         </tr>
       </thead>
       <tbody>
-        {rows.map(({ action, receipt, bar }) => {
-          const status = receipt?.status ?? action.status;
-          const key = action.action_key;
-          return (
-            <tr key={key} className={key === selected ? "selected" : undefined}>
-              <td>
-                <button type="button" className="link" aria-pressed={key === selected} onClick={() => onSelect(key)}>
-                  {action.label || key}
-                </button>
-              </td>
-              <td>
-                <StatusWord status={status} />
-              </td>
-              <td>{bar ? format.duration(durationMs(receipt?.started_at, receipt?.finished_at, now)) : t("notRun")}</td>
-              <td>{attempts(receipt, action, t)}</td>
-              <td className="timeline-bar-cell" aria-hidden="true">
-                {bar && <div className={`timeline-bar status-${status}`} style={{ marginLeft: `${bar.left}%`, width: `${bar.width}%` }} />}
-              </td>
-            </tr>
-          );
-        })}
+        {rows.map(({ action, receipt, bar }) => (
+          <TimelineRow
+            key={action.action_key}
+            action={action}
+            receipt={receipt}
+            left={bar?.left}
+            width={bar?.width}
+            // Only a running action's duration follows the clock; the others stay drawn.
+            now={receipt?.started_at && !receipt.finished_at ? now : 0}
+            selected={action.action_key === selected}
+            onSelect={onSelect}
+          />
+        ))}
       </tbody>
     </table>
   );
 }
+
+type TimelineRowProps = {
+  action: ActionWithState;
+  receipt: ActionRun | undefined;
+  left?: number;
+  width?: number;
+  now: number;
+  selected: boolean;
+  onSelect: (actionKey: string) => void;
+};
+
+// Rows are drawn again only when their own action changes: a run of hundreds of actions
+// sends events about a few at a time.
+const TimelineRow = memo(function TimelineRow({ action, receipt, left, width, now, selected, onSelect }: TimelineRowProps) {
+  const { t } = useTranslation("runs");
+  const format = useRunFormat();
+  const status = receipt?.status ?? action.status;
+  const key = action.action_key;
+  return (
+    <tr className={selected ? "selected" : undefined}>
+      <td>
+        <button type="button" className="link" aria-pressed={selected} onClick={() => onSelect(key)}>
+          {action.label || key}
+        </button>
+      </td>
+      <td>
+        <StatusWord status={status} />
+      </td>
+      <td>{width === undefined ? t("notRun") : format.duration(durationMs(receipt?.started_at, receipt?.finished_at, now || undefined))}</td>
+      <td>{attempts(receipt, action, t)}</td>
+      <td className="timeline-bar-cell" aria-hidden="true">
+        {width !== undefined && <div className={`timeline-bar status-${status}`} style={{ marginLeft: `${left}%`, width: `${width}%` }} />}
+      </td>
+    </tr>
+  );
+});

@@ -113,7 +113,7 @@ export const runs = texts(
     workflow: "Сценарий",
     status: "Статус",
     version: "Версия",
-    versionNumber: "в{{number}}",
+    versionNumber: "версия {{number}}",
     draft: "черновик (тестовый запуск)",
     trigger: "Триггер",
     started: "Начат",

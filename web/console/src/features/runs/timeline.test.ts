@@ -37,6 +37,17 @@ describe("timelineRows", () => {
     ]);
   });
 
+  it("grows the span of a run still going in steps of ten seconds", () => {
+    const receipts = new Map([
+      ["a", receipt("a", "2026-01-01T00:00:00Z", "2026-01-01T00:00:01Z")],
+      ["b", receipt("b", "2026-01-01T00:00:01Z", null)],
+    ]);
+    const rows = timelineRows([action("a"), action("b")], receipts, Date.parse("2026-01-01T00:00:12Z"));
+    expect(rows[0].bar).toEqual({ left: 0, width: 5 });
+    expect(rows[1].bar?.left).toBe(5);
+    expect(rows[1].bar?.width).toBeCloseTo(55);
+  });
+
   it("runs a bar still running up to now", () => {
     const receipts = new Map([
       ["a", receipt("a", "2026-01-01T00:00:00Z", "2026-01-01T00:00:01Z")],

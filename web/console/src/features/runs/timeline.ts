@@ -15,6 +15,8 @@ function startOf(r: ActionRun | undefined): number {
   return at ? Date.parse(at) : Infinity;
 }
 
+const liveStep = 10_000;
+
 /** timelineRows orders the actions by when they started (those not started last, in graph
  * order) and places each bar between the first start and the last end (or now). */
 export function timelineRows(actions: ActionWithState[], receipts: Map<string, ActionRun>, now: number): TimelineRow[] {
@@ -25,7 +27,10 @@ export function timelineRows(actions: ActionWithState[], receipts: Map<string, A
   const endOf = (r: ActionRun) => (r.finished_at ? Date.parse(r.finished_at) : now);
   const from = Math.min(...starts);
   const to = Math.max(from + 1, ...rows.flatMap((r) => (r.receipt && Number.isFinite(r.start) ? [endOf(r.receipt)] : [])));
-  const span = to - from;
+  // While something runs the span grows in whole steps, so the bars of finished actions
+  // stay put (and are not drawn again) between steps.
+  const running = rows.some((r) => r.receipt && Number.isFinite(r.start) && !r.receipt.finished_at);
+  const span = running ? Math.ceil((to - from) / liveStep) * liveStep : to - from;
   return rows.map(({ action, receipt, start }) => {
     if (!receipt || !Number.isFinite(start)) return { action, receipt };
     const width = Math.max(((endOf(receipt) - start) / span) * 100, 0.5);
