@@ -95,8 +95,3 @@ func lockClient(tx *gorm.DB, clientID uuid.UUID) error {
 	}
 	return nil
 }
-
-// likePattern is a LIKE pattern matching q anywhere, with LIKE's wildcards in q escaped.
-func likePattern(q string) string {
-	return "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(q) + "%"
-}

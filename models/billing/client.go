@@ -163,7 +163,7 @@ type ClientFilter struct {
 func (s *Service) Clients(ctx context.Context, companyID uuid.UUID, filter ClientFilter, page models.PageRequest) ([]CountedClient, string, error) {
 	q := s.DB.WithContext(ctx).Where("company_id = ? AND status IN ?", companyID, filter.Statuses)
 	if filter.Query != "" {
-		q = q.Where(`search_text LIKE ? ESCAPE '\'`, likePattern(strings.ToLower(strings.TrimSpace(filter.Query))))
+		q = q.Where(`search_text LIKE ? ESCAPE '\'`, models.LikeContains(strings.ToLower(strings.TrimSpace(filter.Query))))
 	}
 	var rows []Client
 	if err := page.Apply(q, "id").Find(&rows).Error; err != nil {

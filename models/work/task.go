@@ -522,7 +522,7 @@ func (s *Service) Tasks(ctx context.Context, a *Access, f TaskFilter, page model
 		if utf8.RuneCountInString(f.Query) > 200 {
 			return nil, "", models.Invalid("invalid_task_filter", "q")
 		}
-		q = q.Where(`work_tasks.search_text LIKE ? ESCAPE '\'`, likePattern(strings.ToLower(f.Query)))
+		q = q.Where(`work_tasks.search_text LIKE ? ESCAPE '\'`, models.LikeContains(strings.ToLower(f.Query)))
 	}
 	var rows []TaskRow
 	if err := page.Apply(q, "work_tasks.id").Scan(&rows).Error; err != nil {
@@ -530,11 +530,6 @@ func (s *Service) Tasks(ctx context.Context, a *Access, f TaskFilter, page model
 	}
 	rows, next := models.Page(page, rows, func(t TaskRow) uuid.UUID { return t.ID })
 	return rows, next, nil
-}
-
-// likePattern is a LIKE pattern matching q anywhere, with LIKE's wildcards in q escaped.
-func likePattern(q string) string {
-	return "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(q) + "%"
 }
 
 // Comment is a comment on a task.
