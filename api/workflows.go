@@ -89,17 +89,42 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
-// workflowList serves GET /api/v1/projects/{project_id}/workflows.
+// workflowListItem is a workflow as the project's list shows it: with how it starts and
+// how it last ran.
+type workflowListItem struct {
+	workflowView
+	TriggerTypes []string         `json:"trigger_types"`
+	LastRun      *workflowLastRun `json:"last_run"`
+}
+
+type workflowLastRun struct {
+	WorkflowRunID uuid.UUID  `json:"workflow_run_id"`
+	Status        string     `json:"status"`
+	CreatedAt     time.Time  `json:"created_at"`
+	FinishedAt    *time.Time `json:"finished_at"`
+}
+
+// workflowList serves GET /api/v1/projects/{project_id}/workflows, those whose name
+// contains q when it is given.
 func (s *Server) workflowList(c *gin.Context) {
+	p := project(c)
 	servePage(c, func(page models.PageRequest) ([]automation.Workflow, string, error) {
-		return s.Workflows.List(c, project(c).ID, page)
+		return s.Workflows.List(c, p.ID, c.Query("q"), page)
 	},
-		func(rows []automation.Workflow) ([]workflowView, error) {
-			items := make([]workflowView, len(rows))
+		func(rows []automation.Workflow) ([]workflowListItem, error) {
+			summaries, err := s.Workflows.Summaries(c, p.CompanyID, rows)
+			if err != nil {
+				return nil, err
+			}
+			items := make([]workflowListItem, len(rows))
 			for i := range rows {
-				var err error
-				if items[i], err = s.viewWorkflow(c, &rows[i]); err != nil {
+				if items[i].workflowView, err = s.viewWorkflow(c, &rows[i]); err != nil {
 					return nil, err
+				}
+				sum := summaries[rows[i].ID]
+				items[i].TriggerTypes = sum.TriggerTypes
+				if r := sum.LastRun; r != nil {
+					items[i].LastRun = &workflowLastRun{WorkflowRunID: r.ID, Status: r.Status, CreatedAt: r.CreatedAt, FinishedAt: r.FinishedAt}
 				}
 			}
 			return items, nil

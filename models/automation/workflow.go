@@ -23,10 +23,13 @@ import (
 // Workflow is an automation of a project: one editable draft graph, and the published
 // version runs start from.
 type Workflow struct {
-	ID                     uuid.UUID `gorm:"primaryKey"`
-	CompanyID              uuid.UUID
-	ProjectID              uuid.UUID
-	Name                   string
+	ID        uuid.UUID `gorm:"primaryKey"`
+	CompanyID uuid.UUID
+	ProjectID uuid.UUID
+	Name      string
+	// NameFolded is the name in lower case, which the list's search compares: folded here
+	// because SQLite folds ASCII letters only.
+	NameFolded             string
 	Description            string
 	DraftActions           string
 	DraftConnections       string
@@ -120,7 +123,8 @@ func (s *Service) Create(ctx context.Context, p *company.Project, userID uuid.UU
 	}
 	now := s.now()
 	w := &Workflow{
-		ID: models.NewID(), CompanyID: p.CompanyID, ProjectID: p.ID, Name: name, Description: strings.TrimSpace(description),
+		ID: models.NewID(), CompanyID: p.CompanyID, ProjectID: p.ID, Name: name, NameFolded: strings.ToLower(name),
+		Description:  strings.TrimSpace(description),
 		DraftActions: "[]", DraftConnections: "[]", DraftTestInput: "{}", DraftUpdatedAt: now, DraftRevision: 1,
 		CreatedBy: userID, CreatedAt: now, UpdatedAt: now,
 	}
@@ -149,10 +153,18 @@ func (s *Service) WorkflowOf(ctx context.Context, companyID, id uuid.UUID) (*Wor
 	return &w, nil
 }
 
-// List returns a project's workflows.
-func (s *Service) List(ctx context.Context, projectID uuid.UUID, page models.PageRequest) ([]Workflow, string, error) {
+// List returns a project's workflows, those whose name contains query in any case when it is
+// not empty. Errors: invalid (q, longer than 200 characters, as the contract also says).
+func (s *Service) List(ctx context.Context, projectID uuid.UUID, query string, page models.PageRequest) ([]Workflow, string, error) {
+	q := s.DB.WithContext(ctx).Where("project_id = ?", projectID)
+	if query != "" {
+		if utf8.RuneCountInString(query) > 200 {
+			return nil, "", models.Invalid("invalid_parameter", "q")
+		}
+		q = q.Where(`name_folded LIKE ? ESCAPE '\'`, models.LikeContains(strings.ToLower(query)))
+	}
 	var rows []Workflow
-	if err := page.Apply(s.DB.WithContext(ctx).Where("project_id = ?", projectID), "id").Find(&rows).Error; err != nil {
+	if err := page.Apply(q, "id").Find(&rows).Error; err != nil {
 		return nil, "", models.Internal("list workflows: %w", err)
 	}
 	items, next := models.Page(page, rows, func(w Workflow) uuid.UUID { return w.ID })
