@@ -159,3 +159,21 @@ func (s *Server) authDeviceRefresh(c *gin.Context) {
 	}
 	c.JSON(http.StatusOK, s.viewDeviceGrant(g))
 }
+
+type identityProviderView struct {
+	Provider    string `json:"provider"`
+	DisplayName string `json:"display_name"`
+}
+
+// authProviders serves GET /api/v1/auth/providers: the identity providers a sign-in page
+// offers.
+func (s *Server) authProviders(c *gin.Context) {
+	configured := s.Auth.ConfiguredProviders()
+	items := make([]identityProviderView, len(configured))
+	for i, p := range configured {
+		items[i] = identityProviderView(p)
+	}
+	c.JSON(http.StatusOK, struct {
+		Items []identityProviderView `json:"items"`
+	}{items})
+}

@@ -38,6 +38,7 @@ func (s *Server) routes(r *gin.Engine) {
 	v1.GET("/auth/refresh/csrf", s.authRefreshCSRF)
 	v1.POST("/auth/password-reset/request", s.authPasswordResetRequest)
 	v1.POST("/auth/password-reset/confirm", s.authPasswordResetConfirm)
+	v1.GET("/auth/providers", s.authProviders)
 	v1.GET("/auth/oauth/:provider/start", s.authOAuthStart)
 	v1.GET("/auth/oauth/:provider/callback", s.authOAuthCallback)
 	v1.POST("/auth/native/exchange", s.authNativeExchange)

@@ -84,7 +84,7 @@ type Config struct {
 // IdentityProvider is one identity provider's settings. It is configured when its client
 // id is set, and then needs all three endpoint URLs.
 type IdentityProvider struct {
-	ClientID, ClientSecret, AuthURL, TokenURL, UserInfoURL, Scopes string
+	Name, ClientID, ClientSecret, AuthURL, TokenURL, UserInfoURL, Scopes string
 }
 
 // ParseConfig reads the environment (through getenv) and then the flags in args.
@@ -160,6 +160,7 @@ func ParseConfig(args []string, getenv func(string) string) (Config, error) {
 		p := &IdentityProvider{}
 		c.IdentityProviders[name] = p
 		env, flagName := strings.ToUpper(name)+"_", strings.ReplaceAll(name, "_", "-")+"-"
+		str(&p.Name, flagName+"name", env+"NAME", "Identity provider "+strings.ToUpper(strings.TrimPrefix(name, "idp_")), name+" name on the sign-in page's button")
 		str(&p.ClientID, flagName+"client-id", env+"CLIENT_ID", "", name+" OAuth client id; setting it turns the provider on")
 		str(&p.ClientSecret, flagName+"client-secret", env+"CLIENT_SECRET", "", name+" OAuth client secret")
 		str(&p.AuthURL, flagName+"auth-url", env+"AUTH_URL", "", name+" authorization endpoint URL")
@@ -328,7 +329,7 @@ func (c Config) identityProviders() map[string]auth.ProviderConfig {
 			continue
 		}
 		out[name] = auth.ProviderConfig{
-			ClientID: p.ClientID, ClientSecret: p.ClientSecret,
+			DisplayName: p.Name, ClientID: p.ClientID, ClientSecret: p.ClientSecret,
 			AuthURL: p.AuthURL, TokenURL: p.TokenURL, UserInfoURL: p.UserInfoURL,
 			RedirectURL: c.PublicURL + "/api/v1/auth/oauth/" + name + "/callback",
 			Scopes:      strings.FieldsFunc(p.Scopes, func(r rune) bool { return r == ' ' || r == ',' }),

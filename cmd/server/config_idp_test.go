@@ -2,6 +2,7 @@ package main
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"agencyhub/models/auth"
@@ -35,7 +36,7 @@ func TestIdentityProviderConfig(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := map[string]auth.ProviderConfig{"idp_a": {
-			ClientID: "agencyhub", ClientSecret: "s3cret",
+			DisplayName: "Identity provider A", ClientID: "agencyhub", ClientSecret: "s3cret",
 			AuthURL: idpA["IDP_A_AUTH_URL"], TokenURL: idpA["IDP_A_TOKEN_URL"], UserInfoURL: idpA["IDP_A_USERINFO_URL"],
 			RedirectURL: "https://api.example.com/api/v1/auth/oauth/idp_a/callback", Scopes: []string{"openid", "email"},
 		}}
@@ -44,6 +45,16 @@ func TestIdentityProviderConfig(t *testing.T) {
 		}
 		if got := c.nativeRedirectPrefixes(); !reflect.DeepEqual(got, []string{"com.example.app:/oauth", "https://app.example.com/native/"}) {
 			t.Fatalf("prefixes %v", got)
+		}
+	})
+	t.Run("IDP_C_NAME names a provider on the sign-in page", func(t *testing.T) {
+		vars := map[string]string{"IDP_C_NAME": "Corporate account"}
+		for k, v := range idpA {
+			vars[strings.Replace(k, "IDP_A", "IDP_C", 1)] = v
+		}
+		c, err := ParseConfig(nil, env(vars))
+		if err != nil || c.identityProviders()["idp_c"].DisplayName != "Corporate account" {
+			t.Fatalf("providers %+v, err %v", c.identityProviders(), err)
 		}
 	})
 	t.Run("a flag configures a provider too", func(t *testing.T) {

@@ -32,6 +32,8 @@ var ProviderNames = []string{"idp_a", "idp_b", "idp_c"}
 // code with PKCE, client authentication by HTTP Basic) with an OpenID Connect userinfo
 // endpoint answering the claims sub, email, email_verified and name.
 type ProviderConfig struct {
+	// DisplayName names the provider to people, on the sign-in page's button.
+	DisplayName                    string
 	ClientID, ClientSecret         string
 	AuthURL, TokenURL, UserInfoURL string
 	// RedirectURL is our callback for this provider, as registered there.
@@ -89,6 +91,22 @@ var (
 	errInvalidCallback     = models.Invalid("invalid_oauth_callback", "code", "state")
 	errInvalidExchange     = models.Invalid("invalid_native_exchange", "code", "code_verifier", "state")
 )
+
+// ConfiguredProvider is an identity provider people can sign in with here.
+type ConfiguredProvider struct {
+	Provider, DisplayName string
+}
+
+// ConfiguredProviders are the providers configured on this server, in ProviderNames order.
+func (s *Service) ConfiguredProviders() []ConfiguredProvider {
+	out := []ConfiguredProvider{}
+	for _, name := range ProviderNames {
+		if p, ok := s.Settings.Providers[name]; ok {
+			out = append(out, ConfiguredProvider{Provider: name, DisplayName: p.DisplayName})
+		}
+	}
+	return out
+}
 
 // oauthConfig is the OAuth client of a configured provider. Errors: invalid (provider).
 func (s *Service) oauthConfig(provider string) (*oauth2.Config, ProviderConfig, error) {
