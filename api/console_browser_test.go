@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -259,12 +260,12 @@ func (tb *tab) waitFor(what string, within time.Duration, ready func(ctx context
 		tb.checkFaults()
 		ctx, cancel := context.WithDeadline(tb.ctx, deadline)
 		ok, err := ready(ctx)
+		if err != nil && ctx.Err() == nil {
+			last = err
+		}
 		cancel()
 		if ok {
 			return
-		}
-		if err != nil {
-			last = err
 		}
 		if time.Now().After(deadline) {
 			if last != nil {
@@ -359,6 +360,14 @@ func (tb *tab) onNamed(ctx context.Context, roles []string, name, fn string, out
 		if err != nil {
 			return err
 		}
+		// A required field's label ends in the form's "*" mark, which its name keeps.
+		if slices.Contains(roles, "textbox") {
+			required, err := accessibility.QueryAXTree().WithObjectID(doc.ObjectID).WithAccessibleName(name + "*").Do(ctx)
+			if err != nil {
+				return err
+			}
+			nodes = append(nodes, required...)
+		}
 		for _, n := range nodes {
 			if n.Ignored || n.BackendDOMNodeID == 0 || n.Role == nil || !slices.Contains(roles, jsonString(n.Role.Value)) {
 				continue
@@ -394,12 +403,139 @@ func jsonString(v []byte) string {
 	return s
 }
 
+// onSelected calls fn (as onNamed does) on the element the script find answers, for the
+// canvas's nodes and handles, which a person knows by their place rather than a name.
+func (tb *tab) onSelected(ctx context.Context, find, fn string, out any, args ...any) (bool, error) {
+	argv, err := json.Marshal(args)
+	if err != nil {
+		return false, err
+	}
+	js := fmt.Sprintf("(() => { const el = %s; return el ? (%s).apply(el, %s) : null; })()", find, fn, argv)
+	var res json.RawMessage
+	if err := chromedp.Run(ctx, chromedp.Evaluate(js, &res, awaitPromise)); err != nil {
+		return false, err
+	}
+	if len(res) == 0 || string(res) == "null" {
+		return false, nil
+	}
+	if out != nil {
+		return true, json.Unmarshal(res, out)
+	}
+	return true, nil
+}
+
+// clickAt clicks, with the mouse, the element the script find answers; within a canvas,
+// where it is seen.
+func (tb *tab) clickAt(what, find string, inCanvas bool) {
+	tb.t.Helper()
+	point := pointAt
+	if inCanvas {
+		point = pointAtInPlace
+	}
+	tb.waitFor(what+" to click", pageWait, func(ctx context.Context) (bool, error) {
+		var at [2]float64
+		ok, err := tb.onSelected(ctx, find, point, &at)
+		if !ok || err != nil {
+			return false, err
+		}
+		return true, chromedp.Run(ctx, chromedp.MouseClickXY(at[0], at[1]))
+	})
+}
+
+// clickLinkTo clicks the link to path, as a person picks a row of a list by what it shows.
+func (tb *tab) clickLinkTo(path string) {
+	tb.t.Helper()
+	tb.clickAt("a link to "+path, `document.querySelector('a[href="' + `+jsString(path)+` + '"]')`, false)
+}
+
+// node is the script finding the canvas's node of the action.
+func node(actionKey string) string {
+	return `document.querySelector('.react-flow__node [data-action-key="' + ` + jsString(actionKey) + ` + '"]')`
+}
+
+// clickNode clicks the action's node on the canvas.
+func (tb *tab) clickNode(actionKey string) {
+	tb.t.Helper()
+	tb.clickAt("the node "+actionKey, node(actionKey), true)
+}
+
+// connect drags, with the mouse, from the output handle of one node (its handle id: "out",
+// or the branch) to the input handle of another.
+func (tb *tab) connect(from, output, to string) {
+	tb.t.Helper()
+	var a, b [2]float64
+	tb.waitFor(fmt.Sprintf("the handles to connect %s (%s) to %s", from, output, to), pageWait, func(ctx context.Context) (bool, error) {
+		ok, err := tb.onSelected(ctx, node(from)+`?.querySelector('.react-flow__handle.source[data-handleid="`+output+`"]')`, pointAtInPlace, &a)
+		if !ok || err != nil {
+			return false, err
+		}
+		return tb.onSelected(ctx, node(to)+`?.querySelector(".react-flow__handle.target")`, pointAtInPlace, &b)
+	})
+	ctx, cancel := context.WithTimeout(tb.ctx, pageWait)
+	defer cancel()
+	mouse := func(t input.MouseType, x, y float64, buttons int64) chromedp.Action {
+		return input.DispatchMouseEvent(t, x, y).WithButton(input.Left).WithButtons(buttons).WithClickCount(1)
+	}
+	actions := []chromedp.Action{mouse(input.MousePressed, a[0], a[1], 1)}
+	for i := 1; i <= 10; i++ {
+		f := float64(i) / 10
+		actions = append(actions, mouse(input.MouseMoved, a[0]+(b[0]-a[0])*f, a[1]+(b[1]-a[1])*f, 1))
+	}
+	actions = append(actions, mouse(input.MouseReleased, b[0], b[1], 0))
+	const edges = `document.querySelectorAll(".react-flow__edge").length`
+	var before int
+	tb.eval(edges, &before)
+	if err := chromedp.Run(ctx, actions...); err != nil {
+		tb.fail("connect %s to %s: %v", from, to, err)
+	}
+	tb.waitJS(fmt.Sprintf("an edge from %s to %s", from, to), fmt.Sprintf("%s > %d", edges, before))
+}
+
+// statuses waits until the canvas's nodes carry exactly these data-status values.
+func (tb *tab) statuses(want map[string]string) {
+	tb.t.Helper()
+	var got map[string]string
+	tb.waitFor(fmt.Sprintf("the nodes' statuses to be %v", want), pageWait, func(ctx context.Context) (bool, error) {
+		err := chromedp.Run(ctx, chromedp.Evaluate(`Object.fromEntries([...document.querySelectorAll(".react-flow__node [data-action-key]")]
+			.map((n) => [n.dataset.actionKey, n.dataset.status ?? ""]))`, &got))
+		if err == nil && !maps.Equal(got, want) {
+			err = fmt.Errorf("the nodes show %v", got)
+		}
+		return err == nil, err
+	})
+}
+
+// valueOf is what the field labelled label holds.
+func (tb *tab) valueOf(label string) string {
+	tb.t.Helper()
+	var value string
+	tb.waitFor(fmt.Sprintf("a field labelled %q with a value", label), pageWait, func(ctx context.Context) (bool, error) {
+		return tb.onNamed(ctx, typable, label, `function () { return this.value || null; }`, &value)
+	})
+	return value
+}
+
 // pointAt scrolls the element into view and answers its centre, or null while it is
 // disabled or something else covers that point.
 const pointAt = `function () {
 	if (this.disabled || this.getAttribute("aria-disabled") === "true") return null;
 	this.scrollIntoView({block: "center", inline: "center"});
 	const r = this.getBoundingClientRect();
+	const x = r.left + r.width / 2, y = r.top + r.height / 2;
+	const top = document.elementFromPoint(x, y);
+	return top && (top === this || this.contains(top)) ? [x, y] : null;
+}`
+
+// pointAtInPlace is pointAt without scrolling, for the canvas: React Flow moves its view
+// by transforms, and a scrolled canvas no longer matches where it draws. It waits two
+// frames and answers null while the element still moves (the view fitting itself to the
+// graph, say), as a person aims at what stands still.
+const pointAtInPlace = `async function () {
+	if (this.disabled || this.getAttribute("aria-disabled") === "true") return null;
+	const before = this.getBoundingClientRect();
+	await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+	const r = this.getBoundingClientRect();
+	if (r.left !== before.left || r.top !== before.top || r.width !== before.width) return null;
 	const x = r.left + r.width / 2, y = r.top + r.height / 2;
 	const top = document.elementFromPoint(x, y);
 	return top && (top === this || this.contains(top)) ? [x, y] : null;
@@ -538,6 +674,15 @@ func (tb *tab) choose(label, option string) {
 			this.dispatchEvent(new Event("change", {bubbles: true}));
 			return true;
 		}`, nil, option)
+	})
+}
+
+// seeIn waits until the region, dialog or panel named name shows text.
+func (tb *tab) seeIn(name, text string) {
+	tb.t.Helper()
+	tb.waitFor(fmt.Sprintf("%q to show %q", name, text), pageWait, func(ctx context.Context) (bool, error) {
+		return tb.onNamed(ctx, []string{"region", "complementary", "dialog", "alertdialog", "group", "form", "main"}, name,
+			`function (text) { return this.innerText.includes(text) ? true : null; }`, nil, text)
 	})
 }
 
