@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -33,15 +35,26 @@ type runView struct {
 	FinishedAt        *time.Time     `json:"finished_at"`
 	CreatedAt         time.Time      `json:"created_at"`
 	UpdatedAt         time.Time      `json:"updated_at"`
+	HistoryURL        string         `json:"history_url"`
 }
 
-func viewRun(r *automation.Run) runView {
-	return runView{
+func (s *Server) viewRun(r *automation.Run) runView {
+	return runView{HistoryURL: s.historyURL(r.ID),
 		WorkflowRunID: r.ID, WorkflowID: r.WorkflowID, WorkflowVersionID: r.WorkflowVersionID, ProjectID: r.ProjectID,
 		Status: r.Status, Terminal: r.Terminal(), TerminalReason: r.TerminalReason, Error: r.Error,
 		TriggerType: r.TriggerType, TriggerActionKey: r.TriggerActionKey, IsTest: r.IsTest, InputJSON: r.InputJSON(),
 		ReplayOfRunID: r.ReplayOfRunID, StartedAt: r.StartedAt, FinishedAt: r.FinishedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 	}
+}
+
+// historyURL is where the Temporal Web UI lists the executions of a run (a retry is a new
+// execution under the same workflow id); empty when no Web UI is known.
+func (s *Server) historyURL(runID uuid.UUID) string {
+	if s.TemporalUIURL == "" {
+		return ""
+	}
+	query := url.QueryEscape(`WorkflowId="` + runID.String() + `"`)
+	return fmt.Sprintf("%s/namespaces/%s/workflows?query=%s", strings.TrimSuffix(s.TemporalUIURL, "/"), url.PathEscape(s.TemporalNamespace), query)
 }
 
 type runInputRequest struct {
@@ -60,7 +73,7 @@ func (s *Server) runManual(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	c.JSON(http.StatusAccepted, viewRun(r))
+	c.JSON(http.StatusAccepted, s.viewRun(r))
 }
 
 // workflowTestRunCreate serves POST /api/v1/workflows/{workflow_id}/test-runs: the draft
@@ -81,7 +94,7 @@ func (s *Server) workflowTestRunCreate(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	c.JSON(http.StatusAccepted, viewRun(r))
+	c.JSON(http.StatusAccepted, s.viewRun(r))
 }
 
 // runList serves GET /api/v1/workflows/{workflow_id}/runs.
@@ -92,7 +105,7 @@ func (s *Server) runList(c *gin.Context) {
 			return nil, "", err
 		}
 		return s.Workflows.Runs(c, workflow(c).ID, filter, page)
-	}, each(func(r automation.Run) runView { return viewRun(&r) }))
+	}, each(func(r automation.Run) runView { return s.viewRun(&r) }))
 }
 
 type projectRunView struct {
@@ -111,7 +124,7 @@ func (s *Server) projectRunList(c *gin.Context) {
 		}
 		return s.Workflows.ProjectRuns(c, p.CompanyID, p.ID, filter, page)
 	}, each(func(r automation.ProjectRun) projectRunView {
-		return projectRunView{runView: viewRun(&r.Run), WorkflowName: r.WorkflowName}
+		return projectRunView{runView: s.viewRun(&r.Run), WorkflowName: r.WorkflowName}
 	}))
 }
 
@@ -150,7 +163,7 @@ func runFilter(c *gin.Context, page *models.PageRequest) (automation.RunFilter, 
 }
 
 // runGet serves GET /api/v1/runs/{workflow_run_id}.
-func (s *Server) runGet(c *gin.Context) { c.JSON(http.StatusOK, viewRun(run(c))) }
+func (s *Server) runGet(c *gin.Context) { c.JSON(http.StatusOK, s.viewRun(run(c))) }
 
 type actionRunView struct {
 	ActionRunID          uuid.UUID      `json:"action_run_id"`
@@ -349,7 +362,7 @@ func (s *Server) runCancel(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	c.JSON(http.StatusAccepted, viewRun(r))
+	c.JSON(http.StatusAccepted, s.viewRun(r))
 }
 
 // runReplay serves POST /api/v1/runs/{workflow_run_id}/replay: a new run of the same
@@ -360,7 +373,7 @@ func (s *Server) runReplay(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	c.JSON(http.StatusAccepted, viewRun(r))
+	c.JSON(http.StatusAccepted, s.viewRun(r))
 }
 
 type retryActionRequest struct {
@@ -379,5 +392,5 @@ func (s *Server) runRetryAction(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	c.JSON(http.StatusAccepted, viewRun(r))
+	c.JSON(http.StatusAccepted, s.viewRun(r))
 }

@@ -106,6 +106,9 @@ type Server struct {
 	TrustedProxies []string
 	// PublicURL is the base URL clients reach the API at, used in generated docs.
 	PublicURL string
+	// TemporalUIURL is the Temporal Web UI's address and TemporalNamespace the runs'
+	// namespace, for each run's link to its history; no link without a Web UI.
+	TemporalUIURL, TemporalNamespace string
 	// MaxBodyBytes caps JSON request bodies (APP_MAX_BODY_BYTES); larger ones answer 413.
 	MaxBodyBytes int64
 	// SafetyPoll is how often a stream or a receipt wait reads the projection even when the

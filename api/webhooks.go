@@ -298,5 +298,5 @@ func (s *Server) webhookEventReplay(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	c.JSON(http.StatusAccepted, viewRun(r))
+	c.JSON(http.StatusAccepted, s.viewRun(r))
 }

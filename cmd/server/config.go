@@ -71,6 +71,7 @@ type Config struct {
 	TemporalNamespace string
 	TemporalPort      int64
 	TemporalUIPort    int64
+	TemporalUIURL     string
 	TemporalTLSCert   string
 	TemporalTLSKey    string
 	TemporalTLSCA     string
@@ -150,6 +151,7 @@ func ParseConfig(args []string, getenv func(string) string) (Config, error) {
 	str(&c.TemporalNamespace, "temporal-namespace", "TEMPORAL_NAMESPACE", "agencyhub", "Temporal namespace of the runs")
 	num(&c.TemporalPort, "temporal-port", "TEMPORAL_PORT", 7233, "embedded server: frontend gRPC port (0 picks a free one)")
 	num(&c.TemporalUIPort, "temporal-ui-port", "TEMPORAL_UI_PORT", 8233, "embedded server: Temporal Web UI port (0 turns the UI off)")
+	str(&c.TemporalUIURL, "temporal-ui-url", "TEMPORAL_UI_URL", "", "the Temporal Web UI of a cluster (TEMPORAL_ADDRESS), linked from each run; the embedded server's own UI is linked without it")
 	str(&c.TemporalTLSCert, "temporal-tls-cert", "TEMPORAL_TLS_CERT", "", "client certificate file for a cluster that requires mTLS")
 	str(&c.TemporalTLSKey, "temporal-tls-key", "TEMPORAL_TLS_KEY", "", "client key file for TEMPORAL_TLS_CERT")
 	str(&c.TemporalTLSCA, "temporal-tls-ca", "TEMPORAL_TLS_CA", "", "CA bundle for the cluster's certificate; setting any TLS file turns TLS on")

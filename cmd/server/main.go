@@ -252,6 +252,15 @@ func (m *Main) openStores(ctx context.Context, keys *models.Keys, catalog *schem
 	return st, nil
 }
 
+// temporalUIURL is the Temporal Web UI runs link to: the cluster's (TEMPORAL_UI_URL), or
+// the embedded server's when it serves one.
+func (m *Main) temporalUIURL() string {
+	if m.Config.TemporalUIURL != "" || m.devServer == nil {
+		return m.Config.TemporalUIURL
+	}
+	return m.devServer.UIURL()
+}
+
 // connectTemporal connects to Temporal: the embedded server, started here, unless
 // TEMPORAL_ADDRESS names a cluster.
 func (m *Main) connectTemporal(ctx context.Context) error {
@@ -350,10 +359,11 @@ func (m *Main) apiServer(st *stores, services *engine.Services, catalog *schemas
 		Cookies:        api.CookieSettings{Secure: secure, SameSite: sameSite},
 		TrustedProxies: m.Config.trustedProxies(),
 		PublicURL:      m.Config.PublicURL,
-		MaxBodyBytes:   m.Config.MaxBodyBytes,
-		SafetyPoll:     m.Config.SafetyPoll,
-		Metrics:        m.metrics,
-		Now:            func() time.Time { return time.Now().UTC() },
+		TemporalUIURL:  m.temporalUIURL(), TemporalNamespace: m.Config.TemporalNamespace,
+		MaxBodyBytes: m.Config.MaxBodyBytes,
+		SafetyPoll:   m.Config.SafetyPoll,
+		Metrics:      m.metrics,
+		Now:          func() time.Time { return time.Now().UTC() },
 	}
 	if m.tracer != nil {
 		s.TracerProvider = m.tracer
