@@ -53,6 +53,13 @@ export function RunHeader({ run, connected, now, children }: RunHeaderProps) {
         <Fact term={t("finished")}>{format.date(run.finished_at)}</Fact>
         <Fact term={t("duration")}>{format.duration(durationMs(run.started_at, run.finished_at, now))}</Fact>
         {run.terminal && run.terminal_reason && <Fact term={t("reason")}>{run.terminal_reason}</Fact>}
+        {run.history_url && (
+          <Fact term={t("history")}>
+            <a href={run.history_url} target="_blank" rel="noreferrer">
+              {t("historyLink")}
+            </a>
+          </Fact>
+        )}
       </dl>
     </header>
   );
