@@ -11,7 +11,7 @@ function event(event_type: string, action_key: string, status: string, extra: Pa
 const run: RunView = {
   workflow_run_id: "r", workflow_id: "w", workflow_version_id: "v", project_id: "p", status: "pending", terminal: false,
   terminal_reason: "", error: "", trigger_type: "manual", trigger_action_key: "start", is_test: false, input_json: {},
-  replay_of_run_id: null, started_at: null, finished_at: null, created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z",
+  replay_of_run_id: null, started_at: null, finished_at: null, created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z", history_url: "",
 };
 
 function receipt(action_key: string, status: ActionRun["status"] = "pending"): ActionRun {
