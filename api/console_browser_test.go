@@ -686,6 +686,14 @@ func (tb *tab) seeIn(name, text string) {
 	})
 }
 
+// shows waits until the drop-down labelled label shows the option of that text.
+func (tb *tab) shows(label, option string) {
+	tb.t.Helper()
+	tb.waitFor(fmt.Sprintf("the list %q to show %q", label, option), pageWait, func(ctx context.Context) (bool, error) {
+		return tb.onNamed(ctx, choosable, label, `function (option) { return this.selectedOptions?.[0]?.text.trim() === option ? true : null; }`, nil, option)
+	})
+}
+
 // seeHeading waits for a heading of that text.
 func (tb *tab) seeHeading(name string) {
 	tb.t.Helper()
@@ -712,6 +720,25 @@ func (tb *tab) signIn(u user) {
 	tb.fill("E-mail", u.email)
 	tb.fill("Password", password)
 	tb.click("Sign in")
+}
+
+// signUpAndSetUp registers a new person from the sign-in page, then creates a company
+// and a project (Orders) on the setup page the registration leads to.
+func (tb *tab) signUpAndSetUp(name, email string) {
+	tb.t.Helper()
+	tb.open("/sign-in")
+	tb.click("Create an account")
+	tb.at("/register")
+	tb.fill("Your name", name)
+	tb.fill("E-mail", email)
+	tb.fill("Password", password)
+	tb.click("Create an account")
+	tb.at("/setup")
+	tb.fill("Company name", "Analytical Engines")
+	tb.click("Create")
+	tb.fill("Project name", "Orders")
+	tb.click("Create")
+	tb.shows("Project", "Orders")
 }
 
 // forgetCookie deletes one of the session's cookies, as its expiry would.

@@ -104,16 +104,8 @@ func TestConsoleJourney(t *testing.T) {
 	target := newOrderTarget(t)
 	tb := site.tab(t)
 
-	tb.open("/sign-in")
-	tb.click("Create an account")
-	tb.fill("Your name", "Grace")
-	tb.fill("E-mail", "grace@example.com")
-	tb.fill("Password", password)
-	tb.click("Create an account")
-	tb.fill("Company name", "Analytical Engines")
-	tb.click("Create")
-	tb.fill("Project name", "Orders")
-	tb.click("Create")
+	tb.signUpAndSetUp("Grace", "grace@example.com")
+	// The setup page stays once the project is made (see TestConsoleRegisterAndSetUp).
 	tb.click("Workflows")
 	tb.click("New workflow")
 	tb.fill("Name", "Paid orders")
