@@ -383,7 +383,12 @@ func actionChanges(a ActionUpdate, now time.Time) map[string]any {
 	if a.Diagnostics != nil {
 		set["diagnostics"] = marshal(a.Diagnostics)
 	}
-	if a.FinishedAt != nil {
+	switch {
+	case a.FinishedAt != nil && a.StartedAt == nil && a.Status == ActionSucceeded:
+		// A run resumed by retry-action reports again the successes it reuses; they keep
+		// the time they really finished.
+		set["finished_at"] = gorm.Expr("CASE WHEN status = ? AND finished_at IS NOT NULL THEN finished_at ELSE ? END", ActionSucceeded, a.FinishedAt.UTC())
+	case a.FinishedAt != nil:
 		set["finished_at"] = a.FinishedAt.UTC()
 	}
 	return set

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"agencyhub/migrations/dbtest"
+	"agencyhub/models"
 	"agencyhub/models/automation"
 )
 
@@ -58,6 +59,54 @@ func TestAReplayedWorkflowTaskDoesNotReopenAnEndedRun(t *testing.T) {
 		}
 		if got, err := svc.Run(ctx, refused.ID); err != nil || got.Status != automation.RunFailed || got.StartedAt != nil {
 			t.Fatalf("the refused run became %+v, %v", got, err)
+		}
+	})
+}
+
+// TestAResumedExecutionKeepsWhenReusedActionsFinished: retry-action runs the run again from
+// its recorded state, and the new execution reports once more the actions whose results it
+// reuses. Those keep the time they really finished; the action run again gets its new one.
+func TestAResumedExecutionKeepsWhenReusedActionsFinished(t *testing.T) {
+	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
+		ctx := context.Background()
+		svc, wf := ordersWorkflow(t, db)
+		run := &automation.Run{ID: models.NewID(), CompanyID: wf.CompanyID, ProjectID: wf.ProjectID, WorkflowID: wf.ID,
+			Status: automation.RunPending, TriggerType: "manual", Input: "{}", Namespaces: "{}",
+			Graph: `{"actions":[{"action_key":"fetch","action_type_key":"http.request"},{"action_key":"notify","action_type_key":"http.request"}],"connections":[]}`}
+		if err := svc.CreateRun(ctx, run, nil); err != nil {
+			t.Fatal(err)
+		}
+		at := func(minutes int) *time.Time {
+			t := time.Date(2026, 11, 26, 9, minutes, 0, 0, time.UTC)
+			return &t
+		}
+		batches := []automation.ActionUpdate{
+			{ActionKey: "fetch", Status: automation.ActionRunning, StartedAt: at(0)},
+			{ActionKey: "fetch", Status: automation.ActionSucceeded, FinishedAt: at(1)},
+			{ActionKey: "notify", Status: automation.ActionRunning, StartedAt: at(1)},
+			{ActionKey: "notify", Status: automation.ActionFailed, Error: "refused", FinishedAt: at(2)},
+			// The retry, 30 minutes later: fetch is reused, notify acts again.
+			{ActionKey: "fetch", Status: automation.ActionSucceeded, FinishedAt: at(30)},
+			{ActionKey: "notify", Status: automation.ActionRunning, StartedAt: at(30)},
+			{ActionKey: "notify", Status: automation.ActionSucceeded, FinishedAt: at(31)},
+		}
+		for _, a := range batches {
+			if err := svc.ApplyProgress(ctx, automation.Progress{RunID: run.ID, Actions: []automation.ActionUpdate{a}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rows, err := svc.ActionRuns(ctx, run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		finished := map[string]time.Time{}
+		for _, r := range rows {
+			if r.FinishedAt != nil {
+				finished[r.ActionKey] = r.FinishedAt.UTC()
+			}
+		}
+		if !finished["fetch"].Equal(*at(1)) || !finished["notify"].Equal(*at(31)) {
+			t.Fatalf("finished at %v, want fetch at 09:01 (reused) and notify at 09:31 (run again)", finished)
 		}
 	})
 }
