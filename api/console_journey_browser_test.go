@@ -105,8 +105,7 @@ func TestConsoleJourney(t *testing.T) {
 	tb := site.tab(t)
 
 	tb.signUpAndSetUp("Grace", "grace@example.com")
-	// The setup page stays once the project is made (see TestConsoleRegisterAndSetUp).
-	tb.click("Workflows")
+	tb.at("/workflows")
 	tb.click("New workflow")
 	tb.fill("Name", "Paid orders")
 	tb.click("Create")

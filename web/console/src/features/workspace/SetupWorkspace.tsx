@@ -1,12 +1,15 @@
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
 import { Field } from "../../components/Field";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { useCreateCompany, useCreateProject, useSelectWorkspace, useWorkspace } from "./workspace";
 
-/** SetupWorkspace creates a company, then a project in it, and makes them active. */
+/** SetupWorkspace creates a company, then a project in it, makes them active and opens the
+ * project's workflows. */
 export function SetupWorkspace() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const context = useWorkspace().data;
   const companyId = context?.active_company_id || undefined;
   const createCompany = useCreateCompany();
@@ -20,6 +23,7 @@ export function SetupWorkspace() {
     if (companyId) {
       const project = await createProject.mutateAsync(name);
       await select.mutateAsync({ active_project_id: project.project_id });
+      void navigate("/workflows");
     } else {
       const company = await createCompany.mutateAsync(name);
       await select.mutateAsync({ active_company_id: company.company_id });
