@@ -53,10 +53,14 @@ function runPage(scope: RunScope, filters: RunFilters, cursor: string): Promise<
   return data(api.GET("/api/v1/projects/{project_id}/runs", { params: { path: { project_id: scope.projectId }, query } }));
 }
 
-/** useRunList is the runs of a workflow or of a project, newest first, page by page. */
+/** useRunList is the runs of a workflow or of a project, newest first, page by page. Runs
+ * start on their own (deliveries, schedules), so the list is read again whenever it is
+ * shown and every few seconds while it is. */
 export function useRunList(scope: RunScope, filters: RunFilters) {
   return useInfiniteQuery({
     queryKey: ["run-lists", scope, filters],
+    staleTime: 0,
+    refetchInterval: 5_000,
     initialPageParam: "",
     getNextPageParam: (page: RunPage) => page.next_cursor || undefined,
     queryFn: ({ pageParam }) => runPage(scope, filters, pageParam),
