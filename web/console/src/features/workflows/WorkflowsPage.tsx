@@ -1,11 +1,14 @@
-import { useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
+import { useActionTypes } from "../../canvas/catalog";
+import { statusGlyph } from "../../canvas/graph";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { SetupWorkspace } from "../workspace/SetupWorkspace";
 import { useWorkspace } from "../workspace/workspace";
 import { NewWorkflowForm } from "./NewWorkflowForm";
-import { useWorkflowList, type Workflow } from "./workflow";
+import { ago, at } from "./when";
+import { useWorkflowList, type WorkflowListItem } from "./workflow";
 import "./workflows.css";
 
 /** WorkflowsPage lists the active project's workflows, searchable and a page at a time. */
@@ -29,7 +32,9 @@ function ProjectWorkflows({ projectId }: { projectId: string }) {
   const { t } = useTranslation("workflows");
   const { t: common } = useTranslation();
   const [creating, setCreating] = useState(false);
-  const list = useWorkflowList(projectId);
+  const [search, setSearch, q] = useSearchParam("q");
+  const list = useWorkflowList(projectId, q);
+  const searchId = useId();
   const workflows = list.data?.pages.flatMap((p) => p.items) ?? [];
 
   return (
@@ -43,17 +48,25 @@ function ProjectWorkflows({ projectId }: { projectId: string }) {
         )}
       </div>
       {creating && <NewWorkflowForm projectId={projectId} onCancel={() => setCreating(false)} />}
+      <form role="search" className="workflows-search" onSubmit={(e) => e.preventDefault()}>
+        <label htmlFor={searchId} className="visually-hidden">
+          {t("searchLabel")}
+        </label>
+        <input id={searchId} type="search" placeholder={t("searchLabel")} maxLength={200} value={search} onChange={(e) => setSearch(e.target.value)} />
+      </form>
       <ProblemAlert error={list.error} />
       {list.isPending ? (
         <p className="muted">{common("loading")}</p>
       ) : workflows.length === 0 ? (
-        <p className="muted">{t("noWorkflows")}</p>
+        <p className="muted">{q ? t("noMatch", { q }) : t("noWorkflows")}</p>
       ) : (
         <table className="list">
           <thead>
             <tr>
               <th scope="col">{common("name")}</th>
               <th scope="col">{t("status")}</th>
+              <th scope="col">{t("triggers")}</th>
+              <th scope="col">{t("lastRun")}</th>
             </tr>
           </thead>
           <tbody>
@@ -72,7 +85,7 @@ function ProjectWorkflows({ projectId }: { projectId: string }) {
   );
 }
 
-function WorkflowRow({ workflow }: { workflow: Workflow }) {
+function WorkflowRow({ workflow }: { workflow: WorkflowListItem }) {
   const { t } = useTranslation("workflows");
   return (
     <tr>
@@ -83,6 +96,73 @@ function WorkflowRow({ workflow }: { workflow: Workflow }) {
       <td>
         <span className={`badge workflow-status-${workflow.status}`}>{t(`status_${workflow.status}`)}</span>
       </td>
+      <td>
+        <TriggerNames types={workflow.trigger_types} />
+      </td>
+      <td>
+        <LastRun run={workflow.last_run} />
+      </td>
     </tr>
   );
+}
+
+/** TriggerNames names how a workflow starts, by the catalog's names of its trigger types. */
+function TriggerNames({ types }: { types: string[] }) {
+  const { t } = useTranslation("workflows");
+  const catalog = useActionTypes().data;
+  if (types.length === 0) return <span className="muted">{t("noTriggers")}</span>;
+  return <>{types.map((key) => catalog?.find((type) => type.action_key === key)?.display_name ?? key).join(", ")}</>;
+}
+
+/** LastRun is a workflow's newest run: its status as glyph and word, linking to the run, and
+ * how long ago it started (the exact time on hover). */
+function LastRun({ run }: { run: WorkflowListItem["last_run"] }) {
+  const { t, i18n } = useTranslation("workflows");
+  const { t: canvas } = useTranslation("canvas");
+  if (!run) return <span className="muted">{t("neverRun")}</span>;
+  return (
+    <span className="last-run">
+      <Link to={`/runs/${run.workflow_run_id}`} className={`last-run-status status-${run.status}`}>
+        <span aria-hidden="true">{statusGlyph[run.status] ?? "•"}</span> {canvas(`status_${run.status}`)}
+      </Link>{" "}
+      <time dateTime={run.created_at} title={at(run.created_at, i18n.language)} className="muted">
+        {ago(run.created_at, i18n.language)}
+      </time>
+    </span>
+  );
+}
+
+/** useSearchParam is a text box's value kept in the URL's search parameter name: the URL
+ * follows the box once typing pauses for 300 ms (so each pause, not each key, is one search,
+ * and reloading or sharing the URL keeps it), and the box follows the URL when it changes
+ * otherwise (a link to the page without it). Answers the box's value, its setter and the
+ * settled value. */
+function useSearchParam(name: string): [string, (value: string) => void, string] {
+  const [params, setParams] = useSearchParams();
+  const settled = params.get(name) ?? "";
+  const [value, setValue] = useState(settled);
+  const [seen, setSeen] = useState(settled);
+  if (settled !== seen) {
+    setSeen(settled);
+    if (value.trim() !== settled) setValue(settled);
+  }
+  useEffect(() => {
+    const next = value.trim();
+    if (next === settled) return;
+    const timer = setTimeout(
+      () =>
+        setParams(
+          (current) => {
+            const out = new URLSearchParams(current);
+            if (next) out.set(name, next);
+            else out.delete(name);
+            return out;
+          },
+          { replace: true },
+        ),
+      300,
+    );
+    return () => clearTimeout(timer);
+  }, [value, settled, name, setParams]);
+  return [value, setValue, settled];
 }

@@ -1,9 +1,10 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { api, data } from "../../api/client";
 import type { components } from "../../api/schema.gen";
 
 export type Workflow = components["schemas"]["WorkflowView"];
+export type WorkflowListItem = components["schemas"]["WorkflowListItem"];
 export type WorkflowVersion = components["schemas"]["WorkflowVersionView"];
 
 export const workflowKey = (workflowId: string) => ["workflows", workflowId] as const;
@@ -20,16 +21,18 @@ export function useWorkflow(workflowId: string) {
 
 const pageSize = 25;
 
-/** useWorkflowList is the project's workflows, a page at a time. */
-export function useWorkflowList(projectId: string | undefined) {
+/** useWorkflowList is the project's workflows whose name contains q (all when q is empty), a
+ * page at a time. While another q loads, the previous answer stays on screen. */
+export function useWorkflowList(projectId: string | undefined, q: string) {
   return useInfiniteQuery({
-    queryKey: projectWorkflowsKey(projectId),
+    queryKey: [...projectWorkflowsKey(projectId), q],
     enabled: !!projectId,
     initialPageParam: "",
+    placeholderData: keepPreviousData,
     queryFn: ({ pageParam }) =>
       data(
         api.GET("/api/v1/projects/{project_id}/workflows", {
-          params: { path: { project_id: projectId! }, query: { limit: pageSize, cursor: pageParam || undefined } },
+          params: { path: { project_id: projectId! }, query: { limit: pageSize, cursor: pageParam || undefined, q: q || undefined } },
         }),
       ),
     getNextPageParam: (last) => last.next_cursor || undefined,
