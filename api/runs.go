@@ -100,7 +100,7 @@ func (s *Server) workflowTestRunCreate(c *gin.Context) {
 // runList serves GET /api/v1/workflows/{workflow_id}/runs.
 func (s *Server) runList(c *gin.Context) {
 	servePage(c, func(page models.PageRequest) ([]automation.Run, string, error) {
-		filter, err := runFilter(c, &page)
+		filter, err := runFilter(c)
 		if err != nil {
 			return nil, "", err
 		}
@@ -118,7 +118,7 @@ type projectRunView struct {
 func (s *Server) projectRunList(c *gin.Context) {
 	p := project(c)
 	servePage(c, func(page models.PageRequest) ([]automation.ProjectRun, string, error) {
-		filter, err := runFilter(c, &page)
+		filter, err := runFilter(c)
 		if err != nil {
 			return nil, "", err
 		}
@@ -129,9 +129,9 @@ func (s *Server) projectRunList(c *gin.Context) {
 }
 
 // runFilter reads the filters of a run list (status, trigger_type, workflow_version_id,
-// created_from, created_to) and its order (asc, the default, or desc) into page.
+// created_from, created_to).
 // Errors: invalid (the parameter).
-func runFilter(c *gin.Context, page *models.PageRequest) (automation.RunFilter, error) {
+func runFilter(c *gin.Context) (automation.RunFilter, error) {
 	f := automation.RunFilter{Status: c.Query("status"), TriggerType: c.Query("trigger_type")}
 	if v := c.Query("workflow_version_id"); v != "" {
 		id, err := uuid.Parse(v)
@@ -151,13 +151,6 @@ func runFilter(c *gin.Context, page *models.PageRequest) (automation.RunFilter, 
 			}
 			*bound.to = &t
 		}
-	}
-	switch c.Query("order") {
-	case "", "asc":
-	case "desc":
-		page.Descending = true
-	default:
-		return f, models.Invalid("invalid_run_filter", "order")
 	}
 	return f, nil
 }

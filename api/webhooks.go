@@ -253,7 +253,7 @@ func viewWebhookEventSummary(e *webhook.Event, replays []uuid.UUID) webhookEvent
 }
 
 // webhookEventList serves GET /api/v1/webhook-endpoints/{webhook_endpoint_id}/events: the
-// requests the endpoint accepted, oldest first, without their bodies.
+// requests the endpoint accepted, oldest first or newest first, without their bodies.
 func (s *Server) webhookEventList(c *gin.Context) {
 	servePage(c, func(page models.PageRequest) ([]webhook.Event, string, error) {
 		return s.Webhooks.Events(c, webhookEndpoint(c).ID, page)

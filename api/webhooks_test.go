@@ -566,3 +566,34 @@ func TestWebhookEndpointRoles(t *testing.T) {
 		j.receipt(hook.path + "/runs/" + r.str("workflow_run_id") + "/receipt")
 	})
 }
+
+// TestWebhookDeliveriesListNewestFirst: an endpoint's deliveries come oldest first, or
+// newest first when asked, page after page.
+func TestWebhookDeliveriesListNewestFirst(t *testing.T) {
+	j := newJourney(t, dbtest.SQLite(t))
+	wfID := j.hookWorkflow("orders", nil)
+	ep := j.endpoint(wfID, map[string]any{"endpoint_key": "orders"})
+	var delivered []any
+	for i := range 3 {
+		body := fmt.Sprintf(`{"order_id":"A-%d"}`, i)
+		accepted := j.post(ep.path, body, signed(t, ep.secret, fmt.Sprintf("msg_%d", i), j.now, body)).expect(t, http.StatusAccepted)
+		delivered = append(delivered, accepted.str("webhook_event_id"))
+	}
+	events := "/api/v1/webhook-endpoints/" + ep.endpointID + "/events"
+	ids := func(items []map[string]any) []any {
+		var out []any
+		for _, e := range items {
+			out = append(out, e["webhook_event_id"])
+		}
+		return out
+	}
+	if got := ids(j.hookEvents(ep.endpointID)); !slices.Equal(got, delivered) {
+		t.Fatalf("oldest first: %v, want %v", got, delivered)
+	}
+	first := j.do(req{method: "GET", path: events + "?order=desc&limit=2", token: j.u.token}).expect(t, http.StatusOK)
+	rest := j.do(req{method: "GET", path: events + "?order=desc&limit=2&cursor=" + first.str("next_cursor"), token: j.u.token}).expect(t, http.StatusOK)
+	if got := append(ids(first.items()), ids(rest.items())...); !slices.Equal(got, []any{delivered[2], delivered[1], delivered[0]}) {
+		t.Fatalf("newest first over two pages: %v", got)
+	}
+	j.do(req{method: "GET", path: events + "?order=latest", token: j.u.token}).expect(t, http.StatusBadRequest, "order")
+}

@@ -180,13 +180,25 @@ func PathID(c *gin.Context, name string) (uuid.UUID, error) {
 	return models.ParseID(name, c.Param(name))
 }
 
-// Page reads the `limit` and `cursor` query parameters shared by every list.
+// Page reads the `limit` and `cursor` query parameters shared by every list, and `order`
+// (asc, the default, or desc) of the lists that offer both orders.
 func Page(c *gin.Context) (models.PageRequest, error) {
 	limit, err := Limit(c)
 	if err != nil {
 		return models.PageRequest{}, err
 	}
-	return models.ParsePage(limit, c.Query("cursor"))
+	page, err := models.ParsePage(limit, c.Query("cursor"))
+	if err != nil {
+		return page, err
+	}
+	switch c.Query("order") {
+	case "", "asc":
+	case "desc":
+		page.Descending = true
+	default:
+		return page, models.Invalid("invalid_parameter", "order")
+	}
+	return page, nil
 }
 
 // Limit reads the `limit` query parameter alone, for lists whose cursor is not an id

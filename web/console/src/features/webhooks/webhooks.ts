@@ -103,7 +103,7 @@ export function useWebhookSnippets(endpointId: string) {
 
 const deliveriesPage = 20;
 
-/** useWebhookDeliveries pages through the requests the endpoint accepted, oldest first. */
+/** useWebhookDeliveries pages through the requests the endpoint accepted, newest first. */
 export function useWebhookDeliveries(endpointId: string) {
   return useInfiniteQuery({
     queryKey: eventsKey(endpointId),
@@ -111,7 +111,7 @@ export function useWebhookDeliveries(endpointId: string) {
     queryFn: ({ pageParam }) =>
       data(
         api.GET("/api/v1/webhook-endpoints/{webhook_endpoint_id}/events", {
-          params: { path: { webhook_endpoint_id: endpointId }, query: { limit: deliveriesPage, cursor: pageParam || undefined } },
+          params: { path: { webhook_endpoint_id: endpointId }, query: { limit: deliveriesPage, cursor: pageParam || undefined, order: "desc" } },
         }),
       ),
     getNextPageParam: (last) => last.next_cursor || undefined,
