@@ -31,6 +31,8 @@ const receiptsRefresh = 1000;
 // again after this delay, doubling to the maximum.
 const reconnectFirst = 1000;
 const reconnectMax = 30_000;
+// Events are applied to the cache together, at most this often (see followRun).
+const applyEvery = 150;
 
 /** useLiveRun reads the run and follows it while it is not finished: events are applied to
  * the query cache once per animation frame, so a run of hundreds of actions sending dozens
@@ -74,6 +76,8 @@ export function useLiveRun(runId: string | undefined): LiveRun {
 function followRun(runId: string, queue: RunEventQueue, queryClient: QueryClient, setConnected: (c: boolean) => void) {
   let source: EventSource | undefined;
   let frame = 0;
+  let pending: ReturnType<typeof setTimeout> | undefined;
+  let lastApplied = 0;
   let refresh: ReturnType<typeof setTimeout> | undefined;
   let reopen: ReturnType<typeof setTimeout> | undefined;
   let delay = reconnectFirst;
@@ -88,6 +92,8 @@ function followRun(runId: string, queue: RunEventQueue, queryClient: QueryClient
 
   const apply = () => {
     frame = 0;
+    pending = undefined;
+    lastApplied = performance.now();
     const events = queue.drain();
     if (events.length === 0) return;
     queryClient.setQueryData<RunView>(runKey(runId), (r) => r && applyToRun(r, events));
@@ -102,9 +108,17 @@ function followRun(runId: string, queue: RunEventQueue, queryClient: QueryClient
     else refreshReceipts();
   };
 
+  // Each application redraws the canvas, which takes tens of milliseconds on a large graph:
+  // applied on every frame, a busy run's events left the page no time of its own.
+  const schedule = () => {
+    pending ??= setTimeout(() => {
+      frame = requestAnimationFrame(apply);
+    }, Math.max(0, lastApplied + applyEvery - performance.now()));
+  };
+
   const receive = (message: MessageEvent<string>) => {
     delay = reconnectFirst;
-    if (queue.push(JSON.parse(message.data) as RunEvent)) frame ||= requestAnimationFrame(apply);
+    if (queue.push(JSON.parse(message.data) as RunEvent)) schedule();
   };
 
   // The stream says it is over once the run finished and every event was sent.
@@ -146,6 +160,7 @@ function followRun(runId: string, queue: RunEventQueue, queryClient: QueryClient
   return {
     close: () => {
       close();
+      clearTimeout(pending);
       cancelAnimationFrame(frame);
       clearTimeout(refresh);
     },
