@@ -7,6 +7,7 @@ import { ActionNodeView } from "./ActionNodeView";
 import { hasPositions, toFlow, type Action, type ActionNode, type ConnectionEdge, type Graph, type NodeMarks } from "./graph";
 import { byKey, useActionTypes } from "./catalog";
 import { layout } from "./layout";
+import "./texts";
 
 export const nodeTypes = { action: ActionNodeView };
 

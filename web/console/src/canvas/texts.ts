@@ -1,6 +1,7 @@
 import { texts } from "../lib/texts";
 
 export const canvas = texts(
+  "canvas",
   {
     graph: "Workflow graph",
     categoryTrigger: "Trigger",

@@ -1,6 +1,7 @@
 import { texts } from "../lib/texts";
 
 export const common = texts(
+  "common",
   {
     appName: "AgencyHub",
     skipToContent: "Skip to content",

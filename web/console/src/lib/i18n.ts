@@ -1,21 +1,22 @@
 // Texts in the API's two languages. Each feature keeps its texts in its own `texts.ts`
-// (English, and Russian typed to have the same keys), registered here as a namespace.
+// (English, and Russian typed to have the same keys) as a namespace: the sign-in pages'
+// come with this module, the others as their pages load (lib/texts.ts).
 import i18n from "i18next";
 import { initReactI18next } from "react-i18next";
 import { setLanguage } from "../api/client";
 import { common } from "../components/texts";
-import { canvas } from "../canvas/texts";
 import { auth } from "../features/auth/texts";
-import { workflows } from "../features/workflows/texts";
-import { editor } from "../features/editor/texts";
-import { runs } from "../features/runs/texts";
-import { webhooks } from "../features/webhooks/texts";
-import { config } from "../features/editor/config/texts";
+import type { canvas } from "../canvas/texts";
+import type { workflows } from "../features/workflows/texts";
+import type { editor } from "../features/editor/texts";
+import type { runs } from "../features/runs/texts";
+import type { webhooks } from "../features/webhooks/texts";
+import type { config } from "../features/editor/config/texts";
 
 export const languages = ["en", "ru"] as const;
 export type Language = (typeof languages)[number];
 
-const namespaces = { common, canvas, auth, workflows, editor, config, runs, webhooks };
+const firstNamespaces = { common, auth };
 
 function initialLanguage(): Language {
   const saved = localStorage.getItem("lang");
@@ -24,15 +25,18 @@ function initialLanguage(): Language {
 }
 
 const resources = Object.fromEntries(
-  languages.map((lang) => [lang, Object.fromEntries(Object.entries(namespaces).map(([ns, t]) => [ns, t[lang]]))]),
+  languages.map((lang) => [lang, Object.fromEntries(Object.entries(firstNamespaces).map(([ns, t]) => [ns, t[lang]]))]),
 );
 
 const lng = initialLanguage();
 setLanguage(lng);
 document.documentElement.lang = lng;
 
+// Initialised at once (not on the next tick), so a page's texts module loaded later finds
+// i18next ready to take its namespace.
 void i18n.use(initReactI18next).init({
   resources,
+  initAsync: false,
   lng,
   fallbackLng: "en",
   defaultNS: "common",
@@ -48,10 +52,19 @@ export function chooseLanguage(lang: Language) {
   void i18n.changeLanguage(lang);
 }
 
+type Namespaces = typeof firstNamespaces & {
+  canvas: typeof canvas;
+  workflows: typeof workflows;
+  editor: typeof editor;
+  config: typeof config;
+  runs: typeof runs;
+  webhooks: typeof webhooks;
+};
+
 declare module "i18next" {
   interface CustomTypeOptions {
     defaultNS: "common";
-    resources: { [K in keyof typeof namespaces]: (typeof namespaces)[K]["en"] };
+    resources: { [K in keyof Namespaces]: Namespaces[K]["en"] };
   }
 }
 

@@ -1,6 +1,7 @@
 import { texts } from "../../lib/texts";
 
 export const auth = texts(
+  "auth",
   {
     signInTitle: "Sign in",
     email: "E-mail",

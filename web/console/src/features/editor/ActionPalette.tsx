@@ -1,6 +1,8 @@
 import { memo, useId, useMemo, useState, type DragEvent, type RefObject } from "react";
 import { useTranslation } from "react-i18next";
 import type { ActionType } from "../../canvas/catalog";
+import "../../canvas/texts";
+import "./texts";
 
 /** ACTION_TYPE_MIME carries a palette item's type key in a drag onto the canvas. */
 export const ACTION_TYPE_MIME = "application/x-action-type";

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import type { ActionConfigPanelProps } from "./config/ActionConfigPanel";
+import "./texts";
 
 // The form machinery (schemas, validators, widgets) loads when an action is first opened,
 // so the canvas is interactive without it.

@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import "./texts";
 
 /** ConflictBanner stops the editor when the draft was saved elsewhere since it was loaded,
  * and lets the person choose whose draft stays. */

@@ -28,6 +28,8 @@ import { TestInputDialog } from "./TestInputDialog";
 import { TestRunBar, useTestRunStatuses } from "./TestRunBar";
 import { useDraftSave } from "./useDraftSave";
 import "./editor.css";
+import "../../canvas/texts";
+import "./texts";
 
 /** Where the next action from the palette goes, when a "+" chose the place. */
 type Target = { kind: "after"; from: string; branch: Branch } | { kind: "between"; connection: Connection };

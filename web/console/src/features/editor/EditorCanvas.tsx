@@ -25,6 +25,8 @@ import { edgesOf, nodesOf, type Size } from "./flowElements";
 import { InsertableEdge } from "./InsertableEdge";
 import { nudgeOf } from "./shortcuts";
 import type { Selection } from "./selection";
+import "../../canvas/texts";
+import "./texts";
 
 const edgeTypes = { insertable: InsertableEdge };
 

@@ -9,6 +9,7 @@ import { WorkflowTabs } from "../workflows/WorkflowTabs";
 import { useWorkflow } from "../workflows/workflow";
 import type { Draft } from "./document";
 import { DraftEditor } from "./DraftEditor";
+import "./texts";
 
 const emptyGraph = { actions: [], connections: [] };
 

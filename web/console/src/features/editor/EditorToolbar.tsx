@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { SaveState } from "./useDraftSave";
+import "./texts";
 
 type EditorToolbarProps = {
   state: SaveState;

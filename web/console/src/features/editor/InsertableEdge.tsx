@@ -2,6 +2,7 @@ import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from "@xyf
 import { createContext, memo, useContext } from "react";
 import { useTranslation } from "react-i18next";
 import type { ConnectionEdge } from "../../canvas/graph";
+import "./texts";
 
 /** InsertContext is what the "+" on an edge does: start adding an action in between. */
 export const InsertContext = createContext<(edgeId: string) => void>(() => {});

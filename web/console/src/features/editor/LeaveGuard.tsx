@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useBlocker } from "react-router";
+import "./texts";
 
 /** LeaveGuard asks before leaving the editor with unsaved changes: in the page for a link
  * within the console, the browser's own question for closing or reloading the tab. */

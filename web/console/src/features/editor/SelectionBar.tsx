@@ -2,6 +2,8 @@ import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { outputsOf, type Action, type Branch, type Connection } from "../../canvas/graph";
 import type { ActionType } from "../../canvas/catalog";
+import "../../canvas/texts";
+import "./texts";
 
 type SelectionBarProps = {
   actions: Action[];

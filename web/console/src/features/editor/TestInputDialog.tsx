@@ -3,6 +3,7 @@ import { EditorView } from "@uiw/react-codemirror";
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CodeEditor } from "../../components/CodeEditor";
+import "./texts";
 
 type TestInputDialogProps = {
   value: Record<string, unknown>;

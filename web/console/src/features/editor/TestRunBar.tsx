@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { statusGlyph } from "../../canvas/graph";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { useLiveRun } from "../runs/live";
+import "./texts";
 
 /** useTestRunStatuses is each action's status in the test run, live, for the canvas. */
 export function useTestRunStatuses(runId: string | undefined) {

@@ -1,6 +1,7 @@
 import { texts } from "../../lib/texts";
 
 export const editor = texts(
+  "editor",
   {
     editorTitle: "Editor",
     loadingDraft: "Loading the draft…",

@@ -6,6 +6,7 @@ import { StatusWord } from "./StatusWord";
 import { attempts } from "./RunTimeline";
 import { Fact } from "./Fact";
 import type { ActionRun, ActionWithState } from "./types";
+import "./texts";
 
 type ActionDetailsProps = {
   action: ActionWithState;

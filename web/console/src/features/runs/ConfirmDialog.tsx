@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { useSideEffects } from "./run";
 import { SideEffects } from "./SideEffects";
+import "./texts";
 
 /** Effects names the retry (of actionKey) or replay (without) whose preview a dialog shows. */
 export type Effects = { runId: string; actionKey?: string };

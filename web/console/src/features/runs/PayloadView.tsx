@@ -1,6 +1,7 @@
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { isEmptyPayload, previewJson } from "./payload";
+import "./texts";
 
 // What a payload shows first, and how much more each "Show more" adds: a 5 MB output is
 // never written into the page unless asked for, piece by piece.

@@ -7,6 +7,7 @@ import { useVersion } from "./run";
 import { StatusWord } from "./StatusWord";
 import { Fact } from "./Fact";
 import type { RunView } from "./types";
+import "./texts";
 
 type RunHeaderProps = {
   run: RunView;

@@ -13,6 +13,7 @@ import { CancelRun, ReplayRun, RetryAction } from "./RunSteps";
 import { RunTimeline } from "./RunTimeline";
 import { useNow } from "./now";
 import "./runs.css";
+import "./texts";
 
 const retryable = new Set(["failed", "dead_lettered"]);
 

@@ -3,6 +3,7 @@ import { useNavigate } from "react-router";
 import { ConfirmedButton } from "./ConfirmDialog";
 import { useCancelRun, useReplayRun, useRetryAction } from "./run";
 import type { RunView } from "./types";
+import "./texts";
 
 /** CancelRun is the button that cancels a run still going, after asking. */
 export function CancelRun({ run }: { run: RunView }) {

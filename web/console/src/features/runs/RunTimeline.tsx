@@ -4,6 +4,7 @@ import { durationMs, useRunFormat } from "./format";
 import { StatusWord } from "./StatusWord";
 import { timelineRows } from "./timeline";
 import type { ActionRun, ActionWithState } from "./types";
+import "./texts";
 
 /** attempts is "n of max", or a dash for what is decided inside the workflow without one. */
 export function attempts(receipt: ActionRun | undefined, action: ActionWithState, t: (key: "attemptsOf", o: { count: number; max: number }) => string): string {

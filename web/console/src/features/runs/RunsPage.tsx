@@ -8,6 +8,7 @@ import { durationMs, useRunFormat } from "./format";
 import { readFilters, runStatuses, triggerTypes, useRunList, useVersionNumbers, type RunFilters, type RunRow, type RunScope } from "./runList";
 import { StatusWord } from "./StatusWord";
 import "./runs.css";
+import "./texts";
 
 /** RunsPage lists runs: of one workflow at /workflows/:workflowId/runs, of the active
  * project at /runs. */

@@ -3,6 +3,7 @@ import type { components } from "../../api/schema.gen";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import type { useSideEffects } from "./run";
 import { StatusWord } from "./StatusWord";
+import "./texts";
 
 type ActionEffect = components["schemas"]["ActionEffect"];
 

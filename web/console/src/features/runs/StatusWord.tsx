@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { statusGlyph } from "../../canvas/graph";
+import "../../canvas/texts";
 
 /** StatusWord is a run's or an action's status as glyph, word and colour together. */
 export function StatusWord({ status }: { status: string }) {

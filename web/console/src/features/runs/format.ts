@@ -1,6 +1,7 @@
 // Times and durations as the inspector and the runs list write them, in the person's language.
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
+import "./texts";
 
 /** durationMs is the time from start to end, or to now while it runs; undefined before start. */
 export function durationMs(started: string | null | undefined, finished: string | null | undefined, now = Date.now()): number | undefined {

@@ -1,6 +1,7 @@
 import { texts } from "../../lib/texts";
 
 export const runs = texts(
+  "runs",
   {
     title: "Runs",
     projectRuns: "Runs of the project",

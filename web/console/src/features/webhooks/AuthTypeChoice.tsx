@@ -2,6 +2,7 @@ import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { fieldError } from "../../components/ProblemAlert";
 import { authTypes, type WebhookAuthType } from "./webhooks";
+import "./texts";
 
 /** AuthTypeChoice picks how senders authenticate, each way explained in a line. */
 export function AuthTypeChoice({ value, onChange, error }: { value: WebhookAuthType; onChange: (v: WebhookAuthType) => void; error?: unknown }) {

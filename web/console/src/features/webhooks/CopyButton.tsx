@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import "./texts";
 
 /** CopyButton puts text on the clipboard and says so for a moment. */
 export function CopyButton({ text, label }: { text: string; label?: string }) {

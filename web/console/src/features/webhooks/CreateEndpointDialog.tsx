@@ -6,6 +6,7 @@ import { AuthTypeChoice } from "./AuthTypeChoice";
 import { Dialog, DialogButtons } from "./Dialog";
 import { SecretReveal } from "./SecretReveal";
 import { useCreateWebhookEndpoint, type WebhookEndpointCreate, type WebhookTrigger } from "./webhooks";
+import "./texts";
 
 /** CreateEndpointDialog makes one of the draft's webhook triggers reachable, then shows
  * the new endpoint's secret once. */

@@ -6,6 +6,7 @@ import { DeliveryStatus, RunLink } from "./DeliveryStatus";
 import { ReplayDialog } from "./ReplayDialog";
 import { formatTime } from "./time";
 import { useWebhookDeliveries, type WebhookEventSummary } from "./webhooks";
+import "./texts";
 
 // A delivery replayed many times lists its latest replays here; its details list them all.
 const replaysShown = 3;

@@ -5,6 +5,7 @@ import { DeliveryStatus, RunLink } from "./DeliveryStatus";
 import { Dialog } from "./Dialog";
 import { formatTime, preview } from "./time";
 import { useWebhookDelivery } from "./webhooks";
+import "./texts";
 
 // A body can be 1 MiB; the first part is what a person reads, the rest on request.
 const previewChars = 20_000;

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { WebhookEventSummary } from "./webhooks";
+import "./texts";
 
 const statusTone = { received: "warn", accepted: "ok", failed: "danger" } as const;
 

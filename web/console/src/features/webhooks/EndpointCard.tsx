@@ -7,6 +7,7 @@ import { RotateSecretDialog } from "./RotateSecretDialog";
 import { SnippetsPanel } from "./SnippetsPanel";
 import { formatTime } from "./time";
 import { usePatchWebhookEndpoint, type WebhookEndpoint } from "./webhooks";
+import "./texts";
 
 /** EndpointCard is one webhook endpoint: where to post, how to authenticate, what arrived. */
 export function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {

@@ -3,6 +3,7 @@ import { ProblemAlert } from "../../components/ProblemAlert";
 import { Link } from "react-router";
 import { Dialog, DialogButtons } from "./Dialog";
 import { useReplayWebhookDelivery, type WebhookEventSummary } from "./webhooks";
+import "./texts";
 
 /** ReplayDialog confirms starting a new run from a stored delivery, then leads to it. */
 export function ReplayDialog({ event, onClose }: { event: WebhookEventSummary; onClose: () => void }) {

@@ -4,6 +4,7 @@ import { ProblemAlert } from "../../components/ProblemAlert";
 import { Dialog, DialogButtons } from "./Dialog";
 import { SecretReveal } from "./SecretReveal";
 import { useRotateWebhookSecret, type WebhookEndpoint } from "./webhooks";
+import "./texts";
 
 const gracePeriods = [0, 3600, 86400, 604800] as const;
 

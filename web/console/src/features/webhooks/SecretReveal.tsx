@@ -1,6 +1,7 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { CopyButton } from "./CopyButton";
+import "./texts";
 
 /** SecretReveal shows a freshly made secret, the one time the API hands it out. */
 export function SecretReveal({ secret, onDone }: { secret: string; onDone: () => void }) {

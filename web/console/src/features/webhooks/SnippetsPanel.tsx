@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { CopyButton } from "./CopyButton";
 import { useWebhookSnippets } from "./webhooks";
+import "./texts";
 
 /** SnippetsPanel shows the API's ready-to-run sender examples, as plain text to copy. */
 export function SnippetsPanel({ endpointId }: { endpointId: string }) {

@@ -8,6 +8,7 @@ import { CreateEndpointDialog } from "./CreateEndpointDialog";
 import { EndpointCard } from "./EndpointCard";
 import { useWebhookEndpoints, webhookTriggers, withoutEndpoint } from "./webhooks";
 import "./webhooks.css";
+import "./texts";
 
 /** WebhooksPage lists a workflow's webhook endpoints and makes its webhook triggers reachable. */
 export function WebhooksPage() {

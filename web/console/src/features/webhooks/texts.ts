@@ -1,6 +1,7 @@
 import { texts } from "../../lib/texts";
 
 export const webhooks = texts(
+  "webhooks",
   {
     title: "Webhook endpoints",
     intro: "An endpoint makes a Webhook trigger of this workflow reachable from outside: other systems post to its address and each accepted request starts a run of the published version.",

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { components } from "../../api/schema.gen";
+import "./texts";
 
 type Diagnostic = components["schemas"]["Diagnostic"];
 

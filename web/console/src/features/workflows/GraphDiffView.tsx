@@ -4,6 +4,8 @@ import { GraphView } from "../../canvas/GraphView";
 import type { Action, ConnectionEdge, Graph } from "../../canvas/graph";
 import { diffGraphs, type ActionChange, type ConnectionChange, type FieldChange } from "./diff";
 import "./workflows.css";
+import "../../canvas/texts";
+import "./texts";
 
 const changeGlyph = { added: "+", removed: "−", changed: "±" } as const;
 

@@ -5,6 +5,7 @@ import { Field } from "../../components/Field";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { TextAreaField } from "./TextAreaField";
 import { useCreateWorkflow } from "./workflow";
+import "./texts";
 
 /** NewWorkflowForm creates a workflow with an empty draft and opens it in the editor. */
 export function NewWorkflowForm({ projectId, onCancel }: { projectId: string; onCancel: () => void }) {

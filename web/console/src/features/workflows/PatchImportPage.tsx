@@ -12,6 +12,7 @@ import { GraphDiffView } from "./GraphDiffView";
 import { useImportPatch, useWorkflow, type Workflow } from "./workflow";
 import { WorkflowTabs } from "./WorkflowTabs";
 import "./workflows.css";
+import "./texts";
 
 /** PatchImportPage takes the patch an AI editor wrote, tries it on the draft (a dry run shown
  * as a diff on the canvas, with the server's diagnostics), then saves it to the draft. */

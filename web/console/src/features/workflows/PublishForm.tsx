@@ -5,6 +5,7 @@ import { ProblemAlert } from "../../components/ProblemAlert";
 import { DiagnosticList } from "./DiagnosticList";
 import { TextAreaField } from "./TextAreaField";
 import { usePublish, type Workflow } from "./workflow";
+import "./texts";
 
 /** PublishForm freezes the draft as the next version with a description of the change; a
  * draft with problems lists them, as the server found them. */

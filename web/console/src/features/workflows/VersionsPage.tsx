@@ -10,6 +10,7 @@ import { ago, at } from "./when";
 import { useMemberNames, useRestore, useVersions, useWorkflow, type Workflow, type WorkflowVersion } from "./workflow";
 import { WorkflowTabs } from "./WorkflowTabs";
 import "./workflows.css";
+import "./texts";
 
 const draftChoice = "draft";
 

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, NavLink } from "react-router";
 import { useWorkflow } from "./workflow";
+import "./texts";
 
 /** WorkflowTabs heads every page of one workflow: its name and the links between its pages. */
 export function WorkflowTabs({ workflowId, children }: { workflowId: string; children?: ReactNode }) {

@@ -10,6 +10,8 @@ import { NewWorkflowForm } from "./NewWorkflowForm";
 import { ago, at } from "./when";
 import { useWorkflowList, type WorkflowListItem } from "./workflow";
 import "./workflows.css";
+import "../../canvas/texts";
+import "./texts";
 
 /** WorkflowsPage lists the active project's workflows, searchable and a page at a time. */
 export function WorkflowsPage() {

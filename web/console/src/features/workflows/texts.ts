@@ -1,6 +1,7 @@
 import { texts } from "../../lib/texts";
 
 export const workflows = texts(
+  "workflows",
   {
     title: "Workflows",
     workflowPages: "Workflow pages",

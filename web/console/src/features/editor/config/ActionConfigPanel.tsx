@@ -11,6 +11,7 @@ import { formSchema } from "./formSchema";
 import { SchedulePreview } from "./SchedulePreview";
 import { variablesInScope } from "./scope";
 import "./config.css";
+import "./texts";
 
 export type ActionConfigPanelProps = {
   action: Action;

@@ -3,6 +3,7 @@ import { ariaDescribedByIds, descriptionId, getUiOptions, type FieldProps, type 
 import type { ConfigFormContext } from "./formContext";
 import { JsonEditor } from "./JsonEditor";
 import { TemplateEditor } from "./TemplateEditor";
+import "./texts";
 
 type Kind = "none" | "text" | "json";
 

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ariaDescribedByIds, type WidgetProps } from "@rjsf/utils";
 import { bestUnit, unitSeconds as factor, UNITS, type Unit } from "./duration";
+import "./texts";
 
 /** DurationWidget edits whole seconds as a number and a unit; the config keeps seconds. */
 export function DurationWidget(props: WidgetProps) {

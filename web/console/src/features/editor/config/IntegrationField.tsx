@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { ariaDescribedByIds, descriptionId, getUiOptions, type FieldProps, type RJSFSchema } from "@rjsf/utils";
 import type { ConfigFormContext } from "./formContext";
 import { useDependencyTypes, useProjectIntegrations } from "./integrations";
+import "./texts";
 
 /** acceptsEmpty: the schema takes "" for "no integration" (http.request's optional credential). */
 function acceptsEmpty(schema: RJSFSchema): boolean {

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Variable } from "./scope";
 import { TemplateEditor } from "./TemplateEditor";
+import "./texts";
 
 /** What the JSON must be: the schema's object or list, or any value. */
 export type JsonShape = "object" | "array" | "any";

@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { api, data, ProblemError } from "../../../api/client";
 import type { components } from "../../../api/schema.gen";
+import "./texts";
 
 type PreviewRequest = components["schemas"]["SchedulePreviewRequest"];
 

@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { ariaDescribedByIds, type RJSFSchema, type WidgetProps } from "@rjsf/utils";
 import type { ConfigFormContext } from "./formContext";
 import { TemplateEditor } from "./TemplateEditor";
+import "./texts";
 
 /** TemplateWidget edits a string that reads variables: a {{ template }} or an expression. */
 export function TemplateWidget(props: WidgetProps<unknown, RJSFSchema, ConfigFormContext>) {

@@ -3,6 +3,7 @@ import { texts } from "../../../lib/texts";
 // Literal braces would be read by i18next as a placeholder, so texts that show {{ take it
 // as the value "open".
 export const config = texts(
+  "config",
   {
     panelTitle: "Action settings",
     label: "Label",
