@@ -27,8 +27,11 @@ CONSOLE_SOURCES = $(shell find $(CONSOLE)/src -type f -not -name '*.gen.ts') $(a
 
 console: $(CONSOLE)/dist/index.html
 
+# node_modules gets a go.mod of its own: some npm packages ship Go sources, which ./...
+# would otherwise build, vet and test as ours.
 $(CONSOLE)/node_modules/.installed: $(CONSOLE)/package-lock.json
 	cd $(CONSOLE) && npm ci --no-audit --no-fund
+	printf 'module npm-packages\n' > $(CONSOLE)/node_modules/go.mod
 	touch $@
 
 $(CONSOLE)/dist/index.html: $(CONSOLE)/node_modules/.installed $(CONSOLE_SOURCES)
