@@ -96,6 +96,9 @@ export function actionNode(action: Action, type: ActionType | undefined, marks: 
     id: action.action_key,
     type: "action",
     position: action.ui?.position ?? { x: 0, y: i * (NODE_HEIGHT + 40) },
+    // The size the minimap and the first fit use until the node is measured.
+    initialWidth: NODE_WIDTH,
+    initialHeight: NODE_HEIGHT,
     data: {
       action,
       typeName: type?.display_name ?? action.type_label ?? action.action_type_key,
@@ -107,14 +110,14 @@ export function actionNode(action: Action, type: ActionType | undefined, marks: 
   };
 }
 
-/** connectionEdge is one connection's edge, leaving its branch's handle. */
+/** connectionEdge is one connection's edge, leaving its branch's handle (which names the
+ * branch, so the edge needs no label of its own). */
 export function connectionEdge(c: Connection): ConnectionEdge {
   return {
     id: edgeId(c),
     source: c.from,
     target: c.to,
     sourceHandle: handleId(c.branch ?? ""),
-    label: c.branch || undefined,
     data: { branch: c.branch ?? "" },
   };
 }
