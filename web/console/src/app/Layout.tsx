@@ -2,13 +2,13 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link, NavLink, Outlet, useNavigate } from "react-router";
 import { api, data } from "../api/client";
-import { chooseLanguage, languages, type Language } from "../lib/i18n";
+import { LanguageSelect } from "../components/LanguageSelect";
 import { WorkspaceSwitcher } from "../features/workspace/WorkspaceSwitcher";
 import { useMe } from "../features/auth/session";
 
 /** Layout is the frame of every signed-in page: the header with the workspace and the page. */
 export function Layout() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const me = useMe();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -36,16 +36,7 @@ export function Layout() {
         </nav>
         <WorkspaceSwitcher />
         <div className="topbar-end">
-          <label className="inline">
-            <span className="visually-hidden">{t("language")}</span>
-            <select value={i18n.language} onChange={(e) => chooseLanguage(e.target.value as Language)}>
-              {languages.map((l) => (
-                <option key={l} value={l}>
-                  {l === "en" ? "English" : "Русский"}
-                </option>
-              ))}
-            </select>
-          </label>
+          <LanguageSelect quiet />
           <span className="muted" title={me.data?.email}>
             {me.data?.name || me.data?.email}
           </span>
