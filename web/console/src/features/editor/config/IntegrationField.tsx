@@ -3,6 +3,7 @@ import { ariaDescribedByIds, descriptionId, getUiOptions, type FieldProps, type 
 import type { ConfigFormContext } from "./formContext";
 import { useDependencyTypes, useProjectIntegrations } from "./integrations";
 import "./texts";
+import { FieldLabel } from "./FieldLabel";
 
 /** acceptsEmpty: the schema takes "" for "no integration" (http.request's optional credential). */
 function acceptsEmpty(schema: RJSFSchema): boolean {
@@ -30,10 +31,7 @@ export function IntegrationField(props: FieldProps<unknown, RJSFSchema, ConfigFo
 
   return (
     <div className="field">
-      <label htmlFor={id}>
-        {label}
-        {required && <span className="required">*</span>}
-      </label>
+      <FieldLabel id={id} label={label} required={required} />
       <select
         id={id}
         value={value}

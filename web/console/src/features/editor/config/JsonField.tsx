@@ -1,6 +1,7 @@
 import { ariaDescribedByIds, descriptionId, getUiOptions, type FieldProps, type RJSFSchema } from "@rjsf/utils";
 import type { ConfigFormContext } from "./formContext";
 import { JsonEditor, type JsonShape } from "./JsonEditor";
+import { FieldLabel } from "./FieldLabel";
 
 /** JsonField edits a field whose value is free JSON: headers, a sample payload, a schema. */
 export function JsonField(props: FieldProps<unknown, RJSFSchema, ConfigFormContext>) {
@@ -10,10 +11,7 @@ export function JsonField(props: FieldProps<unknown, RJSFSchema, ConfigFormConte
   const label = getUiOptions(uiSchema).title ?? schema.title ?? name;
   return (
     <div className="field">
-      <label htmlFor={id}>
-        {label}
-        {required && <span className="required">*</span>}
-      </label>
+      <FieldLabel id={id} label={label} required={required} />
       <JsonEditor
         id={id}
         value={formData}
