@@ -22,7 +22,7 @@ import (
 )
 
 // Config is every setting of the service. Each comes from an environment variable and may
-// be overridden by the flag of the same meaning; README.md lists them all.
+// be overridden by the flag of the same meaning; docs/configuration.md lists them all.
 type Config struct {
 	Addr            string
 	DataDir         string

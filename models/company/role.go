@@ -16,7 +16,7 @@ var Roles = []Role{RoleOwner, RoleAdmin, RoleMember, RoleViewer}
 // Permission is something a role may do inside a company.
 type Permission string
 
-// The permission table; README.md shows the same table for readers of the API.
+// The permission table; docs/companies.md shows the same table for readers of the API.
 const (
 	// PermRead: read the company, its members, projects and legal entities.
 	PermRead Permission = "read"
