@@ -1,8 +1,11 @@
 // The architecture test: imports between the service's own packages go one way,
-// cmd -> api -> engine -> activities -> models, and any of them may import schemas.
-// migrations sits with models: it records the models' tables, and its dbtest gives the
-// models' tests migrated databases. web holds embedded browser assets and imports nothing
-// of ours, so it ranks with schemas. Test files are held to the same rule as the code.
+// cmd -> api -> engine -> activities -> models -> platform, and any of them may import
+// schemas. migrations sits with models: it records the models' tables, and its dbtest gives
+// the models' tests migrated databases. platform is the ground floor of infrastructure every
+// layer uses (the event bus, the file store, metrics, the SQLite write gate, benchmark
+// helpers): below models, so that models may use it and it knows no domain. web holds
+// embedded browser assets and imports nothing of ours, so it ranks with schemas. Test
+// files are held to the same rule as the code.
 package architecture_test
 
 import (
@@ -19,12 +22,13 @@ const module = "agencyhub"
 // layers ranks the top-level directories: a package may import packages of its own rank
 // or below.
 var layers = map[string]int{
-	"cmd":        5,
-	"api":        4,
-	"engine":     3,
-	"activities": 2,
-	"models":     1,
-	"migrations": 1,
+	"cmd":        6,
+	"api":        5,
+	"engine":     4,
+	"activities": 3,
+	"models":     2,
+	"migrations": 2,
+	"platform":   1,
 	"schemas":    0,
 	"web":        0,
 }
@@ -98,7 +102,8 @@ func listImports(t *testing.T) []imports {
 
 func TestImportsGoOneWay(t *testing.T) {
 	if bad := violations(t, listImports(t)); len(bad) > 0 {
-		t.Fatalf("imports against cmd -> api -> engine -> activities -> models (schemas anywhere):\n  %s", strings.Join(bad, "\n  "))
+		t.Fatalf("imports against cmd -> api -> engine -> activities -> models -> platform (schemas anywhere):\n  %s",
+			strings.Join(bad, "\n  "))
 	}
 }
 
@@ -108,8 +113,14 @@ func TestAnUpwardImportIsAViolation(t *testing.T) {
 		{pkg: "agencyhub/activities", imports: []string{"agencyhub/models/integration", "agencyhub/activities/egress"}},
 		{pkg: "agencyhub/migrations/dbtest", imports: []string{"agencyhub/migrations", "agencyhub/models/company"}},
 		{pkg: "agencyhub/engine", imports: []string{"agencyhub/api/httpx"}},
+		{pkg: "agencyhub/models", imports: []string{"agencyhub/platform/filestore"}},
+		{pkg: "agencyhub/platform/filestore", imports: []string{"agencyhub/models"}},
 	}
-	want := []string{"agencyhub/models/integration -> agencyhub/activities/egress", "agencyhub/engine -> agencyhub/api/httpx"}
+	want := []string{
+		"agencyhub/models/integration -> agencyhub/activities/egress",
+		"agencyhub/engine -> agencyhub/api/httpx",
+		"agencyhub/platform/filestore -> agencyhub/models",
+	}
 	if got := violations(t, pkgs); !slices.Equal(got, want) {
 		t.Fatalf("violations = %v, want %v", got, want)
 	}

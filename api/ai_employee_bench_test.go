@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"agencyhub/migrations/dbtest"
-	"agencyhub/models/benchtest"
+	"agencyhub/platform/benchtest"
 )
 
 // BenchmarkAITurn measures the AI employee's turn overhead without model time: the model

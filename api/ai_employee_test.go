@@ -20,7 +20,7 @@ import (
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models/aiemployee"
 	"agencyhub/models/automation"
-	"agencyhub/models/realtime"
+	"agencyhub/platform/realtime"
 )
 
 // modelServer is a local server speaking the OpenAI-compatible chat completions protocol

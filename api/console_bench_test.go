@@ -30,7 +30,7 @@ import (
 	"github.com/chromedp/cdproto/performance"
 	"github.com/chromedp/chromedp"
 
-	"agencyhub/models/benchtest"
+	"agencyhub/platform/benchtest"
 )
 
 // benchActions is the size of the workflows the targets name.

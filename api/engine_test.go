@@ -19,9 +19,9 @@ import (
 	"agencyhub/models/aiemployee"
 	"agencyhub/models/automation"
 	"agencyhub/models/desktop"
-	"agencyhub/models/realtime"
 	"agencyhub/models/relay"
 	"agencyhub/models/webhook"
+	"agencyhub/platform/realtime"
 )
 
 // One embedded Temporal server serves the whole package; every test environment gets a

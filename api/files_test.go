@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"agencyhub/migrations/dbtest"
-	"agencyhub/models/filestore"
+	"agencyhub/platform/filestore"
 )
 
 // TestAStoredFileIsServedBehindItsSignedLinkOnly: the link the file store signs downloads

@@ -21,10 +21,10 @@ import (
 	"agencyhub/models/auth"
 	"agencyhub/models/billing"
 	"agencyhub/models/company"
-	"agencyhub/models/filestore"
 	"agencyhub/models/integration"
 	"agencyhub/models/sitechat"
 	"agencyhub/models/work"
+	"agencyhub/platform/filestore"
 	"agencyhub/schemas"
 )
 

@@ -9,8 +9,8 @@ import (
 
 	"agencyhub/api"
 	"agencyhub/migrations/dbtest"
-	"agencyhub/models/metrics"
-	"agencyhub/models/metrics/metricstest"
+	"agencyhub/platform/metrics"
+	"agencyhub/platform/metrics/metricstest"
 )
 
 // TestWebhookDeliveriesAreCountedByOutcome: every request to a webhook address is counted

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"agencyhub/migrations/dbtest"
-	"agencyhub/models/benchtest"
+	"agencyhub/platform/benchtest"
 )
 
 // paymentBenchSenders is how many clients record payments at once.

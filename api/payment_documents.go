@@ -10,7 +10,7 @@ import (
 	"agencyhub/api/httpx"
 	"agencyhub/models"
 	"agencyhub/models/billing"
-	"agencyhub/models/filestore"
+	"agencyhub/platform/filestore"
 )
 
 // paymentActionDocumentView is a document of a payment action with a link that downloads

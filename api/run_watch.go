@@ -7,7 +7,7 @@ import (
 	"github.com/google/uuid"
 
 	"agencyhub/models/automation"
-	"agencyhub/models/realtime"
+	"agencyhub/platform/realtime"
 )
 
 // busWatch wakes a handler that waits on stored state (a run's event stream, a receipt

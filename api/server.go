@@ -13,10 +13,10 @@ import (
 	"agencyhub/api/wshub"
 	"agencyhub/engine"
 	"agencyhub/models/automation"
-	"agencyhub/models/filestore"
-	"agencyhub/models/realtime"
 	"agencyhub/models/relay"
 	"agencyhub/models/sitechat"
+	"agencyhub/platform/filestore"
+	"agencyhub/platform/realtime"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
@@ -28,9 +28,9 @@ import (
 	"agencyhub/models/company"
 	"agencyhub/models/desktop"
 	"agencyhub/models/integration"
-	"agencyhub/models/metrics"
 	"agencyhub/models/webhook"
 	"agencyhub/models/work"
+	"agencyhub/platform/metrics"
 	"agencyhub/schemas"
 )
 

@@ -12,8 +12,8 @@ import (
 
 	"agencyhub/api/httpx"
 	"agencyhub/models"
-	"agencyhub/models/filestore"
 	"agencyhub/models/sitechat"
+	"agencyhub/platform/filestore"
 )
 
 // siteChatActiveVisitors serves GET /api/v1/projects/{project_id}/site-visitors/active:

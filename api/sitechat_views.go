@@ -7,8 +7,8 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
-	"agencyhub/models/filestore"
 	"agencyhub/models/sitechat"
+	"agencyhub/platform/filestore"
 )
 
 // siteChatWidgetView is the specification's SiteChatWidget.

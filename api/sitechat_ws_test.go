@@ -18,7 +18,7 @@ import (
 	"agencyhub/api/wshub"
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
-	"agencyhub/models/realtime"
+	"agencyhub/platform/realtime"
 )
 
 // chatEnv is the API behind a real HTTP server, for the sockets, with the site chat wired

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"agencyhub/migrations/dbtest"
-	"agencyhub/models/benchtest"
+	"agencyhub/platform/benchtest"
 )
 
 // Webhook benchmark shape: the number of concurrent senders, and the fewest deliveries

@@ -12,8 +12,8 @@ import (
 
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
-	"agencyhub/models/benchtest"
 	"agencyhub/models/work"
+	"agencyhub/platform/benchtest"
 )
 
 // workBenchTasks is how many tasks the company of BenchmarkTaskList holds.

@@ -10,8 +10,8 @@ import (
 
 	"agencyhub/api/httpx"
 	"agencyhub/models"
-	"agencyhub/models/filestore"
 	"agencyhub/models/work"
+	"agencyhub/platform/filestore"
 )
 
 // taskBoardView is a board with its ordered columns and its custom fields.

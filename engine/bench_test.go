@@ -23,8 +23,8 @@ import (
 	"agencyhub/engine/devserver"
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models/automation"
-	"agencyhub/models/benchtest"
-	"agencyhub/models/realtime"
+	"agencyhub/platform/benchtest"
+	"agencyhub/platform/realtime"
 )
 
 // BenchmarkRunThroughput runs a published three-action workflow (manual trigger, then three

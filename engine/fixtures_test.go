@@ -19,7 +19,7 @@ import (
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
 	"agencyhub/models/automation"
-	"agencyhub/models/realtime"
+	"agencyhub/platform/realtime"
 )
 
 // Graphs in tests are built from these, so a test reads as the graph it runs.

@@ -20,7 +20,7 @@ import (
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
 	"agencyhub/models/automation"
-	"agencyhub/models/realtime"
+	"agencyhub/platform/realtime"
 )
 
 // liveEngine is the engine on the embedded Temporal server with fake actions: a tenant, the

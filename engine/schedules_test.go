@@ -17,7 +17,7 @@ import (
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
 	"agencyhub/models/automation"
-	"agencyhub/models/realtime"
+	"agencyhub/platform/realtime"
 )
 
 func TestScheduleCronExpressions(t *testing.T) {

@@ -18,7 +18,7 @@ import (
 	"agencyhub/activities"
 	"agencyhub/models/automation"
 	"agencyhub/models/billing"
-	"agencyhub/models/metrics"
+	"agencyhub/platform/metrics"
 )
 
 // Activities heartbeat every heartbeatInterval, so a cancelled run reaches a running

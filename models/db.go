@@ -2,11 +2,9 @@ package models
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +17,8 @@ import (
 	"gorm.io/gorm/logger"
 	modernc "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"agencyhub/platform/sqlitegate"
 )
 
 // Dialect names a supported database engine.
@@ -38,24 +38,9 @@ func DialectOf(databaseURL string) Dialect {
 	return SQLite
 }
 
-// SQLiteDSN is the connection string for the SQLite file at path: foreign keys on, WAL so
-// readers never wait for the writer, a busy timeout instead of immediate "database is locked",
-// write transactions that take the lock when they begin, and RFC 3339-like time storage.
-func SQLiteDSN(path string) string {
-	q := url.Values{}
-	q.Add("_pragma", "foreign_keys(1)")
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", sqliteBusyTimeout.Milliseconds()))
-	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Set("_txlock", "immediate")
-	q.Set("_time_format", "sqlite")
-	// The path is URI-escaped: a "?" or "#" in a directory name would otherwise end it.
-	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
-}
-
 // OpenDB opens the database a URL names. An empty URL means the SQLite file app.db in dataDir.
 // The SQLite engine is modernc.org/sqlite (pure Go, the one the embedded Temporal server uses
-// too), whose connections GORM's SQLite dialect gets from sqliteConnector.
+// too), whose connections GORM's SQLite dialect gets from platform/sqlitegate.
 func OpenDB(databaseURL, dataDir string) (*gorm.DB, Dialect, error) {
 	cfg := &gorm.Config{
 		NowFunc:                func() time.Time { return time.Now().UTC() },
@@ -75,8 +60,7 @@ func OpenDB(databaseURL, dataDir string) (*gorm.DB, Dialect, error) {
 			}
 			path = filepath.Join(dataDir, "app.db")
 		}
-		// The pool's writes queue in this process (writeGate) rather than in SQLite.
-		dialector = sqlite.New(sqlite.Config{Conn: sql.OpenDB(sqliteConnector{dsn: SQLiteDSN(path), gate: make(writeGate, 1)})})
+		dialector = sqlite.New(sqlite.Config{Conn: sqlitegate.Open(path)})
 	}
 	db, err := gorm.Open(dialector, cfg)
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"agencyhub/platform/filestore"
 )
 
 // Kind classifies a domain error; the API maps each kind to one HTTP status.
@@ -78,10 +80,11 @@ func Internal(format string, args ...any) *Error {
 	return &Error{Kind: KindInternal, Key: "internal", Err: fmt.Errorf(format, args...)}
 }
 
-// AsError returns err as *Error, wrapping anything unrecognised as internal.
+// AsError returns err as *Error, wrapping anything unrecognised as internal. It is the one
+// place where errors become domain errors: the ground floor below models (platform) has
+// errors of its own, which carry their problem codes and fields, and are read here.
 func AsError(err error) *Error {
-	var e *Error
-	if errors.As(err, &e) {
+	if e, ok := asDomain(err); ok {
 		return e
 	}
 	return &Error{Kind: KindInternal, Key: "internal", Err: err}
@@ -89,6 +92,25 @@ func AsError(err error) *Error {
 
 // IsKind reports whether err is a domain error of the given kind.
 func IsKind(err error, kind Kind) bool {
-	var e *Error
-	return errors.As(err, &e) && e.Kind == kind
+	e, ok := asDomain(err)
+	return ok && e.Kind == kind
+}
+
+// asDomain finds the domain error in err's chain: an *Error, or the file store's refusal
+// or not-found, read as the invalid or not_found error of the same code and field.
+func asDomain(err error) (*Error, bool) {
+	var (
+		e        *Error
+		refusal  *filestore.Refusal
+		notFound *filestore.NotFoundError
+	)
+	switch {
+	case errors.As(err, &e):
+		return e, true
+	case errors.As(err, &refusal):
+		return &Error{Kind: KindInvalid, Key: refusal.Code, Fields: []string{refusal.Field}, Err: err}, true
+	case errors.As(err, &notFound):
+		return &Error{Kind: KindNotFound, Key: notFound.Code, Err: err}, true
+	}
+	return nil, false
 }

@@ -9,7 +9,7 @@ import (
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
-	"agencyhub/models/metrics"
+	"agencyhub/platform/metrics"
 )
 
 // Measure counts every request and observes its latency, by method, route template and

@@ -17,7 +17,7 @@ import (
 
 	"agencyhub/api/httpx"
 	"agencyhub/models"
-	"agencyhub/models/realtime"
+	"agencyhub/platform/realtime"
 )
 
 // Config tunes the hub; DefaultConfig is what the service runs with.

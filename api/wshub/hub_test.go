@@ -16,7 +16,7 @@ import (
 
 	"agencyhub/api/wshub"
 	"agencyhub/models"
-	"agencyhub/models/realtime"
+	"agencyhub/platform/realtime"
 )
 
 // fakeDomain relays chat.typing to the project's operators, acks chat.message with its

@@ -10,7 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"agencyhub/models"
-	"agencyhub/models/realtime"
+	"agencyhub/platform/realtime"
 )
 
 // relayMessage is a relayed envelope on the bus. An envelope too large for a notification

@@ -17,8 +17,8 @@ import (
 
 	"agencyhub/activities/egress"
 	"agencyhub/models/auth"
-	"agencyhub/models/filestore"
 	"agencyhub/models/sitechat"
+	"agencyhub/platform/filestore"
 )
 
 // Config is every setting of the service. Each comes from an environment variable and may

@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"agencyhub/models/benchtest"
+	"agencyhub/platform/benchtest"
 )
 
 // profileEnv, when set to an address, makes the server child (serveForTest) answer

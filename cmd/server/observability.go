@@ -17,8 +17,8 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
-	"agencyhub/models/metrics"
 	"agencyhub/models/outbox"
+	"agencyhub/platform/metrics"
 )
 
 // startTracing exports spans to the OpenTelemetry collector at OTEL_EXPORTER_OTLP_ENDPOINT

@@ -18,7 +18,7 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
-	"agencyhub/models/metrics/metricstest"
+	"agencyhub/platform/metrics/metricstest"
 )
 
 // TestMetricsAreServedOnTheirOwnListener runs the real Main with APP_METRICS_ADDR, drives

@@ -17,7 +17,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"agencyhub/models/benchtest"
+	"agencyhub/platform/benchtest"
 )
 
 // BenchmarkSiteChatFanOut measures the site chat's fan-out through the real binary: the

@@ -13,7 +13,7 @@ import (
 
 	"agencyhub/models"
 	"agencyhub/models/company"
-	"agencyhub/models/realtime"
+	"agencyhub/platform/realtime"
 )
 
 // Permission settings of an employee: what it may do with a healthy model provider.

@@ -8,9 +8,9 @@ import (
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
 	"agencyhub/models/automation"
-	"agencyhub/models/metrics"
-	"agencyhub/models/metrics/metricstest"
-	"agencyhub/models/realtime"
+	"agencyhub/platform/metrics"
+	"agencyhub/platform/metrics/metricstest"
+	"agencyhub/platform/realtime"
 )
 
 // TestRunsAreCountedOnceAsTheyStartAndFinish: the projection counts a run started when it

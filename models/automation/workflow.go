@@ -15,8 +15,8 @@ import (
 	"agencyhub/models"
 	"agencyhub/models/company"
 	"agencyhub/models/desktop"
-	"agencyhub/models/metrics"
-	"agencyhub/models/realtime"
+	"agencyhub/platform/metrics"
+	"agencyhub/platform/realtime"
 	"agencyhub/schemas"
 )
 

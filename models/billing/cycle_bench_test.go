@@ -11,7 +11,7 @@ import (
 	"agencyhub/models/billing"
 	"agencyhub/models/desktop"
 	"agencyhub/models/money"
-	"agencyhub/models/realtime"
+	"agencyhub/platform/realtime"
 )
 
 // BenchmarkBillingCycle runs one billing cycle over 50,000 active services due within the

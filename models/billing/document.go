@@ -13,7 +13,7 @@ import (
 
 	"agencyhub/models"
 	"agencyhub/models/company"
-	"agencyhub/models/filestore"
+	"agencyhub/platform/filestore"
 )
 
 // DocumentKinds are what a payment action's document is.

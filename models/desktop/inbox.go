@@ -16,7 +16,7 @@ import (
 	"gorm.io/gorm/clause"
 
 	"agencyhub/models"
-	"agencyhub/models/realtime"
+	"agencyhub/platform/realtime"
 )
 
 // Kinds of messages the product posts.

@@ -14,7 +14,7 @@ import (
 
 	"agencyhub/models"
 	"agencyhub/models/company"
-	"agencyhub/models/filestore"
+	"agencyhub/platform/filestore"
 )
 
 // Conversation statuses.

@@ -14,7 +14,7 @@ import (
 // state, so a subscriber (api/wshub) re-reads what it forwards and filters by id: a
 // visitor's socket takes only notices of its visit session or visitor, an operator's
 // those of the projects it may read. Like every bus message it carries ids and statuses,
-// never documents (see models/realtime).
+// never documents (see platform/realtime).
 //
 // Types and what publishes them:
 //

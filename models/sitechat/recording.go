@@ -16,7 +16,7 @@ import (
 	"github.com/google/uuid"
 
 	"agencyhub/models"
-	"agencyhub/models/filestore"
+	"agencyhub/platform/filestore"
 )
 
 // Recording is a recording of a call, kept in the blob store under StorageKey.

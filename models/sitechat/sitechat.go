@@ -15,8 +15,8 @@ import (
 
 	"agencyhub/models"
 	"agencyhub/models/company"
-	"agencyhub/models/filestore"
-	"agencyhub/models/realtime"
+	"agencyhub/platform/filestore"
+	"agencyhub/platform/realtime"
 )
 
 // Settings are the site chat's tunables; DefaultSettings gives the documented defaults.

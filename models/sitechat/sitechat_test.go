@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"agencyhub/migrations/dbtest"
-	"agencyhub/models/realtime"
 	"agencyhub/models/sitechat"
+	"agencyhub/platform/realtime"
 )
 
 // visit starts a visitor session on a new widget of a new tenant, with monitoring active

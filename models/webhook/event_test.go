@@ -13,8 +13,8 @@ import (
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
 	"agencyhub/models/automation"
-	"agencyhub/models/realtime"
 	"agencyhub/models/webhook"
+	"agencyhub/platform/realtime"
 )
 
 // engine stands in for the engine's trigger intake: it writes the run row a start writes,

@@ -11,7 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"agencyhub/models"
-	"agencyhub/models/filestore"
+	"agencyhub/platform/filestore"
 )
 
 // AttachmentLimits are what a task's attachment may be: any type, at most 25 MiB.

@@ -6,7 +6,7 @@
 // it. Discard is the explicit value for services built without it (tests, and a Main
 // whose metrics are off): it records nothing.
 //
-// It sits under models, the lowest layer, so that every layer that records may import it;
-// it imports nothing of the service's own. docs/observability.md lists the series and the
-// decisions behind their labels.
+// It sits on the ground floor (platform), below models, so that every layer that records
+// may import it; it imports nothing of the service's own. docs/observability.md lists the
+// series and the decisions behind their labels.
 package metrics

@@ -13,8 +13,6 @@ import (
 
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
-
-	"agencyhub/models"
 )
 
 // S3Config says where an S3-compatible bucket is and how to reach it.
@@ -209,22 +207,22 @@ func (b *s3Backend) commit(ctx context.Context, f *os.File, obj Object) error {
 func (b *s3Backend) open(ctx context.Context, key string) (io.ReadCloser, error) {
 	obj, err := b.client.GetObject(ctx, b.bucket, b.objectName(key), minio.GetObjectOptions{})
 	if err != nil {
-		return nil, models.Internal("filestore: open %s: %w", key, err)
+		return nil, fmt.Errorf("filestore: open %s: %w", key, err)
 	}
 	// GetObject is lazy; Stat sends the request, so a missing key is known here.
 	if _, err := obj.Stat(); err != nil {
 		_ = obj.Close()
 		if minio.ToErrorResponse(err).Code == minio.NoSuchKey {
-			return nil, models.NotFound("file_not_found")
+			return nil, ErrNotFound
 		}
-		return nil, models.Internal("filestore: open %s: %w", key, err)
+		return nil, fmt.Errorf("filestore: open %s: %w", key, err)
 	}
 	return obj, nil
 }
 
 func (b *s3Backend) remove(ctx context.Context, key string) error {
 	if err := b.client.RemoveObject(ctx, b.bucket, b.objectName(key), minio.RemoveObjectOptions{}); err != nil {
-		return models.Internal("filestore: delete %s: %w", key, err)
+		return fmt.Errorf("filestore: delete %s: %w", key, err)
 	}
 	return nil
 }
@@ -238,7 +236,7 @@ func (b *s3Backend) downloadURL(ctx context.Context, key string, d Download) (st
 	}
 	u, err := b.client.PresignedGetObject(ctx, b.bucket, b.objectName(key), d.TTL, params)
 	if err != nil {
-		return "", models.Internal("filestore: presign %s: %w", key, err)
+		return "", fmt.Errorf("filestore: presign %s: %w", key, err)
 	}
 	return u.String(), nil
 }

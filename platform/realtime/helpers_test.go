@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"agencyhub/models/realtime"
+	"agencyhub/platform/realtime"
 )
 
 // receive answers the next message of sub, failing the test if none comes within wait.

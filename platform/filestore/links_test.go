@@ -9,8 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"agencyhub/models"
-	"agencyhub/models/filestore"
+	"agencyhub/platform/filestore"
 )
 
 const (
@@ -24,7 +23,7 @@ func wantLinkRefused(t *testing.T, store *filestore.Store, token string, now tim
 	if err == nil {
 		t.Fatalf("token %q was accepted: %+v", token, link)
 	}
-	wantDomainError(t, err, models.KindNotFound, "file_link_not_found")
+	wantNotFound(t, err, filestore.ErrLinkNotFound)
 }
 
 // issueToken makes a directory-store link and returns its token with the times between

@@ -1,19 +1,48 @@
-package models
+// Package sqlitegate opens the pool of connections to one SQLite file that models.OpenDB
+// hands to GORM: the DSN's settings (WAL, foreign keys, a busy timeout, IMMEDIATE write
+// transactions), and a gate through which the pool's writes go one at a time in this
+// process, so that a writer waits for the last one's commit instead of in SQLite's busy
+// handler. It knows nothing of GORM or of our tables.
+package sqlitegate
 
 import (
 	"context"
+	"database/sql"
 	"database/sql/driver"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
 	modernc "modernc.org/sqlite"
 )
 
-// sqliteBusyTimeout is how long a write waits for the one writer a SQLite file allows:
-// behind another process's write in SQLite's busy handler, behind one of this process's
-// in its writeGate.
-const sqliteBusyTimeout = 10 * time.Second
+// busyTimeout is how long a write waits for the one writer a SQLite file allows: behind
+// another process's write in SQLite's busy handler, behind one of this process's in its
+// writeGate.
+const busyTimeout = 10 * time.Second
+
+// Open returns a pool of connections to the SQLite file at path, all behind one writeGate,
+// so the pool's writes queue in this process rather than in SQLite. The caller sets the
+// pool's limits and closes it.
+func Open(path string) *sql.DB {
+	return sql.OpenDB(connector{dsn: dsn(path), gate: make(writeGate, 1)})
+}
+
+// dsn is the connection string for the SQLite file at path: foreign keys on, WAL so
+// readers never wait for the writer, a busy timeout instead of immediate "database is locked",
+// write transactions that take the lock when they begin, and RFC 3339-like time storage.
+func dsn(path string) string {
+	q := url.Values{}
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Set("_txlock", "immediate")
+	q.Set("_time_format", "sqlite")
+	// The path is URI-escaped: a "?" or "#" in a directory name would otherwise end it.
+	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+}
 
 // writeGate lets one connection of a pool write at a time. SQLite allows one writer per
 // file and makes the others wait in its busy handler, which sleeps 1, 2, 5, 10, ... ms
@@ -30,7 +59,7 @@ func (g writeGate) enter(ctx context.Context) error {
 		return nil
 	default:
 	}
-	timer := time.NewTimer(sqliteBusyTimeout)
+	timer := time.NewTimer(busyTimeout)
 	defer timer.Stop()
 	select {
 	case g <- struct{}{}:
@@ -38,23 +67,23 @@ func (g writeGate) enter(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-timer.C:
-		return fmt.Errorf("database is locked: another write of this process held it for %s", sqliteBusyTimeout)
+		return fmt.Errorf("database is locked: another write of this process held it for %s", busyTimeout)
 	}
 }
 
 func (g writeGate) leave() { <-g }
 
-// sqliteConnector opens the pool's connections to one SQLite file through modernc's driver,
+// connector opens the pool's connections to one SQLite file through modernc's driver,
 // all behind one writeGate. (Functions registered with modernc's package-level Register*
 // calls are not on this driver; we register none.)
-type sqliteConnector struct {
+type connector struct {
 	dsn  string
 	gate writeGate
 }
 
 var sqliteDriver = &modernc.Driver{}
 
-func (c sqliteConnector) Connect(context.Context) (driver.Conn, error) {
+func (c connector) Connect(context.Context) (driver.Conn, error) {
 	conn, err := sqliteDriver.Open(c.dsn)
 	if err != nil {
 		return nil, err
@@ -62,7 +91,7 @@ func (c sqliteConnector) Connect(context.Context) (driver.Conn, error) {
 	return &gatedConn{sqliteConn: conn.(sqliteConn), gate: c.gate}, nil
 }
 
-func (sqliteConnector) Driver() driver.Driver { return sqliteDriver }
+func (connector) Driver() driver.Driver { return sqliteDriver }
 
 // sqliteConn is what database/sql uses of a modernc connection.
 type sqliteConn interface {

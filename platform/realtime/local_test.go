@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"agencyhub/models/realtime"
+	"agencyhub/platform/realtime"
 )
 
 func TestLocalDeliversByTopic(t *testing.T) {

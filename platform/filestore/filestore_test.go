@@ -21,8 +21,7 @@ import (
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
-	"agencyhub/models"
-	"agencyhub/models/filestore"
+	"agencyhub/platform/filestore"
 )
 
 // Sniffable contents: net/http.DetectContentType knows these by their first bytes.
@@ -150,12 +149,20 @@ func newS3Backend(t *testing.T) (backendUnderTest, *s3mem.Backend) {
 	return backendUnderTest{store: store, prefix: testPrefix + "/", leftovers: leftovers, requests: fake.requests}, fake.mem
 }
 
-// wantDomainError fails t unless err is a *models.Error of kind and key.
-func wantDomainError(t *testing.T, err error, kind models.Kind, key string, fields ...string) {
+// wantRefusal fails t unless err is the store's refusal with code, naming field.
+func wantRefusal(t *testing.T, err error, code, field string) {
 	t.Helper()
-	var e *models.Error
-	if !errors.As(err, &e) || e.Kind != kind || e.Key != key || !slices.Equal(e.Fields, fields) {
-		t.Fatalf("got error %v, want %s %s %v", err, kind, key, fields)
+	var r *filestore.Refusal
+	if !errors.As(err, &r) || r.Code != code || r.Field != field {
+		t.Fatalf("got error %v, want the refusal %s [%s]", err, code, field)
+	}
+}
+
+// wantNotFound fails t unless err is the not-found answer want.
+func wantNotFound(t *testing.T, err error, want *filestore.NotFoundError) {
+	t.Helper()
+	if !errors.Is(err, want) {
+		t.Fatalf("got error %v, want %v", err, want)
 	}
 }
 
@@ -179,7 +186,7 @@ func wantNotStored(t *testing.T, store *filestore.Store, key string) {
 	if err == nil {
 		r.Close()
 	}
-	wantDomainError(t, err, models.KindNotFound, "file_not_found")
+	wantNotFound(t, err, filestore.ErrNotFound)
 }
 
 func wantLeftovers(t *testing.T, b backendUnderTest, keys ...string) {
@@ -251,12 +258,12 @@ func TestPutRefusesBodiesOverMaxBytes(t *testing.T) {
 				t.Fatalf("exactly MaxBytes=%d: %v", maxBytes, err)
 			}
 			_, err := b.store.Put(t.Context(), "over", bytes.NewReader(bytes.Repeat([]byte("x"), int(maxBytes)+1)), lim)
-			wantDomainError(t, err, models.KindInvalid, "file_too_large", "file")
+			wantRefusal(t, err, "file_too_large", "file")
 			wantNotStored(t, b.store, "over")
 
 			body := &endless{}
 			_, err = b.store.Put(t.Context(), "over", body, lim)
-			wantDomainError(t, err, models.KindInvalid, "file_too_large", "file")
+			wantRefusal(t, err, "file_too_large", "file")
 			if body.given > maxBytes+1 {
 				t.Fatalf("MaxBytes=%d: Put read %d bytes of an endless body", maxBytes, body.given)
 			}
@@ -292,7 +299,7 @@ func TestPutRefusesTypesTheLimitsDoNotAllow(t *testing.T) {
 				stored = append(stored, key)
 				continue
 			}
-			wantDomainError(t, err, models.KindInvalid, "file_type_not_allowed", "file")
+			wantRefusal(t, err, "file_type_not_allowed", "file")
 			wantNotStored(t, b.store, key)
 		}
 		wantLeftovers(t, b, stored...)
@@ -347,13 +354,13 @@ func TestInvalidKeysAreRefusedBeforeAnyIO(t *testing.T) {
 			`a\b`, "a b", "ä", "a\x00b", strings.Repeat("a", 256),
 		} {
 			_, err := b.store.Put(t.Context(), key, untouchable{t}, anyFile)
-			wantDomainError(t, err, models.KindInvalid, "invalid_file_key", "key")
+			wantRefusal(t, err, "invalid_file_key", "key")
 			_, err = b.store.Open(t.Context(), key)
-			wantDomainError(t, err, models.KindInvalid, "invalid_file_key", "key")
+			wantRefusal(t, err, "invalid_file_key", "key")
 			err = b.store.Delete(t.Context(), key)
-			wantDomainError(t, err, models.KindInvalid, "invalid_file_key", "key")
+			wantRefusal(t, err, "invalid_file_key", "key")
 			_, err = b.store.DownloadURL(t.Context(), key, filestore.Download{})
-			wantDomainError(t, err, models.KindInvalid, "invalid_file_key", "key")
+			wantRefusal(t, err, "invalid_file_key", "key")
 		}
 		if b.requests != nil && b.requests.Load() != requestsBefore {
 			t.Fatalf("invalid keys sent %d requests to S3", b.requests.Load()-requestsBefore)
@@ -403,7 +410,10 @@ func TestPutNeedsMaxBytes(t *testing.T) {
 	t.Parallel()
 	eachBackend(t, func(t *testing.T, b backendUnderTest) {
 		_, err := b.store.Put(t.Context(), "k", strings.NewReader("x"), filestore.Limits{})
-		if !models.IsKind(err, models.KindInternal) {
+		// Neither a refusal nor a not-found: the caller's mistake, an internal error.
+		var refusal *filestore.Refusal
+		var notFound *filestore.NotFoundError
+		if err == nil || errors.As(err, &refusal) || errors.As(err, &notFound) {
 			t.Fatalf("Put without MaxBytes: %v", err)
 		}
 		wantLeftovers(t, b)
@@ -432,7 +442,7 @@ func TestDirStoreCannotBeLedOutsideItsRoot(t *testing.T) {
 	_ = b.store.Delete(ctx, "link/secret")
 	for _, key := range []string{"../outside", "link/../../x"} {
 		_, err := b.store.Put(ctx, key, strings.NewReader("x"), anyFile)
-		wantDomainError(t, err, models.KindInvalid, "invalid_file_key", "key")
+		wantRefusal(t, err, "invalid_file_key", "key")
 	}
 	if got := filesUnder(t, outside); !slices.Equal(got, []string{"secret"}) {
 		t.Fatalf("outside the root now holds %q", got)

@@ -19,8 +19,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"agencyhub/models"
 )
 
 // FilesRoute is the API path under which the directory backend's download tokens are
@@ -100,19 +98,19 @@ func (d *dirBackend) commit(ctx context.Context, f *os.File, obj Object) error {
 func (d *dirBackend) open(_ context.Context, key string) (io.ReadCloser, error) {
 	f, err := d.root.Open(filepath.FromSlash(key))
 	if isMissing(err) {
-		return nil, models.NotFound("file_not_found")
+		return nil, ErrNotFound
 	}
 	if err != nil {
-		return nil, models.Internal("filestore: open %s: %w", key, err)
+		return nil, fmt.Errorf("filestore: open %s: %w", key, err)
 	}
 	info, err := f.Stat()
 	if err != nil {
 		_ = f.Close()
-		return nil, models.Internal("filestore: open %s: %w", key, err)
+		return nil, fmt.Errorf("filestore: open %s: %w", key, err)
 	}
 	if !info.Mode().IsRegular() {
 		_ = f.Close()
-		return nil, models.NotFound("file_not_found")
+		return nil, ErrNotFound
 	}
 	return f, nil
 }
@@ -124,13 +122,13 @@ func (d *dirBackend) remove(_ context.Context, key string) error {
 		return nil
 	}
 	if err != nil {
-		return models.Internal("filestore: delete %s: %w", key, err)
+		return fmt.Errorf("filestore: delete %s: %w", key, err)
 	}
 	if info.IsDir() { // a directory holding other objects' files is no object
 		return nil
 	}
 	if err := d.root.Remove(name); err != nil && !isMissing(err) {
-		return models.Internal("filestore: delete %s: %w", key, err)
+		return fmt.Errorf("filestore: delete %s: %w", key, err)
 	}
 	return nil
 }
@@ -161,7 +159,7 @@ func (d *dirBackend) downloadURL(_ context.Context, key string, dl Download) (st
 		Expires:     time.Now().Add(dl.TTL).Unix(),
 	})
 	if err != nil {
-		return "", models.Internal("filestore: encode link for %s: %w", key, err)
+		return "", fmt.Errorf("filestore: encode link for %s: %w", key, err)
 	}
 	payload := tokenEncoding.EncodeToString(claims)
 	return d.linkBase + payload + "." + d.sign(payload), nil
@@ -175,30 +173,29 @@ func (d *dirBackend) sign(payload string) string {
 
 // OpenLink verifies a token that DownloadURL put in a link and says what it grants, as of
 // now. A malformed, forged, tampered or expired token, and any token given to a store
-// whose links are not tokens (S3), is file_link_not_found: one answer, so that a caller
+// whose links are not tokens (S3), is ErrLinkNotFound: one answer, so that a caller
 // learns nothing from trying.
 func (s *Store) OpenLink(token string, now time.Time) (Link, error) {
-	refused := models.NotFound("file_link_not_found")
 	dir, ok := s.backend.(*dirBackend)
 	if !ok {
-		return Link{}, refused
+		return Link{}, ErrLinkNotFound
 	}
 	payload, signature, ok := strings.Cut(token, ".")
 	// The encoded signatures are compared, not the decoded ones: base64 decoding ignores
 	// the unused low bits of the last character, which would let a changed token pass.
 	if !ok || !hmac.Equal([]byte(signature), []byte(dir.sign(payload))) {
-		return Link{}, refused
+		return Link{}, ErrLinkNotFound
 	}
 	raw, err := tokenEncoding.DecodeString(payload)
 	if err != nil {
-		return Link{}, refused
+		return Link{}, ErrLinkNotFound
 	}
 	var claims linkClaims
 	if err := json.Unmarshal(raw, &claims); err != nil || checkKey(claims.Key) != nil {
-		return Link{}, refused
+		return Link{}, ErrLinkNotFound
 	}
 	if !now.Before(time.Unix(claims.Expires, 0)) {
-		return Link{}, refused
+		return Link{}, ErrLinkNotFound
 	}
 	return Link{Key: claims.Key, Name: claims.Name, ContentType: claims.ContentType}, nil
 }

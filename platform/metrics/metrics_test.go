@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"agencyhub/models/metrics"
-	"agencyhub/models/metrics/metricstest"
+	"agencyhub/platform/metrics"
+	"agencyhub/platform/metrics/metricstest"
 )
 
 func TestRequestsAreCountedByMethodRouteTemplateAndStatus(t *testing.T) {

@@ -1,15 +1,20 @@
-package models_test
+package sqlitegate_test
 
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
+	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+	modernc "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 
-	"agencyhub/models"
+	"agencyhub/platform/sqlitegate"
 )
 
 type counter struct {
@@ -20,11 +25,14 @@ type counter struct {
 
 func openCounters(t *testing.T) *gorm.DB {
 	t.Helper()
-	db, _, err := models.OpenDB("", t.TempDir())
+	pool := sqlitegate.Open(filepath.Join(t.TempDir(), "app.db"))
+	t.Cleanup(func() { _ = pool.Close() })
+	// As models.OpenDB does: GORM opens no transaction of its own around a single write, so
+	// writes outside a transaction reach the gate as statements of their own.
+	db, err := gorm.Open(sqlite.New(sqlite.Config{Conn: pool}), &gorm.Config{SkipDefaultTransaction: true, Logger: logger.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { models.CloseDB(db) })
 	if err := db.Exec(`CREATE TABLE counters (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL UNIQUE, value INTEGER NOT NULL)`).Error; err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +117,7 @@ func TestSQLiteEveryWayAWriteEndsLetsTheNextOneIn(t *testing.T) {
 	cancel() // database/sql rolls the transaction back
 	writable(t, db, "a transaction whose context ended")
 
-	if err := db.Create(&counter{Name: "after a commit"}).Error; err == nil || !models.IsUniqueViolation(err) {
+	if err := db.Create(&counter{Name: "after a commit"}).Error; !isUniqueViolation(err) {
 		t.Fatalf("a duplicate insert answered %v, want a unique violation", err)
 	}
 	writable(t, db, "a failed insert")
@@ -134,4 +142,9 @@ func TestSQLiteEveryWayAWriteEndsLetsTheNextOneIn(t *testing.T) {
 			t.Fatalf("%q was kept: %+v", c.Name, got)
 		}
 	}
+}
+
+func isUniqueViolation(err error) bool {
+	var liteErr *modernc.Error
+	return errors.As(err, &liteErr) && liteErr.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE
 }

@@ -14,8 +14,6 @@ import (
 	"regexp"
 	"strings"
 	"time"
-
-	"agencyhub/models"
 )
 
 // Limits are what one kind of upload may be. Each caller (billing documents, attachments,
@@ -112,14 +110,14 @@ type backend interface {
 
 // Put stores the body read from r under key, replacing any object there, after checking
 // it against lim. It reads r once and at most lim.MaxBytes+1 bytes of it. Errors are
-// invalid_file_key, file_too_large and file_type_not_allowed (fields: key, file), or
-// internal; on any error nothing is stored.
+// a *Refusal (invalid_file_key, file_too_large, file_type_not_allowed), or internal; on
+// any error nothing is stored.
 func (s *Store) Put(ctx context.Context, key string, r io.Reader, lim Limits) (Object, error) {
 	if err := checkKey(key); err != nil {
 		return Object{}, err
 	}
 	if lim.MaxBytes <= 0 {
-		return Object{}, models.Internal("filestore: Limits.MaxBytes must be positive, got %d", lim.MaxBytes)
+		return Object{}, fmt.Errorf("filestore: Limits.MaxBytes must be positive, got %d", lim.MaxBytes)
 	}
 	body := io.LimitReader(contextReader{ctx: ctx, r: r}, lim.MaxBytes+1)
 
@@ -127,35 +125,35 @@ func (s *Store) Put(ctx context.Context, key string, r io.Reader, lim Limits) (O
 	head := make([]byte, sniffLen)
 	n, err := io.ReadFull(body, head)
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return Object{}, models.Internal("filestore: read upload for %s: %w", key, err)
+		return Object{}, fmt.Errorf("filestore: read upload for %s: %w", key, err)
 	}
 	head = head[:n]
 	contentType := http.DetectContentType(head)
 	if !lim.allows(contentType) {
-		return Object{}, models.Invalid("file_type_not_allowed", "file")
+		return Object{}, refuse("file_type_not_allowed", "file")
 	}
 
 	spool, err := s.backend.newSpool()
 	if err != nil {
-		return Object{}, models.Internal("filestore: spool upload for %s: %w", key, err)
+		return Object{}, fmt.Errorf("filestore: spool upload for %s: %w", key, err)
 	}
 	defer s.backend.dropSpool(spool)
 	digest := sha256.New()
 	size, err := io.Copy(io.MultiWriter(spool, digest), io.MultiReader(bytes.NewReader(head), body))
 	if err != nil {
-		return Object{}, models.Internal("filestore: spool upload for %s: %w", key, err)
+		return Object{}, fmt.Errorf("filestore: spool upload for %s: %w", key, err)
 	}
 	if size > lim.MaxBytes {
-		return Object{}, models.Invalid("file_too_large", "file")
+		return Object{}, refuse("file_too_large", "file")
 	}
 	obj := Object{Key: key, Size: size, ContentType: contentType, SHA256: hex.EncodeToString(digest.Sum(nil))}
 	if err := s.backend.commit(ctx, spool, obj); err != nil {
-		return Object{}, models.Internal("filestore: store %s: %w", key, err)
+		return Object{}, fmt.Errorf("filestore: store %s: %w", key, err)
 	}
 	return obj, nil
 }
 
-// Open returns the content of key; the caller closes it. A missing key is file_not_found.
+// Open returns the content of key; the caller closes it. A missing key is ErrNotFound.
 func (s *Store) Open(ctx context.Context, key string) (io.ReadCloser, error) {
 	if err := checkKey(key); err != nil {
 		return nil, err
@@ -187,7 +185,7 @@ func (s *Store) DownloadURL(ctx context.Context, key string, d Download) (string
 		d.ContentType = defaultDownloadType
 	}
 	if _, _, err := mime.ParseMediaType(d.ContentType); err != nil {
-		return "", models.Internal("filestore: download content type %q: %w", d.ContentType, err)
+		return "", fmt.Errorf("filestore: download content type %q: %w", d.ContentType, err)
 	}
 	d.TTL = clampTTL(d.TTL)
 	return s.backend.downloadURL(ctx, key, d)
@@ -210,11 +208,11 @@ var keySyntax = regexp.MustCompile(`^[a-z0-9][a-z0-9/_.-]{0,254}$`)
 // backend sees it.
 func checkKey(key string) error {
 	if !keySyntax.MatchString(key) {
-		return models.Invalid("invalid_file_key", "key")
+		return refuse("invalid_file_key", "key")
 	}
 	for segment := range strings.SplitSeq(key, "/") {
 		if segment == "" || segment == "." || segment == ".." {
-			return models.Invalid("invalid_file_key", "key")
+			return refuse("invalid_file_key", "key")
 		}
 	}
 	return nil

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"agencyhub/models/filestore"
+	"agencyhub/platform/filestore"
 )
 
 func TestParseS3URLReadsEverySetting(t *testing.T) {
