@@ -6,7 +6,27 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"agencyhub/api/httpx"
+	"agencyhub/platform/filestore"
 )
+
+// fileView is what every view of a stored file shows of it (payment documents, task and
+// chat attachments, call recordings): views embed it where these fields stand, and JSON
+// flattens it into them.
+type fileView struct {
+	FileName    string `json:"file_name"`
+	ContentType string `json:"content_type"`
+	SizeBytes   int64  `json:"size_bytes"`
+	SHA256      string `json:"sha256"`
+}
+
+func viewFile(m filestore.Meta) fileView {
+	return fileView{
+		FileName:    m.FileName,
+		ContentType: m.ContentType,
+		SizeBytes:   m.SizeBytes,
+		SHA256:      m.SHA256,
+	}
+}
 
 // fileDownload serves GET /api/v1/files/{file_token} (extension, public): a stored file
 // behind an expiring link that the file store signed (the directory store's links; links

@@ -10,7 +10,6 @@ import (
 	"agencyhub/api/httpx"
 	"agencyhub/models"
 	"agencyhub/models/billing"
-	"agencyhub/platform/filestore"
 )
 
 // paymentActionDocumentView is a document of a payment action with a link that downloads
@@ -19,27 +18,28 @@ type paymentActionDocumentView struct {
 	PaymentActionDocumentID uuid.UUID `json:"payment_action_document_id"`
 	PaymentActionID         uuid.UUID `json:"payment_action_id"`
 	Kind                    string    `json:"kind"`
-	FileName                string    `json:"file_name"`
-	ContentType             string    `json:"content_type"`
-	SizeBytes               int64     `json:"size_bytes"`
-	SHA256                  string    `json:"sha256"`
-	CreatedBy               uuid.UUID `json:"created_by"`
-	CreatedAt               time.Time `json:"created_at"`
-	DownloadURL             string    `json:"download_url"`
+	fileView
+	CreatedBy   uuid.UUID `json:"created_by"`
+	CreatedAt   time.Time `json:"created_at"`
+	DownloadURL string    `json:"download_url"`
 }
 
 func (s *Server) viewDocuments(c *gin.Context) func([]billing.PaymentActionDocument) ([]paymentActionDocumentView, error) {
 	return func(docs []billing.PaymentActionDocument) ([]paymentActionDocumentView, error) {
 		out := make([]paymentActionDocumentView, len(docs))
 		for i, d := range docs {
-			url, err := s.Files.DownloadURL(c, d.StorageKey, filestore.Download{Name: d.FileName, ContentType: d.ContentType})
+			url, err := s.Files.DownloadURL(c, d.StorageKey, d.Download())
 			if err != nil {
 				return nil, err
 			}
 			out[i] = paymentActionDocumentView{
-				PaymentActionDocumentID: d.ID, PaymentActionID: d.PaymentActionID, Kind: d.Kind, FileName: d.FileName,
-				ContentType: d.ContentType, SizeBytes: d.SizeBytes, SHA256: d.SHA256, CreatedBy: d.CreatedBy, CreatedAt: d.CreatedAt,
-				DownloadURL: url,
+				PaymentActionDocumentID: d.ID,
+				PaymentActionID:         d.PaymentActionID,
+				Kind:                    d.Kind,
+				fileView:                viewFile(d.Meta),
+				CreatedBy:               d.CreatedBy,
+				CreatedAt:               d.CreatedAt,
+				DownloadURL:             url,
 			}
 		}
 		return out, nil

@@ -8,7 +8,6 @@ import (
 	"github.com/google/uuid"
 
 	"agencyhub/models/sitechat"
-	"agencyhub/platform/filestore"
 )
 
 // siteChatWidgetView is the specification's SiteChatWidget.
@@ -128,11 +127,8 @@ func (s *Server) viewConversation(c *gin.Context, conv *sitechat.Conversation) (
 // siteChatAttachmentView is a file a message carries (extension), with a link that
 // downloads it until download_expires_at.
 type siteChatAttachmentView struct {
-	AttachmentID      uuid.UUID `json:"attachment_id"`
-	FileName          string    `json:"file_name"`
-	ContentType       string    `json:"content_type"`
-	SizeBytes         int64     `json:"size_bytes"`
-	SHA256            string    `json:"sha256"`
+	AttachmentID uuid.UUID `json:"attachment_id"`
+	fileView
 	DownloadURL       string    `json:"download_url"`
 	DownloadExpiresAt time.Time `json:"download_expires_at"`
 }
@@ -155,9 +151,12 @@ func (s *Server) viewMessage(m sitechat.Message) siteChatMessageView {
 		AuthorName: m.AuthorName, Body: m.Body, CreatedAt: m.CreatedAt, Attachments: make([]siteChatAttachmentView, len(m.Attachments))}
 	for i, a := range m.Attachments {
 		link := s.SiteChat.LinkAttachment(&a)
-		v.Attachments[i] = siteChatAttachmentView{AttachmentID: a.ID, FileName: a.FileName, ContentType: a.ContentType, SizeBytes: a.SizeBytes,
-			SHA256: a.SHA256, DownloadExpiresAt: link.Expires,
-			DownloadURL: s.PublicURL + "/api/v1/site-chat/attachments/" + a.ID.String() + "/" + link.DownloadToken}
+		v.Attachments[i] = siteChatAttachmentView{
+			AttachmentID:      a.ID,
+			fileView:          viewFile(a.Meta),
+			DownloadURL:       s.PublicURL + "/api/v1/site-chat/attachments/" + a.ID.String() + "/" + link.DownloadToken,
+			DownloadExpiresAt: link.Expires,
+		}
 	}
 	return v
 }
@@ -219,25 +218,28 @@ func viewFrame(f sitechat.Frame) siteCobrowseFrameView {
 type siteChatRecordingView struct {
 	RecordingID   uuid.UUID `json:"recording_id"`
 	CallSessionID uuid.UUID `json:"call_session_id"`
-	FileName      string    `json:"file_name"`
-	ContentType   string    `json:"content_type"`
-	SizeBytes     int64     `json:"size_bytes"`
-	SHA256        string    `json:"sha256"`
-	CreatedBy     uuid.UUID `json:"created_by"`
-	CreatedAt     time.Time `json:"created_at"`
-	DownloadURL   string    `json:"download_url"`
+	fileView
+	CreatedBy   uuid.UUID `json:"created_by"`
+	CreatedAt   time.Time `json:"created_at"`
+	DownloadURL string    `json:"download_url"`
 }
 
 func (s *Server) viewRecordings(c *gin.Context) func([]sitechat.Recording) ([]siteChatRecordingView, error) {
 	return func(rows []sitechat.Recording) ([]siteChatRecordingView, error) {
 		out := make([]siteChatRecordingView, len(rows))
 		for i, r := range rows {
-			url, err := s.Files.DownloadURL(c, r.StorageKey, filestore.Download{Name: r.FileName, ContentType: r.ContentType})
+			url, err := s.Files.DownloadURL(c, r.StorageKey, r.Download())
 			if err != nil {
 				return nil, err
 			}
-			out[i] = siteChatRecordingView{RecordingID: r.ID, CallSessionID: r.CallSessionID, FileName: r.FileName, ContentType: r.ContentType,
-				SizeBytes: r.SizeBytes, SHA256: r.SHA256, CreatedBy: r.CreatedBy, CreatedAt: r.CreatedAt, DownloadURL: url}
+			out[i] = siteChatRecordingView{
+				RecordingID:   r.ID,
+				CallSessionID: r.CallSessionID,
+				fileView:      viewFile(r.Meta),
+				CreatedBy:     r.CreatedBy,
+				CreatedAt:     r.CreatedAt,
+				DownloadURL:   url,
+			}
 		}
 		return out, nil
 	}

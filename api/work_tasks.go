@@ -11,7 +11,6 @@ import (
 	"agencyhub/api/httpx"
 	"agencyhub/models"
 	"agencyhub/models/work"
-	"agencyhub/platform/filestore"
 )
 
 // taskBoardView is a board with its ordered columns and its custom fields.
@@ -381,25 +380,28 @@ func (s *Server) workTaskCommentCreate(c *gin.Context) {
 type taskAttachmentView struct {
 	TaskAttachmentID uuid.UUID `json:"task_attachment_id"`
 	TaskID           uuid.UUID `json:"task_id"`
-	FileName         string    `json:"file_name"`
-	ContentType      string    `json:"content_type"`
-	SizeBytes        int64     `json:"size_bytes"`
-	SHA256           string    `json:"sha256"`
-	CreatedBy        uuid.UUID `json:"created_by"`
-	CreatedAt        time.Time `json:"created_at"`
-	DownloadURL      string    `json:"download_url"`
+	fileView
+	CreatedBy   uuid.UUID `json:"created_by"`
+	CreatedAt   time.Time `json:"created_at"`
+	DownloadURL string    `json:"download_url"`
 }
 
 func (s *Server) viewAttachments(c *gin.Context) func([]work.Attachment) ([]taskAttachmentView, error) {
 	return func(rows []work.Attachment) ([]taskAttachmentView, error) {
 		out := make([]taskAttachmentView, len(rows))
 		for i, a := range rows {
-			url, err := s.Files.DownloadURL(c, a.StorageKey, filestore.Download{Name: a.FileName, ContentType: a.ContentType})
+			url, err := s.Files.DownloadURL(c, a.StorageKey, a.Download())
 			if err != nil {
 				return nil, err
 			}
-			out[i] = taskAttachmentView{TaskAttachmentID: a.ID, TaskID: a.TaskID, FileName: a.FileName, ContentType: a.ContentType,
-				SizeBytes: a.SizeBytes, SHA256: a.SHA256, CreatedBy: a.CreatedBy, CreatedAt: a.CreatedAt, DownloadURL: url}
+			out[i] = taskAttachmentView{
+				TaskAttachmentID: a.ID,
+				TaskID:           a.TaskID,
+				fileView:         viewFile(a.Meta),
+				CreatedBy:        a.CreatedBy,
+				CreatedAt:        a.CreatedAt,
+				DownloadURL:      url,
+			}
 		}
 		return out, nil
 	}

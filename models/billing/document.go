@@ -3,11 +3,8 @@ package billing
 import (
 	"context"
 	"io"
-	"path"
 	"slices"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -33,11 +30,7 @@ type PaymentActionDocument struct {
 	CompanyID       uuid.UUID
 	PaymentActionID uuid.UUID
 	Kind            string
-	FileName        string
-	ContentType     string
-	SizeBytes       int64
-	SHA256          string `gorm:"column:sha256"`
-	StorageKey      string
+	filestore.Meta  `gorm:"embedded"`
 	CreatedBy       uuid.UUID
 	CreatedAt       time.Time
 }
@@ -60,22 +53,29 @@ func (s *Service) Documents(ctx context.Context, a *PaymentAction, page models.P
 }
 
 // AddDocument stores body in files as a document of an action, then records it; a record
-// that fails removes the file again (filestore.PutRecorded). The name is the file's base name, at most 255
-// characters. Errors: invalid (kind, file_name; file: too large or of a type
+// that fails removes the file again (filestore.PutRecorded). The name is kept as
+// filestore.BaseName makes it. Errors: invalid (kind, file_name; file: too large or of a type
 // DocumentLimits refuses).
 func (s *Service) AddDocument(ctx context.Context, files *filestore.Store, a *PaymentAction, userID uuid.UUID, kind, name string, body io.Reader) (*PaymentActionDocument, error) {
-	name = path.Base(strings.ReplaceAll(strings.TrimSpace(name), `\`, "/"))
+	name, nameOK := filestore.BaseName(name)
 	var bad fieldCheck
 	bad.check("kind", slices.Contains(DocumentKinds, kind))
-	bad.check("file_name", name != "." && name != "/" && utf8.RuneCountInString(name) <= 255)
+	bad.check("file_name", nameOK)
 	if err := bad.err("invalid_payment_document"); err != nil {
 		return nil, err
 	}
-	d := PaymentActionDocument{ID: models.NewID(), CompanyID: a.CompanyID, PaymentActionID: a.ID, Kind: kind, FileName: name,
-		CreatedBy: userID, CreatedAt: s.now()}
+	d := PaymentActionDocument{
+		ID:              models.NewID(),
+		CompanyID:       a.CompanyID,
+		PaymentActionID: a.ID,
+		Kind:            kind,
+		Meta:            filestore.Meta{FileName: name},
+		CreatedBy:       userID,
+		CreatedAt:       s.now(),
+	}
 	d.StorageKey = "billing/" + a.CompanyID.String() + "/" + a.ID.String() + "/" + d.ID.String()
 	_, err := files.PutRecorded(ctx, d.StorageKey, body, DocumentLimits, func(obj filestore.Object) error {
-		d.ContentType, d.SizeBytes, d.SHA256 = obj.ContentType, obj.Size, obj.SHA256
+		d.Fill(obj)
 		if err := s.DB.WithContext(ctx).Create(&d).Error; err != nil {
 			return models.Internal("record payment action document: %w", err)
 		}

@@ -4,10 +4,8 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"path"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"gorm.io/gorm"
@@ -78,11 +76,7 @@ type Attachment struct {
 	CompanyID      uuid.UUID
 	ConversationID uuid.UUID
 	MessageID      uuid.UUID
-	FileName       string
-	ContentType    string
-	SizeBytes      int64
-	SHA256         string `gorm:"column:sha256"`
-	StorageKey     string
+	filestore.Meta `gorm:"embedded"`
 	CreatedAt      time.Time
 }
 
@@ -341,20 +335,26 @@ func (s *Service) Message(ctx context.Context, companyID, id uuid.UUID) (*Messag
 // operator; a message that fails to record removes the file again. Errors: invalid
 // (file: too large, of a type AttachmentLimits refuses; file_name), conflict (closed).
 func (s *Service) AddAttachment(ctx context.Context, c *Conversation, kind string, userID *uuid.UUID, authorName, name string, body io.Reader) (*Message, error) {
-	name = path.Base(strings.ReplaceAll(strings.TrimSpace(name), `\`, "/"))
-	if name == "." || name == "/" || utf8.RuneCountInString(name) > 255 {
+	name, ok := filestore.BaseName(name)
+	if !ok {
 		return nil, models.Invalid("invalid_site_chat_file_name", "file")
 	}
 	if c.Status != ConversationOpen {
 		return nil, models.Conflict("conversation_closed", "conversation_id")
 	}
-	a := Attachment{ID: models.NewID(), CompanyID: c.CompanyID, ConversationID: c.ID, FileName: name, CreatedAt: s.now()}
+	a := Attachment{
+		ID:             models.NewID(),
+		CompanyID:      c.CompanyID,
+		ConversationID: c.ID,
+		Meta:           filestore.Meta{FileName: name},
+		CreatedAt:      s.now(),
+	}
 	a.StorageKey = "site-chat/" + c.CompanyID.String() + "/" + c.ID.String() + "/" + a.ID.String()
 	obj, err := s.Files.Put(ctx, a.StorageKey, body, AttachmentLimits)
 	if err != nil {
 		return nil, err
 	}
-	a.ContentType, a.SizeBytes, a.SHA256 = obj.ContentType, obj.Size, obj.SHA256
+	a.Fill(obj)
 	var m *Message
 	err = s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var err error

@@ -7,11 +7,9 @@ import (
 	"encoding/base64"
 	"io"
 	"log/slog"
-	"path"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -21,16 +19,12 @@ import (
 
 // Recording is a recording of a call, kept in the blob store under StorageKey.
 type Recording struct {
-	ID            uuid.UUID `gorm:"primaryKey"`
-	CompanyID     uuid.UUID
-	CallSessionID uuid.UUID
-	FileName      string
-	ContentType   string
-	SizeBytes     int64
-	SHA256        string `gorm:"column:sha256"`
-	StorageKey    string
-	CreatedBy     uuid.UUID
-	CreatedAt     time.Time
+	ID             uuid.UUID `gorm:"primaryKey"`
+	CompanyID      uuid.UUID
+	CallSessionID  uuid.UUID
+	filestore.Meta `gorm:"embedded"`
+	CreatedBy      uuid.UUID
+	CreatedAt      time.Time
 }
 
 func (Recording) TableName() string { return "site_chat_recordings" }
@@ -56,17 +50,24 @@ func (s *Service) AddRecording(ctx context.Context, call *CallSession, userID uu
 	if !call.Recordable() {
 		return nil, models.Conflict("call_not_recordable", "call_session_id")
 	}
-	name = path.Base(strings.ReplaceAll(strings.TrimSpace(name), `\`, "/"))
-	if name == "." || name == "/" || utf8.RuneCountInString(name) > 255 {
+	name, ok := filestore.BaseName(name)
+	if !ok {
 		return nil, models.Invalid("invalid_site_chat_file_name", "file")
 	}
-	r := Recording{ID: models.NewID(), CompanyID: call.CompanyID, CallSessionID: call.ID, FileName: name, CreatedBy: userID, CreatedAt: s.now()}
+	r := Recording{
+		ID:            models.NewID(),
+		CompanyID:     call.CompanyID,
+		CallSessionID: call.ID,
+		Meta:          filestore.Meta{FileName: name},
+		CreatedBy:     userID,
+		CreatedAt:     s.now(),
+	}
 	r.StorageKey = "site-chat/" + call.CompanyID.String() + "/calls/" + call.ID.String() + "/" + r.ID.String()
 	obj, err := s.Files.Put(ctx, r.StorageKey, body, RecordingLimits)
 	if err != nil {
 		return nil, err
 	}
-	r.ContentType, r.SizeBytes, r.SHA256 = obj.ContentType, obj.Size, obj.SHA256
+	r.Fill(obj)
 	if err := s.DB.WithContext(ctx).Create(&r).Error; err != nil {
 		if derr := s.Files.Delete(context.WithoutCancel(ctx), r.StorageKey); derr != nil {
 			slog.Warn("remove the file of an unrecorded call recording", "key", r.StorageKey, "err", derr)

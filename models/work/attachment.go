@@ -3,10 +3,7 @@ package work
 import (
 	"context"
 	"io"
-	"path"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -19,16 +16,12 @@ var AttachmentLimits = filestore.Limits{MaxBytes: 25 << 20}
 
 // Attachment is a file attached to a task, in the blob store under StorageKey.
 type Attachment struct {
-	ID          uuid.UUID `gorm:"primaryKey"`
-	CompanyID   uuid.UUID
-	TaskID      uuid.UUID
-	FileName    string
-	ContentType string
-	SizeBytes   int64
-	SHA256      string `gorm:"column:sha256"`
-	StorageKey  string
-	CreatedBy   uuid.UUID
-	CreatedAt   time.Time
+	ID             uuid.UUID `gorm:"primaryKey"`
+	CompanyID      uuid.UUID
+	TaskID         uuid.UUID
+	filestore.Meta `gorm:"embedded"`
+	CreatedBy      uuid.UUID
+	CreatedAt      time.Time
 }
 
 func (Attachment) TableName() string { return "work_task_attachments" }
@@ -50,20 +43,28 @@ func (s *Service) Attachments(ctx context.Context, row *TaskRow, page models.Pag
 }
 
 // Attach stores body in files as an attachment of a task, then records it; a record that
-// fails removes the file again (filestore.PutRecorded). The name is the file's base name, at most 255 characters.
+// fails removes the file again (filestore.PutRecorded). The name is kept as filestore.BaseName
+// makes it.
 // Errors: forbidden, invalid (file_name; file: too large).
 func (s *Service) Attach(ctx context.Context, files *filestore.Store, a *Access, row *TaskRow, name string, body io.Reader) (*Attachment, error) {
 	if err := a.requireWork(row.ProjectID); err != nil {
 		return nil, err
 	}
-	name = path.Base(strings.ReplaceAll(strings.TrimSpace(name), `\`, "/"))
-	if name == "." || name == "/" || utf8.RuneCountInString(name) > 255 {
+	name, ok := filestore.BaseName(name)
+	if !ok {
 		return nil, models.Invalid("invalid_attachment_name", "file_name")
 	}
-	at := Attachment{ID: models.NewID(), CompanyID: row.CompanyID, TaskID: row.ID, FileName: name, CreatedBy: a.UserID, CreatedAt: s.now()}
+	at := Attachment{
+		ID:        models.NewID(),
+		CompanyID: row.CompanyID,
+		TaskID:    row.ID,
+		Meta:      filestore.Meta{FileName: name},
+		CreatedBy: a.UserID,
+		CreatedAt: s.now(),
+	}
 	at.StorageKey = "work/" + row.CompanyID.String() + "/" + row.ID.String() + "/" + at.ID.String()
 	_, err := files.PutRecorded(ctx, at.StorageKey, body, AttachmentLimits, func(obj filestore.Object) error {
-		at.ContentType, at.SizeBytes, at.SHA256 = obj.ContentType, obj.Size, obj.SHA256
+		at.Fill(obj)
 		if err := s.DB.WithContext(ctx).Create(&at).Error; err != nil {
 			return models.Internal("record task attachment: %w", err)
 		}

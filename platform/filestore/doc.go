@@ -5,8 +5,8 @@
 //
 // A Store keeps the bytes either in a directory under the data dir (NewDir) or in an
 // S3-compatible bucket (NewS3, configured by one s3:// URL, see ParseS3URL). Callers keep
-// the Object that Put returns (size, sniffed type, SHA-256) in their own rows; the store
-// holds no metadata of its own, so both backends behave the same.
+// what Put returns (size, sniffed type, SHA-256), with the file's name and key, in the Meta
+// their rows embed; the store holds no metadata of its own, so both backends behave the same.
 //
 // Put spools each body to a temporary file before anything becomes visible, so a failed,
 // refused or cancelled upload leaves nothing behind: no partial object, no temporary file.
