@@ -55,10 +55,17 @@ func (s *Server) ingestDelivery(c *gin.Context) (*webhook.Answer, error) {
 		}
 		return nil, err
 	}
+	id, err := idempotencyKey("invalid_delivery_id", false,
+		keySource{field: webhook.HeaderID, value: c.GetHeader(webhook.HeaderID)},
+		keySource{field: webhook.HeaderIdempotency, value: c.GetHeader(webhook.HeaderIdempotency)})
+	if err != nil {
+		return nil, err
+	}
 	d, err := webhook.NewDelivery(t, c.Request.Header, body, c.ClientIP())
 	if err != nil {
 		return nil, err
 	}
+	d.ID, d.IDHeader = id.value, id.field
 	return s.Intake.Webhook(c, t, d)
 }
 

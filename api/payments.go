@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -259,7 +258,9 @@ func (s *Server) clientManualPaymentRecord(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	key, err := idempotencyKey(req.IdempotencyKey, c.GetHeader("Idempotency-Key"))
+	key, err := idempotencyKey("invalid_idempotency_key", true,
+		keySource{field: "idempotency_key", value: req.IdempotencyKey},
+		keySource{field: "idempotency_key", value: c.GetHeader("Idempotency-Key")})
 	if err != nil {
 		httpx.WriteError(c, err)
 		return
@@ -268,7 +269,7 @@ func (s *Server) clientManualPaymentRecord(c *gin.Context) {
 	if actor(c).APIKeyID != uuid.Nil {
 		source = billing.SourceAPIKey
 	}
-	rec, err := s.Billing.RecordManualPayment(c, client(c), key, source, req.ManualPayment)
+	rec, err := s.Billing.RecordManualPayment(c, client(c), key.value, source, req.ManualPayment)
 	if err != nil {
 		httpx.WriteError(c, err)
 		return
@@ -283,20 +284,6 @@ func (s *Server) clientManualPaymentRecord(c *gin.Context) {
 		IdempotencyKey: rec.IdempotencyKey, PaymentActionID: rec.Fact.PaymentActionID, PaymentFactID: rec.Fact.ID,
 		Status: "processed", Duplicate: rec.Duplicate,
 	})
-}
-
-// idempotencyKey is the key of a request that may carry it in its body, its header or
-// both. Errors: invalid (idempotency_key: missing, over 255 characters, or the two differ).
-func idempotencyKey(body, header string) (string, error) {
-	body, header = strings.TrimSpace(body), strings.TrimSpace(header)
-	key := body
-	if key == "" {
-		key = header
-	}
-	if key == "" || len(key) > 255 || (header != "" && header != key) {
-		return "", models.Invalid("invalid_idempotency_key", "idempotency_key")
-	}
-	return key, nil
 }
 
 // scheduledPaymentView is one coming due date of a service in a payment schedule.

@@ -371,6 +371,8 @@ func TestWebhookAuthTypes(t *testing.T) {
 			hook := jt.endpoint(jt.hookWorkflow("shared", nil), map[string]any{"endpoint_key": "shared", "auth_type": "shared_secret"})
 			jt.post(hook.path, body, nil).expect(t, http.StatusUnauthorized, "X-Webhook-Secret")
 			jt.post(hook.path, body, map[string]string{"X-Webhook-Secret": hook.secret + "x"}).expect(t, http.StatusUnauthorized, "X-Webhook-Secret")
+			jt.post(hook.path, body, map[string]string{"X-Webhook-Secret": hook.secret, "Idempotency-Key": strings.Repeat("k", 256)}).
+				expect(t, http.StatusBadRequest, "Idempotency-Key")
 			first := jt.post(hook.path, body, map[string]string{"X-Webhook-Secret": hook.secret, "Idempotency-Key": "order-B-1"}).expect(t, http.StatusAccepted)
 			again := jt.post(hook.path, body, map[string]string{"X-Webhook-Secret": hook.secret, "Idempotency-Key": "order-B-1"}).expect(t, http.StatusAccepted)
 			if again.Body.String() != first.Body.String() || again.Header().Get("Idempotent-Replayed") != "true" {

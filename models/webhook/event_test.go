@@ -94,11 +94,14 @@ func (w *ingestWorld) delivery(t *testing.T, id, body string) webhook.Delivery {
 	t.Helper()
 	h := http.Header{"Content-Type": {"application/json"}}
 	if id != "" {
-		h.Set("webhook-id", id)
+		h.Set(webhook.HeaderID, id)
 	}
 	d, err := webhook.NewDelivery(w.target, h, []byte(body), "192.0.2.7")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if id != "" { // the API reads the delivery id (idempotencyKey) and hands it on
+		d.ID, d.IDHeader = id, webhook.HeaderID
 	}
 	return d
 }

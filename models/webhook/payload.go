@@ -15,9 +15,6 @@ import (
 	"agencyhub/models"
 )
 
-// maxDeliveryID bounds a webhook-id or Idempotency-Key.
-const maxDeliveryID = 255
-
 // credentialHeaders are never stored with a request: they prove who sent it.
 var credentialHeaders = map[string]bool{
 	"Authorization": true, "Proxy-Authorization": true, "Cookie": true,
@@ -26,7 +23,8 @@ var credentialHeaders = map[string]bool{
 
 // Delivery is a request that passed authentication, as it is stored and run.
 type Delivery struct {
-	// ID is the sender's delivery id (webhook-id, else Idempotency-Key); "" when none.
+	// ID is the sender's delivery id (webhook-id, else Idempotency-Key), which the API reads
+	// by its idempotency rule; "" when none.
 	ID string
 	// IDHeader names the header ID came from, for Problems about it.
 	IDHeader    string
@@ -41,20 +39,11 @@ type Delivery struct {
 	SourceIP string
 }
 
-// NewDelivery reads a request into what a run of the target starts from. Errors: invalid
-// (unsupported_media_type for a non-JSON body to a JSON endpoint, malformed_json,
-// malformed_form, invalid_delivery_id).
+// NewDelivery reads a request into what a run of the target starts from, all but its
+// delivery id. Errors: invalid (unsupported_media_type for a non-JSON body to a JSON
+// endpoint, malformed_json, malformed_form).
 func NewDelivery(t *Target, h http.Header, body []byte, sourceIP string) (Delivery, error) {
 	d := Delivery{ContentType: h.Get("Content-Type"), Body: body, SourceIP: sourceIP, Headers: storedHeaders(h)}
-	for _, name := range []string{HeaderID, HeaderIdempotency} {
-		if v := h.Get(name); v != "" {
-			if len(v) > maxDeliveryID {
-				return Delivery{}, models.Invalid("invalid_delivery_id", name)
-			}
-			d.ID, d.IDHeader = v, name
-			break
-		}
-	}
 	payload, err := ParsePayload(t.Endpoint.ContentType, d.ContentType, body)
 	if err != nil {
 		return Delivery{}, err
