@@ -78,6 +78,5 @@ func (b *BotAPI) Call(ctx context.Context, r *relay.Relay, method string, params
 	case errors.As(err, &me) && me.Response != nil:
 		return me.Response, nil
 	}
-	return nil, &models.Error{Kind: models.KindUnavailable, Key: "bot_api_unavailable",
-		Err: fmt.Errorf("relay %s: %w", r.ActionDependencyID, err)}
+	return nil, models.Unavailable("bot_api_unavailable", fmt.Errorf("relay %s: %w", r.ActionDependencyID, err))
 }

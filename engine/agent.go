@@ -219,7 +219,7 @@ func (a *Agent) PostMessage(ctx context.Context, sess *aiemployee.Session, in ai
 		if _, endErr := a.Store.EndTurn(context.WithoutCancel(ctx), posted.ID, posted.Turn, aiemployee.TurnFailed, "the agent runtime did not take the message"); endErr != nil {
 			return nil, endErr
 		}
-		return nil, &models.Error{Kind: models.KindUnavailable, Key: "engine_unavailable", Err: err}
+		return nil, models.Unavailable("engine_unavailable", err)
 	}
 	return posted, nil
 }
@@ -234,7 +234,7 @@ func (a *Agent) Decide(ctx context.Context, c *aiemployee.ToolCall, approve bool
 	}
 	err = a.Client.SignalWorkflow(ctx, aiemployee.AgentThreadID(c.SessionID), "", agentDecisionSignal, AgentDecision{ToolCallID: c.ID, Approved: approve})
 	if err != nil {
-		return nil, &models.Error{Kind: models.KindUnavailable, Key: "engine_unavailable", Err: err}
+		return nil, models.Unavailable("engine_unavailable", err)
 	}
 	return out, nil
 }
@@ -257,7 +257,7 @@ func (a *Agent) Cancel(ctx context.Context, sess *aiemployee.Session) (*aiemploy
 	}
 	err := a.Client.SignalWorkflow(ctx, sess.AgentThreadID, "", agentCancelSignal, AgentTurn{Turn: sess.Turn})
 	if err != nil {
-		return nil, &models.Error{Kind: models.KindUnavailable, Key: "engine_unavailable", Err: err}
+		return nil, models.Unavailable("engine_unavailable", err)
 	}
 	return sess, nil
 }

@@ -248,7 +248,7 @@ func (s *Runs) execute(ctx context.Context, run *automation.Run, in RunInput, re
 	if rerr := s.Workflows.RefuseRun(ctx, run.ID, "the workflow engine did not accept the run: "+err.Error()); rerr != nil {
 		return rerr
 	}
-	return &models.Error{Kind: models.KindUnavailable, Key: "engine_unavailable", Err: err}
+	return models.Unavailable("engine_unavailable", err)
 }
 
 // namespaces are the template namespaces besides steps: the trigger's payload under the
@@ -337,7 +337,7 @@ func (s *Runs) Cancel(ctx context.Context, r *automation.Run) error {
 		return models.Conflict("run_finished", "workflow_run_id")
 	}
 	if err := s.Client.CancelWorkflow(ctx, r.ID.String(), ""); err != nil {
-		return &models.Error{Kind: models.KindUnavailable, Key: "engine_unavailable", Err: err}
+		return models.Unavailable("engine_unavailable", err)
 	}
 	return nil
 }
@@ -356,7 +356,7 @@ func (s *Runs) awaitClosed(ctx context.Context, runID uuid.UUID) error {
 	if err == nil || errors.As(err, &ended) || errors.As(err, &canceled) {
 		return nil
 	}
-	return &models.Error{Kind: models.KindUnavailable, Key: "engine_unavailable", Err: err}
+	return models.Unavailable("engine_unavailable", err)
 }
 
 // RetryAction re-executes one failed action of a failed run and continues the graph from

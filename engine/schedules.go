@@ -176,7 +176,7 @@ func (s *Schedules) Sync(ctx context.Context, w *automation.Workflow) error {
 		}
 	}
 	if len(errs) > 0 {
-		return &models.Error{Kind: models.KindUnavailable, Key: "schedules_unavailable", Err: errors.Join(errs...)}
+		return models.Unavailable("schedules_unavailable", errors.Join(errs...))
 	}
 	return nil
 }

@@ -75,6 +75,12 @@ func RateLimited(key string, retryAfterSeconds int) *Error {
 	return &Error{Kind: KindRateLimited, Key: key, RetryAfterSeconds: retryAfterSeconds}
 }
 
+// Unavailable reports a dependency that is down (the workflow engine, a provider); cause
+// says which and why, for the log, never for the caller.
+func Unavailable(key string, cause error) *Error {
+	return &Error{Kind: KindUnavailable, Key: key, Err: cause}
+}
+
 // Internal wraps an unexpected failure; its cause is logged, never shown.
 func Internal(format string, args ...any) *Error {
 	return &Error{Kind: KindInternal, Key: "internal", Err: fmt.Errorf(format, args...)}

@@ -439,7 +439,7 @@ func (s *Service) readUserInfo(ctx context.Context, tok *oauth2.Token, userInfoU
 // since the Problem the user sees does not carry it.
 func providerUnavailable(ctx context.Context, provider string, cause error) error {
 	slog.WarnContext(ctx, "identity provider failed", "provider", provider, "err", cause)
-	return &models.Error{Kind: models.KindUnavailable, Key: "identity_provider_unavailable", Err: cause}
+	return models.Unavailable("identity_provider_unavailable", cause)
 }
 
 // NativeExchange is a native app trading our one-time code, with the PKCE verifier of the

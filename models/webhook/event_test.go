@@ -2,6 +2,7 @@ package webhook_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -30,7 +31,7 @@ func (e *engine) start(ctx context.Context, t *webhook.Target, runID uuid.UUID) 
 	e.starts.Add(1)
 	time.Sleep(e.delay) // a start that takes a while, so duplicates overlap it
 	if e.refuse.Load() {
-		return &models.Error{Kind: models.KindUnavailable, Key: "engine_unavailable"}
+		return models.Unavailable("engine_unavailable", errors.New("the engine refuses starts"))
 	}
 	now := time.Now().UTC()
 	r := &automation.Run{ID: runID, CompanyID: t.Trigger.CompanyID, ProjectID: t.Trigger.ProjectID, WorkflowID: t.Trigger.WorkflowID,
