@@ -114,8 +114,9 @@ type Server struct {
 	// SafetyPoll is how often a stream or a receipt wait reads the projection even when the
 	// bus said nothing, in case a notification was lost.
 	SafetyPoll time.Duration
-	// Metrics counts requests and webhook deliveries; nil counts nothing, as
-	// metrics.Discard() does. The API never serves them: Main does, on APP_METRICS_ADDR.
+	// Metrics counts requests, webhook deliveries and open site chat sockets; nil counts
+	// nothing, as metrics.Discard() does. The API never serves them: Main does, on
+	// APP_METRICS_ADDR.
 	Metrics *metrics.Metrics
 	// TracerProvider, when set (OTEL_EXPORTER_OTLP_ENDPOINT), opens a span per request;
 	// nil traces nothing and costs nothing.
@@ -147,6 +148,7 @@ func (s *Server) Handler() (http.Handler, error) {
 	}
 	s.chatSockets = &siteChatSockets{s: s, relayed: map[uuid.UUID]int64{}}
 	s.chatHub = wshub.New(s.SiteChatSockets, s.Bus, s.chatSockets, sitechat.Topic, slog.Default())
+	s.Metrics.WatchSockets(s.chatHub.Counts)
 	s.routes(r)
 	r.NoRoute(s.consoleOrNotFound)
 	r.NoMethod(httpx.MethodNotAllowed(allowedMethods(r.Routes())))

@@ -68,6 +68,8 @@ func TestMetricsAreServedOnTheirOwnListener(t *testing.T) {
 		{"workflow_action_attempts_total", []string{"action_type", "http.request", "result", "failed", "retry_class", "permanent"}, 1},
 		{"webhook_deliveries_total", []string{"result", "refused", "reason", "webhook_not_found"}, 1},
 		{"mail_outbox_backlog", nil, 0},
+		{"site_chat_sockets_open", []string{"side", "visitor"}, 0},
+		{"site_chat_sockets_open", []string{"side", "operator"}, 0},
 	}
 	// The SDK reports every second; the runs' last projection writes land a moment after
 	// the API says they finished.

@@ -252,6 +252,25 @@ func (m *Metrics) WatchOutbox(backlog func(context.Context) (int64, error)) {
 	})
 }
 
+// WatchSockets adds the site chat sockets open on this instance, by side (visitor or
+// operator), read from the hub at every scrape.
+func (m *Metrics) WatchSockets(open func() (visitors, operators int)) {
+	if m.registry == nil {
+		return
+	}
+	const help = "Site chat sockets open on this instance."
+	for side, count := range map[string]func() int{
+		"visitor":  func() int { v, _ := open(); return v },
+		"operator": func() int { _, o := open(); return o },
+	} {
+		m.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name:        "site_chat_sockets_open",
+			Help:        help,
+			ConstLabels: prometheus.Labels{"side": side},
+		}, func() float64 { return float64(count()) }))
+	}
+}
+
 // countAtScrape is a gauge whose value is counted (by a database query) when it is
 // scraped, so it costs nothing between scrapes and is never stale.
 type countAtScrape struct {

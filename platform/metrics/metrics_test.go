@@ -142,3 +142,22 @@ func BenchmarkObserveRequest(b *testing.B) {
 		i++
 	}
 }
+
+func TestOpenSocketsAreReadAtScrapeTime(t *testing.T) {
+	m := metrics.New()
+	visitors, operators := 2, 1
+	m.WatchSockets(func() (int, int) { return visitors, operators })
+	srv := httptest.NewServer(m.Handler())
+	defer srv.Close()
+
+	f := metricstest.Scrape(t, srv.URL)
+	for side, want := range map[string]float64{"visitor": 2, "operator": 1} {
+		if got, ok := f.Value("site_chat_sockets_open", "side", side); !ok || got != want {
+			t.Errorf("site_chat_sockets_open{side=%q} = %v (found %v), want %v", side, got, ok, want)
+		}
+	}
+	visitors = 0
+	if got, _ := metricstest.Scrape(t, srv.URL).Value("site_chat_sockets_open", "side", "visitor"); got != 0 {
+		t.Errorf("site_chat_sockets_open{side=\"visitor\"} = %v after the visitors left, want 0", got)
+	}
+}
