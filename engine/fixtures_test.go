@@ -343,7 +343,7 @@ func newRun(t testing.TB, workflows *automation.Service, g automation.Graph, tri
 	return RunInput{
 		RunID: run.ID, CompanyID: run.CompanyID, ProjectID: run.ProjectID, WorkflowID: run.WorkflowID,
 		Graph: g, TriggerKey: triggerKey, Payload: payload,
-		Namespaces: runs.namespaces(run, st), Policies: policies, BatchedProgress: true, ProgressWithAction: true,
+		Namespaces: runs.namespaces(run, st), Policies: policies,
 	}
 }
 

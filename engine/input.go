@@ -42,13 +42,10 @@ type RunInput struct {
 	// SearchAttributes tells that the run started with its search attributes, so that its
 	// end updates AgencyRunStatus.
 	SearchAttributes bool
-	// BatchedProgress has the projection written once before each wait and at the end,
-	// not after every step. Executions started before it existed write after every step,
-	// and their histories replay that way.
-	BatchedProgress bool
-	// ProgressWithAction has a local action that starts alone carry the batch written
-	// before it, and write it before it acts, instead of waiting for a progress local
-	// activity of its own. Executions started before it existed replay with that activity.
+	// BatchedProgress and ProgressWithAction are how runs started before progressChange
+	// said when they write their projection; new runs leave them unset, and the version
+	// their history records says it (progressVersion).
+	BatchedProgress    bool
 	ProgressWithAction bool
 }
 
@@ -105,7 +102,7 @@ type ActionRequest struct {
 	// Idempotent actions may run again after an attempt whose outcome is unknown.
 	Idempotent bool
 	// Progress is the batch of the projection to write before the action acts: the one
-	// that says it runs (RunInput.ProgressWithAction). Writing it twice changes nothing.
+	// that says it runs (writeWithLoneLocalAction). Writing it twice changes nothing.
 	Progress *automation.Progress
 }
 

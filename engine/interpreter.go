@@ -35,11 +35,10 @@ type interpreter struct {
 	// inflight counts actions with an activity or timer outstanding; timers counts timers.
 	inflight, timers int
 	// local are local actions to start once the projection says they run.
-	local   []localAction
-	failure string
-	seq     int
-	pending automation.Progress
-	// projection writes must happen even after a cancellation
+	local    []localAction
+	failure  string
+	progress *projector
+	// disconnected outlives a cancellation of the run, for what must still happen then.
 	disconnected workflow.Context
 }
 
@@ -56,15 +55,13 @@ func Interpret(ctx workflow.Context, in RunInput) error {
 		outputs:  map[string]map[string]any{},
 		attempts: map[string]int{},
 		edges:    make([]int, len(in.Graph.Connections)),
-		seq:      1,
 	}
 	r.disconnected, _ = workflow.NewDisconnectedContext(ctx)
+	r.progress = newProjector(r.disconnected, in.RunID, progressVersion(ctx, in), firstSequence(in))
 	for _, a := range in.Graph.Actions {
 		r.status[a.ActionKey] = automation.ActionPending
 	}
-	now := workflow.Now(ctx)
 	if in.Resume != nil {
-		r.seq = in.Resume.NextSequence
 		for key, st := range in.Resume.Actions {
 			r.attempts[key] = st.Attempts
 			if st.Status == automation.ActionSucceeded {
@@ -75,27 +72,15 @@ func Interpret(ctx workflow.Context, in RunInput) error {
 	} else {
 		r.event("run.started", in.TriggerKey, automation.RunRunning, "the run started", nil)
 	}
-	r.pending.Run = &automation.RunUpdate{Status: automation.RunRunning, StartedAt: &now}
-	r.pending.Begin = true
+	r.progress.begin(workflow.Now(ctx))
 
 	selector := workflow.NewSelector(ctx)
 	for {
 		progressed := r.startReady(selector)
-		waits := !progressed && r.inflight > 0
-		// A local activity starts at once, where an activity task waits for the workflow
-		// task to complete; so a local action acts only after the write that says it runs
-		// (and that refuses a run the engine refused). A local action that is all the run
-		// has outstanding carries that write itself; others wait for it here.
-		carried := in.ProgressWithAction && len(r.local) == 1 && r.inflight == 1
-		if waits || !in.BatchedProgress || len(r.local) > 0 && !carried {
-			if err := r.flush(); err != nil {
-				return err
-			}
+		if err := r.progress.stepped(r.local, r.inflight, !progressed && r.inflight > 0); err != nil {
+			return err
 		}
 		for _, l := range r.local {
-			if carried {
-				l.req.Progress = r.take()
-			}
 			r.startLocal(l, selector)
 		}
 		r.local = nil
@@ -211,7 +196,13 @@ func (r *interpreter) succeed(a automation.Action, output, providerResponse map[
 	default:
 		r.resolve(a.ActionKey, takeAll)
 	}
-	r.action(automation.ActionUpdate{ActionKey: a.ActionKey, Status: automation.ActionSucceeded, Output: output, ProviderResponse: providerResponse, FinishedAt: &now})
+	r.action(automation.ActionUpdate{
+		ActionKey:        a.ActionKey,
+		Status:           automation.ActionSucceeded,
+		Output:           output,
+		ProviderResponse: providerResponse,
+		FinishedAt:       &now,
+	})
 	r.event("action.succeeded", a.ActionKey, automation.ActionSucceeded, "", nil)
 }
 
@@ -226,7 +217,8 @@ func (r *interpreter) fail(a automation.Action, status string, f *activities.Fai
 		ActionKey: a.ActionKey, Status: status, Error: f.HumanReason, RetryClass: f.RetryClass,
 		ProviderResponse: f.ProviderResponse, Diagnostics: diagnostics(f), FinishedAt: &now,
 	})
-	r.event("action."+status, a.ActionKey, status, f.HumanReason, map[string]any{"retry_class": f.RetryClass, "reason_code": f.ReasonCode})
+	r.event("action."+status, a.ActionKey, status, f.HumanReason,
+		map[string]any{"retry_class": f.RetryClass, "reason_code": f.ReasonCode})
 }
 
 // diagnostics is the ActionRunView.diagnostics object of a failure.
@@ -257,20 +249,24 @@ func (r *interpreter) scope() map[string]any {
 // workflow, everything else as its activity.
 func (r *interpreter) execute(a automation.Action, selector workflow.Selector) {
 	config, _ := automation.Render(a.Config, r.scope()).(map[string]any)
-	if prior, ok := r.in.Resume.prior(a.ActionKey); ok && prior.Status == automation.ActionSucceeded && a.ActionKey != r.in.Resume.RetryKey {
-		r.succeed(a, prior.Output, nil)
-		return
-	}
-	if prior, ok := r.in.Resume.prior(a.ActionKey); ok && (prior.Status == automation.ActionFailed || prior.Status == automation.ActionDeadLettered) && a.ActionKey != r.in.Resume.RetryKey {
-		r.fail(a, prior.Status, activities.Fail(activities.ClassPermanent, "failed_earlier", "the action failed in an earlier execution of this run", "Retry this action"))
-		return
+	if prior, ok := r.in.Resume.prior(a.ActionKey); ok && a.ActionKey != r.in.Resume.RetryKey {
+		switch prior.Status {
+		case automation.ActionSucceeded:
+			r.succeed(a, prior.Output, nil)
+			return
+		case automation.ActionFailed, automation.ActionDeadLettered:
+			r.fail(a, prior.Status, activities.Fail(activities.ClassPermanent, "failed_earlier",
+				"the action failed in an earlier execution of this run", "Retry this action"))
+			return
+		}
 	}
 	switch a.ActionTypeKey {
 	case automation.TypeCondition:
 		text, _ := a.Config["text"].(string)
 		result, err := automation.EvalCondition(text, r.scope())
 		if err != nil {
-			r.fail(a, automation.ActionFailed, activities.Fail(activities.ClassValidation, "condition_error", err.Error(), "Correct the condition's expression"))
+			r.fail(a, automation.ActionFailed, activities.Fail(activities.ClassValidation, "condition_error", err.Error(),
+				"Correct the condition's expression"))
 			return
 		}
 		r.succeed(a, map[string]any{"result": result}, nil)
@@ -296,7 +292,13 @@ func (r *interpreter) delay(a automation.Action, config map[string]any, selector
 	seconds := toInt(config["seconds"])
 	now := workflow.Now(r.ctx)
 	r.status[a.ActionKey] = automation.ActionWaiting
-	r.action(automation.ActionUpdate{ActionKey: a.ActionKey, Status: automation.ActionWaiting, Input: config, StartedAt: &now, MaxAttempts: 1})
+	r.action(automation.ActionUpdate{
+		ActionKey:   a.ActionKey,
+		Status:      automation.ActionWaiting,
+		Input:       config,
+		StartedAt:   &now,
+		MaxAttempts: 1,
+	})
 	r.event("action.waiting", a.ActionKey, automation.ActionWaiting, fmt.Sprintf("waiting %d seconds", seconds), nil)
 	r.inflight++
 	r.timers++
@@ -321,7 +323,8 @@ func (r *interpreter) waitForReply(a automation.Action, recorded activities.Resu
 	seconds := toInt(recorded.Output["timeout_seconds"])
 	r.status[a.ActionKey] = automation.ActionWaiting
 	r.action(automation.ActionUpdate{ActionKey: a.ActionKey, Status: automation.ActionWaiting})
-	r.event("action.waiting", a.ActionKey, automation.ActionWaiting, fmt.Sprintf("waiting %d seconds for the chat's reply", seconds), nil)
+	r.event("action.waiting", a.ActionKey, automation.ActionWaiting,
+		fmt.Sprintf("waiting %d seconds for the chat's reply", seconds), nil)
 	r.inflight++
 	r.timers++
 	r.runStatus()
@@ -411,12 +414,11 @@ type localAction struct {
 }
 
 // startLocal starts a local action. One that failed may not have written the batch it
-// carried (a cancellation or a database error stopped it first), so the batch goes back
-// ahead of what is pending since, to be written with it.
+// carried, so the batch goes back to the projector.
 func (r *interpreter) startLocal(l localAction, selector workflow.Selector) {
 	selector.AddFuture(workflow.ExecuteLocalActivity(l.ctx, l.a.ActionTypeKey, l.req), func(f workflow.Future) {
 		if l.req.Progress != nil && f.Get(r.ctx, nil) != nil {
-			r.requeue(*l.req.Progress)
+			r.progress.requeue(*l.req.Progress)
 		}
 		r.settle(l.a, f, l.done)
 	})
@@ -442,17 +444,12 @@ func (r *interpreter) settle(a automation.Action, f workflow.Future, done func(a
 }
 
 // runStatus keeps the run waiting while only timers are outstanding, running otherwise.
-// It changes only the status of a pending run update, so the start time written with the
-// first batch is not lost.
 func (r *interpreter) runStatus() {
 	status := automation.RunRunning
 	if r.inflight > 0 && r.inflight == r.timers {
 		status = automation.RunWaiting
 	}
-	if r.pending.Run == nil {
-		r.pending.Run = &automation.RunUpdate{}
-	}
-	r.pending.Run.Status = status
+	r.progress.runStatus(status)
 }
 
 // finish writes the terminal state.
@@ -467,12 +464,9 @@ func (r *interpreter) finish() error {
 	case r.failure != "":
 		update.Status, update.TerminalReason, update.Error = automation.RunFailed, r.failure, r.failure
 	}
-	if r.pending.Run != nil {
-		update.StartedAt = r.pending.Run.StartedAt // a run that never waited writes its start here
-	}
-	r.pending.Run = update
+	r.progress.end(update)
 	r.event("run."+update.Status, "", update.Status, update.TerminalReason, nil)
-	if err := r.flush(); err != nil {
+	if err := r.progress.flush(); err != nil {
 		return err
 	}
 	if r.in.SearchAttributes {
@@ -483,57 +477,21 @@ func (r *interpreter) finish() error {
 	return result
 }
 
-func (r *interpreter) action(u automation.ActionUpdate) {
-	r.pending.Actions = append(r.pending.Actions, u)
-}
+// action and event record a change of an action run and an event of the run for the
+// projection.
+func (r *interpreter) action(u automation.ActionUpdate) { r.progress.action(u) }
 
 func (r *interpreter) event(typ, actionKey, status, message string, data map[string]any) {
-	r.pending.Events = append(r.pending.Events, automation.EventRecord{
-		Sequence: r.seq, Type: typ, ActionKey: actionKey, Status: status, Message: message, Data: data, At: workflow.Now(r.ctx),
-	})
-	r.seq++
+	r.progress.event(typ, actionKey, status, message, data)
 }
 
-// take hands over the pending projection changes as a batch to write; nil when there are
-// none.
-func (r *interpreter) take() *automation.Progress {
-	if r.pending.Run == nil && len(r.pending.Actions) == 0 && len(r.pending.Events) == 0 {
-		return nil
+// firstSequence numbers the run's first event: a resumed run continues the numbering of its
+// earlier execution.
+func firstSequence(in RunInput) int {
+	if in.Resume != nil {
+		return in.Resume.NextSequence
 	}
-	p := r.pending
-	p.RunID = r.in.RunID
-	r.pending = automation.Progress{}
-	return &p
-}
-
-// requeue puts a batch that may not have been written back ahead of the pending changes.
-// The pending run update replaces the batch's but keeps its start time, as runStatus does.
-func (r *interpreter) requeue(p automation.Progress) {
-	next := r.pending
-	p.Begin = p.Begin || next.Begin
-	p.Actions = append(p.Actions, next.Actions...)
-	p.Events = append(p.Events, next.Events...)
-	if next.Run != nil {
-		if p.Run != nil && next.Run.StartedAt == nil {
-			next.Run.StartedAt = p.Run.StartedAt
-		}
-		p.Run = next.Run
-	}
-	r.pending = p
-}
-
-// flush writes the pending projection changes through the progress local activity, on a
-// context that a cancellation of the run does not end.
-func (r *interpreter) flush() error {
-	p := r.take()
-	if p == nil {
-		return nil
-	}
-	ctx := workflow.WithLocalActivityOptions(r.disconnected, workflow.LocalActivityOptions{
-		StartToCloseTimeout: 30 * time.Second,
-		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: time.Minute},
-	})
-	return workflow.ExecuteLocalActivity(ctx, progressActivity, *p).Get(ctx, nil)
+	return 1
 }
 
 func (res *Resume) prior(key string) (ResumedAction, bool) {
@@ -572,10 +530,13 @@ func errorOf(err error) error {
 	}
 	var timeoutErr *temporal.TimeoutError
 	if errors.As(err, &timeoutErr) && timeoutErr.TimeoutType() == enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START {
-		return activities.Fail(activities.ClassPermanent, "no_worker", "no worker picked the action up: no running worker executes this action type", "Check that a worker is running, then retry the action")
+		return activities.Fail(activities.ClassPermanent, "no_worker",
+			"no worker picked the action up: no running worker executes this action type",
+			"Check that a worker is running, then retry the action")
 	}
 	if errors.As(err, &timeoutErr) {
-		return activities.Fail(activities.ClassTimeoutUnknown, "timeout", "the action did not finish in time; it may or may not have taken effect", "Check the target, then retry the action")
+		return activities.Fail(activities.ClassTimeoutUnknown, "timeout",
+			"the action did not finish in time; it may or may not have taken effect", "Check the target, then retry the action")
 	}
 	var canceled *temporal.CanceledError
 	if errors.As(err, &canceled) {

@@ -107,13 +107,6 @@ func (h *engineTest) blockUntilReleased(ctx context.Context, _ activities.Reques
 	}
 }
 
-func firstSequence(in RunInput) int {
-	if in.Resume != nil {
-		return in.Resume.NextSequence
-	}
-	return 1
-}
-
 // checkSequence asserts that events are numbered one by one from first, and that the
 // first event opens the run and the last ends it.
 func checkSequence(t *testing.T, events []automation.EventRecord, first int) {

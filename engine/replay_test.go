@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -26,14 +27,17 @@ import (
 // The files in testdata are Temporal histories of representative runs, recorded against the
 // embedded server. Replaying them with the current interpreter is the guard that a change
 // does not break runs already in flight: a change that makes different decisions for the
-// same history must go behind workflow.GetVersion or a RunInput field. The unbatched_*
-// histories are runs started before RunInput.BatchedProgress, and
-// separate_progress_local_retries one started before RunInput.ProgressWithAction; they are
-// kept as they are. local_retries has its actions run as local activities
-// (ActionPolicy.Local), as new runs of short actions do, the others as activity tasks.
-// Record the others again only for a deliberate break, with
+// same history must go behind workflow.GetVersion (docs/workflows.md, "Versioning"). The
+// histories without a progress-writes marker are runs started before progressChange, whose
+// input's flags said how they write: the unbatched_* ones before RunInput.BatchedProgress,
+// separate_progress_local_retries before RunInput.ProgressWithAction, the others with
+// BatchedProgress, local_retries with both; marked_local_branching is a run of today, with
+// the marker. They are kept as they are. local_retries and marked_local_branching have
+// actions run as local activities (ActionPolicy.Local), as new runs of short actions do,
+// the others as activity tasks. Record a new one, or the others again only for a
+// deliberate break, with a regular expression of the names to write:
 //
-//	ENGINE_RECORD_HISTORIES=1 go test ./engine -run TestRecordHistories
+//	ENGINE_RECORD_HISTORIES=marked_local_branching go test ./engine -run TestRecordHistories
 const recordHistoriesEnv = "ENGINE_RECORD_HISTORIES"
 
 func recordedHistories(t *testing.T) []string {
@@ -82,9 +86,11 @@ func TestReplayCatchesANonDeterministicChange(t *testing.T) {
 // historyRecorder runs scenarios on the embedded server with a real worker, whose progress
 // activity is the in-memory log and whose actions are fakes, and saves their histories.
 type historyRecorder struct {
-	t         *testing.T
-	ctx       context.Context
-	c         client.Client
+	t   *testing.T
+	ctx context.Context
+	c   client.Client
+	// names matches the histories to write; the other scenarios run without being saved.
+	names     *regexp.Regexp
 	workflows *automation.Service
 	log       *progressLog
 	fakes     *fakeActions
@@ -108,7 +114,11 @@ func TestRecordHistories(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	r := &historyRecorder{t: t, ctx: ctx, c: c, workflows: newTestWorkflows(t), log: newProgressLog(), fakes: newFakeActions()}
+	names, err := regexp.Compile(os.Getenv(recordHistoriesEnv))
+	if err != nil {
+		t.Fatalf("%s: %v", recordHistoriesEnv, err)
+	}
+	r := &historyRecorder{t: t, ctx: ctx, c: c, names: names, workflows: newTestWorkflows(t), log: newProgressLog(), fakes: newFakeActions()}
 	w := worker.New(c, TaskQueue, worker.Options{})
 	registerEngine(w, r.workflows, r.log, r.fakes)
 	if err := w.Start(); err != nil {
@@ -121,12 +131,21 @@ func TestRecordHistories(t *testing.T) {
 	r.resumedRetry(failed)
 	r.cancelledDuringDelay()
 	r.localRetries()
+	r.markedLocalBranching()
 }
 
 // quickRetries keeps a recording short: the server really waits between attempts.
 func quickRetries(in RunInput) {
 	for key, p := range in.Policies {
 		p.InitialInterval, p.MaxInterval = 100*time.Millisecond, 200*time.Millisecond
+		in.Policies[key] = p
+	}
+}
+
+// allLocal runs every action of a run as a local activity.
+func allLocal(in RunInput) {
+	for key, p := range in.Policies {
+		p.Local = true
 		in.Policies[key] = p
 	}
 }
@@ -202,14 +221,39 @@ func (r *historyRecorder) localRetries() {
 	r.fakes.on("charge", failing(transient, 0, nil))
 	in := newRun(r.t, r.workflows, failureGraphWithSideBranch(), "start", nil)
 	quickRetries(in)
-	for key, p := range in.Policies {
-		p.Local = true
-		in.Policies[key] = p
-	}
+	allLocal(in)
 	p := r.record("local_retries", in, nil)
 	r.want(p, automation.RunFailed, map[string]string{
 		"flaky": automation.ActionSucceeded, "charge": automation.ActionDeadLettered,
 		"receipt": automation.ActionSkipped, "side": automation.ActionSucceeded,
+	})
+}
+
+// markedLocalBranching: a run of today, whose history records its progress-writes
+// version: a local action that starts alone and carries its batch, a condition, a fan-out
+// into a delay and two local actions that start together after a batch of their own, and a
+// join after the timer.
+func (r *historyRecorder) markedLocalBranching() {
+	r.fakes.on("fetch", succeeding(map[string]any{"status_code": 200}))
+	g := graph([]automation.Action{
+		manualTrigger("start"),
+		httpRequest("fetch", nil),
+		condition("ok", "steps.fetch.status_code == 200"),
+		delay("wait", 1),
+		messengerSend("notify", map[string]any{"text": "status {{ steps.fetch.status_code }}"}),
+		emailSend("receipt", nil),
+		emailSend("join", nil),
+		action("halt", automation.TypeStop, nil),
+	}, edge("start", "fetch"), edge("fetch", "ok"),
+		branch("ok", "wait", automation.BranchTrue), branch("ok", "notify", automation.BranchTrue),
+		branch("ok", "receipt", automation.BranchTrue), branch("ok", "halt", automation.BranchFalse),
+		edge("wait", "join"), edge("notify", "join"), edge("receipt", "join"))
+	in := newRun(r.t, r.workflows, g, "start", nil)
+	allLocal(in)
+	p := r.record("marked_local_branching", in, nil)
+	r.want(p, automation.RunSucceeded, map[string]string{
+		"fetch": automation.ActionSucceeded, "notify": automation.ActionSucceeded,
+		"join": automation.ActionSucceeded, "halt": automation.ActionSkipped,
 	})
 }
 
@@ -258,6 +302,9 @@ func (r *historyRecorder) record(name string, in RunInput, during func(client.Wo
 	b, err := temporalproto.CustomJSONMarshalOptions{Indent: "  "}.Marshal(hist)
 	if err != nil {
 		r.t.Fatal(err)
+	}
+	if !r.names.MatchString(name) {
+		return r.projection(in)
 	}
 	if err := os.WriteFile(filepath.Join("testdata", name+".json"), append(b, '\n'), 0o644); err != nil {
 		r.t.Fatal(err)

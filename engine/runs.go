@@ -212,7 +212,7 @@ func (s *Runs) runInput(run *automation.Run) RunInput {
 	return RunInput{
 		RunID: run.ID, CompanyID: run.CompanyID, ProjectID: run.ProjectID, WorkflowID: run.WorkflowID,
 		Graph: st.Graph, TriggerKey: st.TriggerKey, Payload: st.Payload,
-		Namespaces: s.namespaces(run, st), Policies: s.policies(st.Graph), BatchedProgress: true, ProgressWithAction: true,
+		Namespaces: s.namespaces(run, st), Policies: s.policies(st.Graph),
 	}
 }
 
