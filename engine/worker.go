@@ -58,6 +58,10 @@ type WorkerDeps struct {
 	Metrics *metrics.Metrics
 	// Agent runs the AI employee's sessions; nil leaves them to other workers.
 	Agent *Agent
+	// BuildID makes the worker a version of the Worker Deployment (deploymentOptions): it
+	// takes runs only while its build is current (Promote). Empty runs an unversioned
+	// worker, for tests where one build is all there is.
+	BuildID string
 }
 
 // writeProgress writes a batch of the run projection, for the interpreter's progress
@@ -85,7 +89,11 @@ var workerOptions = worker.Options{MaxConcurrentWorkflowTaskPollers: 8}
 // NewWorker builds the worker that runs the interpreter, the projection writer and one
 // activity per action type on a task queue (TaskQueue in production).
 func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
-	w := worker.New(c, taskQueue, workerOptions)
+	opts := workerOptions
+	if d.BuildID != "" {
+		opts.DeploymentOptions = deploymentOptions(d.BuildID)
+	}
+	w := worker.New(c, taskQueue, opts)
 	w.RegisterWorkflowWithOptions(Interpret, workflow.RegisterOptions{Name: WorkflowName})
 	w.RegisterActivityWithOptions(d.writeProgress, activity.RegisterOptions{Name: progressActivity})
 	for _, key := range slices.Sorted(maps.Keys(d.Actions)) {

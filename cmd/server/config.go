@@ -66,7 +66,10 @@ type Config struct {
 	OTLPEndpoint string
 
 	// Role splits the binary: api serves HTTP, worker runs workflows, all does both.
-	Role              string
+	Role string
+	// BuildID is this build's version in Temporal's worker deployment (engine.Promote); empty
+	// is a checksum of the binary (engine.BinaryBuildID).
+	BuildID           string
 	TemporalAddress   string
 	TemporalNamespace string
 	TemporalPort      int64
@@ -147,6 +150,7 @@ func ParseConfig(args []string, getenv func(string) string) (Config, error) {
 	str(&c.OTLPEndpoint, "otlp-endpoint", "OTEL_EXPORTER_OTLP_ENDPOINT", "", "OpenTelemetry collector base URL (OTLP over HTTP, traces to /v1/traces); setting it turns tracing and trace ids in logs on")
 	str(&c.EgressAllow, "egress-allow", "APP_EGRESS_ALLOW", "", "comma-separated host names, IP addresses or CIDR networks that integrations may reach although internal")
 	str(&c.Role, "role", "APP_ROLE", "all", "api|worker|all: serve the API, run workflows, or both")
+	str(&c.BuildID, "build-id", "APP_BUILD_ID", "", "the workers' version in Temporal's worker deployment; empty: the binary's checksum")
 	str(&c.TemporalAddress, "temporal-address", "TEMPORAL_ADDRESS", "", "host:port of a Temporal cluster; empty starts the embedded server")
 	str(&c.TemporalNamespace, "temporal-namespace", "TEMPORAL_NAMESPACE", "agencyhub", "Temporal namespace of the runs")
 	num(&c.TemporalPort, "temporal-port", "TEMPORAL_PORT", 7233, "embedded server: frontend gRPC port (0 picks a free one)")

@@ -183,7 +183,7 @@ func (m *Main) Run(ctx context.Context) error {
 	services.Agent.Desktop = st.desktop
 	botAPI := &activities.BotAPI{ActionDependencies: st.integrations, Client: egressClient, MessengerABaseURL: m.Config.MessengerABaseURL}
 	if m.Config.Role != "api" {
-		if err := m.startWorker(st, services, botAPI, egressPolicy, egressClient); err != nil {
+		if err := m.startWorker(ctx, st, services, botAPI, egressPolicy, egressClient); err != nil {
 			return err
 		}
 	}
@@ -298,10 +298,19 @@ func (m *Main) temporalAddress() string {
 // startWorker runs the interpreter, the action activities, the schedule ticks and the
 // billing cycle (creating its schedule on first start), and the relay poller. Every
 // instance with a worker polls relays: the poll leases in the database keep each bot to one
-// poller at a time, and a stopped poller gives its leases up.
-func (m *Main) startWorker(st *stores, services *engine.Services, botAPI *activities.BotAPI, policy egress.Policy, egressClient *http.Client) error {
+// poller at a time, and a stopped poller gives its leases up. The worker is a version of
+// Temporal's worker deployment, made current as it starts (promote).
+func (m *Main) startWorker(ctx context.Context, st *stores, services *engine.Services, botAPI *activities.BotAPI,
+	policy egress.Policy, egressClient *http.Client) error {
 	if err := engine.EnsureBillingSchedule(m.loopsCtx, m.temporal, engine.TaskQueue); err != nil {
 		return fmt.Errorf("billing schedule: %w", err)
+	}
+	build := m.Config.BuildID
+	if build == "" {
+		var err error
+		if build, err = engine.BinaryBuildID(); err != nil {
+			return fmt.Errorf("build id: %w", err)
+		}
 	}
 	m.worker = engine.NewWorker(m.temporal, engine.TaskQueue, engine.WorkerDeps{
 		Workflows: st.workflows, Intake: services.Intake, BotSessions: st.relays, Billing: st.billing,
@@ -309,13 +318,38 @@ func (m *Main) startWorker(st *stores, services *engine.Services, botAPI *activi
 			ActionDependencies: st.integrations, EgressPolicy: policy, Egress: egressClient,
 			MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL, Tasks: st.work,
 		}),
-		Metrics: m.metrics, Agent: services.Agent,
+		Metrics: m.metrics, Agent: services.Agent, BuildID: build,
 	})
 	if err := m.worker.Start(); err != nil {
 		return err
 	}
+	if err := m.promote(ctx, build); err != nil {
+		return err
+	}
 	poller := &engine.RelayPoller{Intake: services.Intake, BotAPI: botAPI, Log: slog.Default()}
 	m.loops.Go(func() { poller.Run(m.loopsCtx) })
+	return nil
+}
+
+// promoteTimeout bounds how long start-up waits for Temporal to register the worker's build.
+const promoteTimeout = time.Minute
+
+// promote makes the worker's build current, so that it takes the runs and the workers of
+// other builds take none. A newer build already current keeps them: this worker then waits
+// idle, and says so.
+func (m *Main) promote(ctx context.Context, build string) error {
+	ctx, cancel := context.WithTimeout(ctx, promoteTimeout)
+	defer cancel()
+	current, err := engine.Promote(ctx, m.temporal, build)
+	if err != nil {
+		return fmt.Errorf("worker deployment %s: %w", engine.DeploymentName, err)
+	}
+	if current != build {
+		slog.Warn("a newer build is current: this worker takes no runs until its build is made current",
+			"deployment", engine.DeploymentName, "build", build, "current", current)
+		return nil
+	}
+	slog.Info("worker build is current", "deployment", engine.DeploymentName, "build", build)
 	return nil
 }
 

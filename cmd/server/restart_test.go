@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,10 +13,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+
+	"agencyhub/engine"
 )
 
 // serveEnv makes the test binary run the server (main) instead of the tests: the restart
@@ -153,6 +159,31 @@ func (e *childEnv) start(t testing.TB) *child {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// taskBuilds lists the build of every workflow task of a run's execution, in order, from
+// the history on the installation's embedded Temporal.
+func (e *childEnv) taskBuilds(t testing.TB, runID string) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := engine.Dial(ctx, engine.ClientOptions{Address: "127.0.0.1:" + strconv.Itoa(e.temporalPort), Namespace: "agencyhub"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var builds []string
+	events := c.GetWorkflowHistory(ctx, runID, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for events.HasNext() {
+		e, err := events.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if done := e.GetWorkflowTaskCompletedEventAttributes(); done != nil {
+			builds = append(builds, done.GetDeploymentVersion().GetBuildId())
+		}
+	}
+	return builds
 }
 
 // kill stops the process with SIGKILL (no shutdown code runs) and waits until it is gone.
@@ -388,14 +419,16 @@ func countEvents(events []map[string]any, typ string) map[string]int {
 	return out
 }
 
-// TestRestartDuringADelayFinishesTheRun kills the server (SIGKILL) while a run waits in a
-// delay after a non-idempotent POST succeeded, starts it again on the same data dir, and
-// expects the run to finish with each POST sent exactly once.
-func TestRestartDuringADelayFinishesTheRun(t *testing.T) {
+// TestRestartOntoANewBuildDuringADelayFinishesTheRun kills the server (SIGKILL) while a run
+// waits in a delay after a non-idempotent POST succeeded, starts a new build of it on the
+// same data dir, as a single-instance upgrade does, and expects the run to finish on the new
+// build with each POST sent exactly once.
+func TestRestartOntoANewBuildDuringADelayFinishesTheRun(t *testing.T) {
 	t.Parallel()
 	tg := newTarget(t)
 	env := newChildEnv(t)
 	began := time.Now()
+	env.extra = []string{"APP_BUILD_ID=before-upgrade"}
 	first := env.start(t)
 	t.Logf("first start healthy after %s", time.Since(began).Round(time.Millisecond))
 
@@ -424,12 +457,18 @@ func TestRestartDuringADelayFinishesTheRun(t *testing.T) {
 	}
 
 	restarted := time.Now()
+	env.extra = []string{"APP_BUILD_ID=after-upgrade"}
 	env.start(t)
 	t.Logf("second start healthy after %s", time.Since(restarted).Round(time.Millisecond))
 	run, actions := c.waitFor(t, runID, 60*time.Second, "finished", func(run map[string]any, _ map[string]map[string]any) bool {
 		return run["terminal"] == true
 	})
 	t.Logf("the run finished %s after the restart", time.Since(restarted).Round(time.Millisecond))
+	builds := env.taskBuilds(t, runID)
+	if moved := slices.Index(builds, "after-upgrade"); moved < 1 || slices.ContainsFunc(builds[:moved], func(b string) bool { return b != "before-upgrade" }) ||
+		slices.ContainsFunc(builds[moved:], func(b string) bool { return b != "after-upgrade" }) {
+		t.Errorf("the run's workflow tasks ran on the builds %v: want the old build's before the restart, the new build's after", builds)
+	}
 
 	if run["status"] != "succeeded" {
 		t.Fatalf("run status %v (%v), want succeeded; actions %v", run["status"], run["terminal_reason"], actions)

@@ -103,8 +103,12 @@ func Start(opts Options) (*Server, error) {
 	// instead of tasks waiting in partitions no poller is on until they are forwarded.
 	// The transfer queue, which hands new workflow and activity tasks to matching, may read
 	// 1,000 times a second where Temporal allows 20 per shard: with the one shard here,
-	// that limit held every task after the first few for up to 50 ms.
+	// that limit held every task after the first few for up to 50 ms. Worker deployment
+	// versions (the workers' builds, engine.Promote) need the two versioning switches on:
+	// they are by default in this server version, and set here so that they stay on.
 	dyn := dynamicconfig.StaticClient{
+		dynamicconfig.EnableDeploymentVersions.Key():                     true,
+		dynamicconfig.FrontendEnableWorkerVersioningWorkflowAPIs.Key():   true,
 		dynamicconfig.HistoryCacheHostLevelMaxSize.Key():                 8096,
 		dynamicconfig.FrontendMaxNamespaceVisibilityRPSPerInstance.Key(): 100,
 		dynamicconfig.MatchingNumTaskqueueReadPartitions.Key():           1,
