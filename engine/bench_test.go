@@ -35,8 +35,9 @@ import (
 // progress local activities, each action's attempt bookkeeping, the interpreter itself.
 //
 //   - engine: Intake.StartManual on a migrated SQLite database (dbtest.SQLite), the real
-//     worker (NewWorker) with a near-zero-work function registered as http.request; a run
-//     is done when its workflow has completed and its projection row is terminal.
+//     worker (NewWorker), versioned and made current as in production (Promote), with a
+//     near-zero-work function registered as http.request; a run is done when its workflow
+//     has completed and its projection row is terminal.
 //   - bare: client.ExecuteWorkflow of bareThreeActivities on a worker of its own, with the
 //     engine worker's options and the same function as the activity; a run is done when
 //     the workflow's result arrives.
@@ -177,7 +178,12 @@ func newThroughputBench(b *testing.B, ctx context.Context, c client.Client, star
 
 	engineQ, bareQ := "bench-engine", "bench-bare"
 	engine := NewServices(c, engineQ, "https://hub.test", tenant.Catalog, Stores{Workflows: workflows})
-	ew := NewWorker(c, engineQ, WorkerDeps{Workflows: workflows, Actions: map[string]activities.Func{activities.ActionHTTPRequest: benchAction}})
+	build, err := BinaryBuildID()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ew := NewWorker(c, engineQ, WorkerDeps{Workflows: workflows, BuildID: build,
+		Actions: map[string]activities.Func{activities.ActionHTTPRequest: benchAction}})
 	bw := worker.New(c, bareQ, workerOptions)
 	bw.RegisterWorkflowWithOptions(bareThreeActivities, workflow.RegisterOptions{Name: bareWorkflowName})
 	bw.RegisterActivityWithOptions(benchAction, activity.RegisterOptions{Name: activities.ActionHTTPRequest})
@@ -186,6 +192,9 @@ func newThroughputBench(b *testing.B, ctx context.Context, c client.Client, star
 			b.Fatal(err)
 		}
 		b.Cleanup(w.Stop)
+	}
+	if _, err := Promote(ctx, c, build); err != nil {
+		b.Fatal(err)
 	}
 
 	// The bare workflow gets what the interpreter gives the same actions: their config and
