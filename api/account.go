@@ -17,6 +17,7 @@ type userMe struct {
 	UserID           uuid.UUID  `json:"user_id"`
 	Email            string     `json:"email"`
 	Name             string     `json:"name"`
+	Language         string     `json:"language"`
 	CurrentCompanyID *uuid.UUID `json:"current_company_id"`
 }
 
@@ -26,7 +27,7 @@ func (s *Server) renderMe(c *gin.Context, u *auth.User) {
 		httpx.WriteError(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, userMe{UserID: u.ID, Email: u.Email, Name: u.Name, CurrentCompanyID: wc.ActiveCompanyID})
+	c.JSON(http.StatusOK, userMe{UserID: u.ID, Email: u.Email, Name: u.Name, Language: u.Lang, CurrentCompanyID: wc.ActiveCompanyID})
 }
 
 // authMe serves GET /api/v1/auth/me.
@@ -40,7 +41,8 @@ func (s *Server) authMe(c *gin.Context) {
 }
 
 type profilePatchRequest struct {
-	Name *string `json:"name"`
+	Name     *string `json:"name"`
+	Language *string `json:"language"`
 }
 
 // authProfilePatch serves PATCH /api/v1/auth/profile.
@@ -50,7 +52,7 @@ func (s *Server) authProfilePatch(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	u, err := s.Auth.UpdateProfile(c, actor(c).UserID, auth.ProfilePatch{Name: req.Name})
+	u, err := s.Auth.UpdateProfile(c, actor(c).UserID, auth.ProfilePatch{Name: req.Name, Lang: req.Language})
 	if err != nil {
 		httpx.WriteError(c, err)
 		return

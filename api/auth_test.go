@@ -906,6 +906,26 @@ func TestProfile(t *testing.T) {
 				t.Fatalf("empty patch answered %s", r.Body)
 			}
 		})
+		authStep(t, e, "the account reads the language it registered in until the profile changes it", func(t *testing.T) {
+			if got := me().str("language"); got != "en" {
+				t.Fatalf("me shows language %q, want en", got)
+			}
+			e.do(req{method: "POST", path: "/api/v1/auth/register", header: map[string]string{"Accept-Language": "ru"},
+				body: map[string]any{"email": "boris@example.com", "password": password, "name": "Boris"}}).expect(t, http.StatusCreated)
+			boris := e.do(req{method: "POST", path: "/api/v1/auth/login",
+				body: map[string]any{"email": "boris@example.com", "password": password, "client_type": "api"}}).expect(t, http.StatusOK)
+			borisMe := e.do(req{method: "GET", path: "/api/v1/auth/me", token: boris.str("access_token")}).expect(t, http.StatusOK)
+			if got := borisMe.str("language"); got != "ru" {
+				t.Fatalf("an account registered in Russian reads %q", got)
+			}
+			if r := patch(map[string]any{"language": "ru"}).expect(t, http.StatusOK); r.str("language") != "ru" || me().str("language") != "ru" {
+				t.Fatalf("language patch answered %s", r.Body)
+			}
+			patch(map[string]any{"language": "de"}).expect(t, http.StatusBadRequest, "language")
+			if got := me().str("language"); got != "ru" {
+				t.Fatalf("me shows language %q after a refused patch", got)
+			}
+		})
 	})
 }
 

@@ -36,10 +36,6 @@ var mailTexts = map[string]map[mailKind]mailMessage{
 }
 
 func mailText(lang string, kind mailKind, link string) mailMessage {
-	texts, ok := mailTexts[lang]
-	if !ok {
-		texts = mailTexts["en"]
-	}
-	m := texts[kind]
+	m := mailTexts[Language(lang)][kind]
 	return mailMessage{subject: m.subject, body: fmt.Sprintf(m.body, link)}
 }

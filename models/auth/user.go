@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"net/mail"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -36,6 +37,9 @@ type User struct {
 	EmailVerifiedAt *time.Time
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
+	// Lang is the language the product writes to the user in (desktop notices): one of
+	// Languages.
+	Lang string
 }
 
 type userToken struct {
@@ -53,7 +57,7 @@ func (userToken) TableName() string { return "user_tokens" }
 // RegisterInput is a new account.
 type RegisterInput struct {
 	Email, Password, Name string
-	// Lang is the language of the activation mail.
+	// Lang is the language of the activation mail, and the account's (see Language).
 	Lang string
 }
 
@@ -93,7 +97,7 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (*User, error)
 	now := s.now()
 	u := &User{
 		ID: models.NewID(), Email: email, Name: name, PasswordHash: s.hashPassword(in.Password),
-		Status: StatusActive, CreatedAt: now, UpdatedAt: now,
+		Status: StatusActive, Lang: Language(in.Lang), CreatedAt: now, UpdatedAt: now,
 	}
 	if s.Settings.RequireActivation {
 		u.Status = StatusPendingActivation
@@ -200,9 +204,11 @@ func (s *Service) UserByEmail(ctx context.Context, email string) (*User, error) 
 // ProfilePatch changes the caller's profile; nil fields are left alone.
 type ProfilePatch struct {
 	Name *string
+	// Lang is one of Languages.
+	Lang *string
 }
 
-// UpdateProfile applies a profile patch. Errors: invalid (name).
+// UpdateProfile applies a profile patch. Errors: invalid (name, language).
 func (s *Service) UpdateProfile(ctx context.Context, userID uuid.UUID, p ProfilePatch) (*User, error) {
 	updates := map[string]any{"updated_at": s.now()}
 	if p.Name != nil {
@@ -211,6 +217,12 @@ func (s *Service) UpdateProfile(ctx context.Context, userID uuid.UUID, p Profile
 			return nil, err
 		}
 		updates["name"] = name
+	}
+	if p.Lang != nil {
+		if !slices.Contains(Languages, *p.Lang) {
+			return nil, models.Invalid("invalid_language", "language")
+		}
+		updates["lang"] = *p.Lang
 	}
 	if err := s.DB.WithContext(ctx).Model(&User{}).Where("id = ?", userID).Updates(updates).Error; err != nil {
 		return nil, models.Internal("update profile: %w", err)
