@@ -267,6 +267,7 @@ func TestFailedRunsAndDuePaymentsReachTheDesktopInbox(t *testing.T) {
 			if run := e.waitRun(f.owner, runID); run.str("status") != "failed" {
 				t.Fatalf("run %s", run.Body)
 			}
+			e.notified()
 			items := e.do(req{method: "GET", path: "/api/v1/desktop/messages", token: f.owner.token}).expect(t, http.StatusOK).items()
 			if len(items) != 1 || items[0]["kind"] != "run.failed" || items[0]["title"] != "A run of Orders failed" ||
 				items[0]["subject_id"] != runID || items[0]["project_id"] != f.projectID {

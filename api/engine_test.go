@@ -19,8 +19,10 @@ import (
 	"agencyhub/models/aiemployee"
 	"agencyhub/models/automation"
 	"agencyhub/models/desktop"
+	"agencyhub/models/notify"
 	"agencyhub/models/relay"
 	"agencyhub/models/webhook"
+	"agencyhub/platform/metrics"
 	"agencyhub/platform/realtime"
 )
 
@@ -72,7 +74,7 @@ func (e *env) withEngine(s *api.Server) {
 	s.Workflows.Now = s.Now
 	s.Desktop = desktop.NewInbox(e.db.DB, s.Bus)
 	s.Desktop.Now = s.Now
-	s.Workflows.Inbox, s.Billing.Inbox, s.Work.Inbox = s.Desktop, s.Desktop, s.Desktop
+	s.Billing.Bus, s.Work.Bus = s.Bus, s.Bus
 	s.Webhooks = webhook.NewService(e.db.DB, s.Company, s.Workflows, s.PublicURL)
 	s.Webhooks.Now = s.Now
 	s.Relays = relay.NewService(e.db.DB, s.Integrations.Sealer)
@@ -88,9 +90,12 @@ func (e *env) withEngine(s *api.Server) {
 	s.Agent.Desktop = s.Desktop
 	services.Runs.Namespace = "api-test"
 	dispatching, stopDispatching := context.WithCancel(context.Background())
-	dispatched := make(chan struct{})
+	dispatched, notified := make(chan struct{}), make(chan struct{})
 	go func() { services.Dispatcher.Run(dispatching); close(dispatched) }()
-	e.t.Cleanup(func() { stopDispatching(); <-dispatched })
+	e.notifier = &notify.Notifier{DB: e.db.DB, Bus: s.Bus, Inbox: s.Desktop, Metrics: metrics.Discard(), Users: s.Auth, Workflows: s.Workflows,
+		Billing: s.Billing, Poll: s.SafetyPoll}
+	go func() { e.notifier.Run(dispatching); close(notified) }()
+	e.t.Cleanup(func() { stopDispatching(); <-dispatched; <-notified })
 	s.ProviderCheck = &activities.ProviderCheck{Store: s.Integrations, Client: egressClient, Policy: testEgress}
 	s.BotAPI = &activities.BotAPI{ActionDependencies: s.Integrations, Client: egressClient}
 	s.PartyLookup = &activities.PartyLookup{Store: s.Integrations, Client: egressClient}

@@ -22,6 +22,7 @@ import (
 	"agencyhub/models/billing"
 	"agencyhub/models/company"
 	"agencyhub/models/integration"
+	"agencyhub/models/notify"
 	"agencyhub/models/sitechat"
 	"agencyhub/models/work"
 	"agencyhub/platform/filestore"
@@ -44,6 +45,8 @@ type env struct {
 	// lostTaskAnswers is how many task.create answers the worker loses after the task is
 	// stored, as when a worker dies before reporting (see lossyTasks).
 	lostTaskAnswers *atomic.Int32
+	// notifier handles the domain events in the background, as Main's does.
+	notifier *notify.Notifier
 }
 
 // testPasswordCost makes password hashes cheap: the tests hash hundreds of them, and what
@@ -92,6 +95,15 @@ func newEnv(t testing.TB, db *dbtest.DB, configure ...func(*api.Server)) *env {
 		t.Fatal(err)
 	}
 	return e
+}
+
+// notified handles the domain events recorded so far, as the background notifier does
+// soon after, so that a test reads the desktop messages they call for at once.
+func (e *env) notified() {
+	e.t.Helper()
+	if err := e.notifier.Drain(context.Background()); err != nil {
+		e.t.Fatal(err)
+	}
 }
 
 // advance moves the clock.

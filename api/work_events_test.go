@@ -104,6 +104,7 @@ func TestTaskCreateRetriedAfterALostAnswerCreatesOneTask(t *testing.T) {
 			t.Fatalf("tasks %v, action %v", tasks, make)
 		}
 		// A workflow assigns nobody "themselves": the assignee is told, once for both attempts.
+		e.notified()
 		inbox := e.do(req{method: "GET", path: "/api/v1/desktop/messages", token: f.owner.token}).expect(t, http.StatusOK).items()
 		if len(inbox) != 1 || inbox[0]["kind"] != "task.assigned" || inbox[0]["subject_id"] != tasks[0]["task_id"] {
 			t.Fatalf("the assignee's inbox %v", inbox)

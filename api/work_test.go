@@ -227,11 +227,22 @@ func TestWorkBoardsAndTasks(t *testing.T) {
 			max := e.memberOf(f.owner, f.companyID, "Max", "member")
 			id := e.task(f.owner, map[string]any{"task_board_id": f.boardID, "title": "Call Acme", "assignee_user_id": max.id}).str("task_id")
 			e.do(req{method: "PATCH", path: tasks + "/" + id, token: f.owner.token, body: map[string]any{"priority": "low"}}).expect(t, http.StatusOK)
+			e.notified()
 			inbox := e.do(req{method: "GET", path: "/api/v1/desktop/messages", token: max.token}).expect(t, http.StatusOK).items()
 			if len(inbox) != 1 || inbox[0]["kind"] != "task.assigned" || inbox[0]["subject_id"] != id || inbox[0]["title"] != "Task assigned to you: Call Acme" {
 				t.Fatalf("inbox %v", inbox)
 			}
 			e.do(req{method: "POST", path: tasks + "/" + id + "/move", token: f.owner.token, body: map[string]any{"status": "done"}}).expect(t, http.StatusOK)
+		})
+		t.Run("an assignee who reads Russian is told in Russian, whatever the assigner speaks", func(t *testing.T) {
+			olga := e.memberOf(f.owner, f.companyID, "Olga", "member")
+			e.do(req{method: "PATCH", path: "/api/v1/auth/profile", token: olga.token, body: map[string]any{"language": "ru"}}).expect(t, http.StatusOK)
+			id := e.task(f.owner, map[string]any{"task_board_id": f.boardID, "title": "Позвонить в Acme", "assignee_user_id": olga.id}).str("task_id")
+			e.notified()
+			inbox := e.do(req{method: "GET", path: "/api/v1/desktop/messages", token: olga.token}).expect(t, http.StatusOK).items()
+			if len(inbox) != 1 || inbox[0]["subject_id"] != id || inbox[0]["title"] != "Вам назначена задача: Позвонить в Acme" {
+				t.Fatalf("inbox %v", inbox)
+			}
 		})
 		t.Run("attachments go to the blob store and download through their link", func(t *testing.T) {
 			up := e.attach(f.owner, f.taskID, `C:\specs\brief.txt`, []byte("Brief: a contact form")).expect(t, http.StatusCreated)

@@ -47,8 +47,8 @@ type Config struct {
 	// FilesS3URL selects S3-compatible storage for uploaded files; empty keeps them in
 	// DataDir/files.
 	FilesS3URL string
-	// SafetyPoll is how often event streams and receipt waits read the database when the
-	// event bus brought no news.
+	// SafetyPoll is how often event streams, receipt waits and the notifier read the
+	// database when the event bus brought no news.
 	SafetyPoll time.Duration
 
 	// Site chat: how long co-browse frames are kept, the ICE servers of calls (with a TURN
@@ -140,7 +140,8 @@ func ParseConfig(args []string, getenv func(string) string) (Config, error) {
 	str(&c.MessengerABaseURL, "messenger-a-api-base-url", "APP_MESSENGER_A_API_BASE_URL", "", "messenger_a bot API address for integrations that set no api_base_url")
 	str(&c.MessengerBBaseURL, "messenger-b-api-base-url", "APP_MESSENGER_B_API_BASE_URL", "", "messenger_b bot API address for integrations that set no api_base_url")
 	str(&c.FilesS3URL, "files-s3-url", "APP_FILES_S3_URL", "", "s3://ACCESS_KEY:SECRET@host[:port]/bucket[/prefix]?region=...: keep uploaded files in S3-compatible storage; empty keeps them in the data dir")
-	dur(&c.SafetyPoll, "safety-poll", "APP_SAFETY_POLL", 2*time.Second, "how often event streams and receipt waits read the database when the event bus brought no news")
+	dur(&c.SafetyPoll, "safety-poll", "APP_SAFETY_POLL", 2*time.Second,
+		"how often event streams, receipt waits and the notifier read the database when the event bus brought no news")
 	dur(&c.SiteChatFrameRetention, "site-chat-frame-retention", "APP_SITE_CHAT_FRAME_RETENTION", 7*24*time.Hour, "how long site chat co-browse frames are kept")
 	str(&c.SiteChatICEURLs, "site-chat-ice-urls", "APP_SITE_CHAT_ICE_URLS", "stun:stun.l.google.com:19302", "comma-separated stun:, turn: and turns: URLs handed to site chat calls")
 	str(&c.SiteChatTURNSecret, "site-chat-turn-secret", "APP_SITE_CHAT_TURN_SECRET", "", "coturn static-auth-secret: turn: URLs get 1-hour credentials in coturn's REST API scheme")

@@ -37,6 +37,7 @@ import (
 	"agencyhub/models/company"
 	"agencyhub/models/desktop"
 	"agencyhub/models/integration"
+	"agencyhub/models/notify"
 	"agencyhub/models/relay"
 	"agencyhub/models/sitechat"
 	"agencyhub/models/webhook"
@@ -181,6 +182,19 @@ func (m *Main) Run(ctx context.Context) error {
 	})
 	services.Runs.Namespace = m.Config.TemporalNamespace
 	services.Agent.Desktop = st.desktop
+	// Every instance, in either role, handles the domain events: the desktop messages and
+	// the metrics they call for.
+	notifier := &notify.Notifier{
+		DB:        db,
+		Bus:       m.bus,
+		Inbox:     st.desktop,
+		Metrics:   m.metrics,
+		Users:     st.auth,
+		Workflows: st.workflows,
+		Billing:   st.billing,
+		Poll:      m.Config.SafetyPoll,
+	}
+	m.loops.Go(func() { notifier.Run(m.loopsCtx) })
 	botAPI := &activities.BotAPI{ActionDependencies: st.integrations, Client: egressClient, MessengerABaseURL: m.Config.MessengerABaseURL}
 	if m.Config.Role != "api" {
 		if err := m.startWorker(ctx, st, services, botAPI, egressPolicy, egressClient); err != nil {
@@ -231,10 +245,9 @@ func (m *Main) openStores(ctx context.Context, keys *models.Keys, catalog *schem
 	st := &stores{auth: auth.NewService(m.db, keys, settings), companies: company.NewService(m.db, keys.Sealer)}
 	st.desktop = desktop.NewInbox(m.db, m.bus)
 	st.ai = aiemployee.NewService(m.db, m.bus)
-	st.billing = billing.NewService(m.db, st.companies, st.desktop)
-	st.work = work.NewService(m.db, st.companies, st.desktop)
+	st.billing = billing.NewService(m.db, st.companies, m.bus)
+	st.work = work.NewService(m.db, st.companies, m.bus)
 	st.workflows = automation.NewService(m.db, st.companies, catalog, m.bus)
-	st.workflows.Metrics = m.metrics
 	st.integrations = integration.NewService(m.db, keys.Sealer, catalog)
 	st.webhooks = webhook.NewService(m.db, st.companies, st.workflows, m.Config.PublicURL)
 	st.relays = relay.NewService(m.db, keys.Sealer)

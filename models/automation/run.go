@@ -172,9 +172,9 @@ type EventRecord struct {
 	At        time.Time
 }
 
-// CreateRun stores a new run, pending, with a pending row for each action of its graph;
-// maxAttempts holds the attempts planned per activity action (1 for the others).
-// Errors: internal.
+// CreateRun stores a new run, pending, with a pending row for each action of its graph,
+// and records RunStarted; maxAttempts holds the attempts planned per activity action (1 for
+// the others). Errors: internal.
 func (s *Service) CreateRun(ctx context.Context, run *Run, maxAttempts map[string]int) error {
 	run.CreatedAt = s.now()
 	run.UpdatedAt = run.CreatedAt
@@ -192,12 +192,12 @@ func (s *Service) CreateRun(ctx context.Context, run *Run, maxAttempts map[strin
 				return err
 			}
 		}
-		return nil
+		return models.RecordEvent(tx, run.CreatedAt, RunStarted{RunID: run.ID, TriggerType: run.TriggerType})
 	})
 	if err != nil {
 		return models.Internal("create run: %w", err)
 	}
-	s.Metrics.RunStarted(run.TriggerType)
+	models.AnnounceEvents(ctx, s.Bus)
 	s.notify(ctx, run.ID)
 	return nil
 }
@@ -222,30 +222,36 @@ func (s *Service) MarkDispatched(ctx context.Context, runID uuid.UUID) error {
 }
 
 // ReopenRun makes a finished run pending again, its outcome cleared, before it is handed to
-// the engine once more (a retried action, a start the engine refused). Errors: internal.
+// the engine once more (a retried action, a start the engine refused), and records
+// RunStarted. Errors: internal.
 func (s *Service) ReopenRun(ctx context.Context, r *Run) error {
 	now := s.now()
-	err := s.DB.WithContext(ctx).Model(&Run{}).Where("id = ?", r.ID).Updates(map[string]any{
-		"status": RunPending, "terminal_reason": "", "error": "", "finished_at": nil, "updated_at": now,
-	}).Error
+	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		err := tx.Model(&Run{}).Where("id = ?", r.ID).Updates(map[string]any{
+			"status": RunPending, "terminal_reason": "", "error": "", "finished_at": nil, "updated_at": now,
+		}).Error
+		if err != nil {
+			return err
+		}
+		// Handed to the engine once more, the run starts and finishes again.
+		return models.RecordEvent(tx, now, RunStarted{RunID: r.ID, TriggerType: r.TriggerType})
+	})
 	if err != nil {
 		return models.Internal("reopen run %s: %w", r.ID, err)
 	}
 	r.Status, r.TerminalReason, r.Error, r.FinishedAt, r.UpdatedAt = RunPending, "", "", nil, now
-	// Handed to the engine once more, the run starts and finishes again; counted so, the
-	// runs started less the runs finished are the runs not finished.
-	s.Metrics.RunStarted(r.TriggerType)
+	models.AnnounceEvents(ctx, s.Bus)
 	s.notify(ctx, r.ID)
 	return nil
 }
 
-// RefuseRun records that the engine did not take a run: it fails, reason saying why.
-// Errors: internal.
+// RefuseRun records that the engine did not take a run: it fails, reason saying why, and
+// RunFinished is recorded unless it had finished already. Errors: internal.
 func (s *Service) RefuseRun(ctx context.Context, runID uuid.UUID, reason string) error {
 	now := s.now()
-	var finishing *Run
+	finished := false
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) (err error) {
-		if finishing, err = finishingRun(tx, runID, RunFailed); err != nil {
+		if finished, err = recordFinish(tx, runID, RunFailed, reason, now); err != nil {
 			return err
 		}
 		return tx.Model(&Run{}).Where("id = ?", runID).Updates(map[string]any{
@@ -255,7 +261,9 @@ func (s *Service) RefuseRun(ctx context.Context, runID uuid.UUID, reason string)
 	if err != nil {
 		return models.Internal("record refused run %s: %w", runID, err)
 	}
-	s.runFinished(ctx, finishing, RunFailed, reason)
+	if finished {
+		models.AnnounceEvents(ctx, s.Bus)
+	}
 	s.notify(ctx, runID)
 	return nil
 }
@@ -266,7 +274,8 @@ var ErrRunClosed = errors.New("the run has already ended")
 
 // ApplyProgress writes a batch of the interpreter's projection writes in one transaction.
 // It is idempotent, since a replayed workflow task may write the same batch again: updates
-// set absolute values and events are inserted once per sequence number. A Begin batch of
+// set absolute values, events are inserted once per sequence number, and RunFinished is
+// recorded by the batch that first finishes the run. A Begin batch of
 // a run that started and ended is such a replay, of a workflow task that wrote the run's
 // end but died before Temporal recorded it: it writes nothing, and no later batch moves an
 // ended run back to a status before its end (their action rows may show the steps again
@@ -274,8 +283,7 @@ var ErrRunClosed = errors.New("the run has already ended")
 // ErrRunClosed (a Begin batch of a run that ended without starting), or the database's.
 func (s *Service) ApplyProgress(ctx context.Context, p Progress) error {
 	now := s.now()
-	var finishing *Run
-	replayed := false
+	finished, replayed := false, false
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) (err error) {
 		if p.Begin {
 			var run Run
@@ -290,7 +298,7 @@ func (s *Service) ApplyProgress(ctx context.Context, p Progress) error {
 			}
 		}
 		if p.Run != nil {
-			if finishing, err = finishingRun(tx, p.RunID, p.Run.Status); err != nil {
+			if finished, err = recordFinish(tx, p.RunID, p.Run.Status, p.Run.TerminalReason, now); err != nil {
 				return err
 			}
 			update := tx.Model(&Run{}).Where("id = ?", p.RunID)
@@ -324,8 +332,8 @@ func (s *Service) ApplyProgress(ctx context.Context, p Progress) error {
 	if err != nil || replayed {
 		return err
 	}
-	if p.Run != nil {
-		s.runFinished(ctx, finishing, p.Run.Status, p.Run.TerminalReason)
+	if finished {
+		models.AnnounceEvents(ctx, s.Bus)
 	}
 	s.notify(ctx, p.RunID)
 	return nil

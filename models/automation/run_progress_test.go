@@ -9,6 +9,7 @@ import (
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
 	"agencyhub/models/automation"
+	"agencyhub/platform/realtime"
 )
 
 // TestAReplayedWorkflowTaskDoesNotReopenAnEndedRun: a workflow task that wrote a run's
@@ -109,4 +110,27 @@ func TestAResumedExecutionKeepsWhenReusedActionsFinished(t *testing.T) {
 			t.Fatalf("finished at %v, want fetch at 09:01 (reused) and notify at 09:31 (run again)", finished)
 		}
 	})
+}
+
+// ordersWorkflow is the projection service of a new tenant and a workflow of its project.
+func ordersWorkflow(t *testing.T, db *dbtest.DB) (*automation.Service, *automation.Workflow) {
+	t.Helper()
+	tenant := dbtest.NewTenant(t, db.DB, "northwind")
+	svc := automation.NewService(db.DB, tenant.Companies, tenant.Catalog, realtime.NewLocal())
+	wf, err := svc.Create(context.Background(), tenant.Project, tenant.UserID, "Orders", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc, wf
+}
+
+// createRun stores a pending run of wf started by trigger.
+func createRun(t *testing.T, svc *automation.Service, wf *automation.Workflow, trigger string) *automation.Run {
+	t.Helper()
+	r := &automation.Run{ID: models.NewID(), CompanyID: wf.CompanyID, ProjectID: wf.ProjectID, WorkflowID: wf.ID,
+		Status: automation.RunPending, TriggerType: trigger, Input: "{}", Namespaces: "{}", Graph: "{}"}
+	if err := svc.CreateRun(context.Background(), r, nil); err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

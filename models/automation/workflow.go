@@ -14,8 +14,6 @@ import (
 
 	"agencyhub/models"
 	"agencyhub/models/company"
-	"agencyhub/models/desktop"
-	"agencyhub/platform/metrics"
 	"agencyhub/platform/realtime"
 	"agencyhub/schemas"
 )
@@ -88,21 +86,15 @@ type Service struct {
 	DB      *gorm.DB
 	Company *company.Service
 	Catalog *schemas.Catalog
-	// Bus carries the run projection's changes to the subscribers of RunTopic.
+	// Bus carries the run projection's changes to the subscribers of RunTopic, and
+	// announces the runs' domain events (RunStarted, RunFinished).
 	Bus realtime.Bus
-	// Metrics counts the runs the projection sees start and finish.
-	Metrics *metrics.Metrics
-	// Inbox tells a workflow's owner when one of its runs fails.
-	Inbox *desktop.Inbox
-	Now   func() time.Time
+	Now func() time.Time
 }
 
-// NewService returns a service on the real clock that publishes run changes on bus, tells
-// of failed runs through a desktop inbox on db and bus, and counts runs into
-// metrics.Discard(); Main sets the Metrics it serves.
+// NewService returns a service on the real clock that publishes run changes on bus.
 func NewService(db *gorm.DB, companies *company.Service, catalog *schemas.Catalog, bus realtime.Bus) *Service {
-	return &Service{DB: db, Company: companies, Catalog: catalog, Bus: bus, Metrics: metrics.Discard(),
-		Inbox: desktop.NewInbox(db, bus), Now: func() time.Time { return time.Now().UTC() }}
+	return &Service{DB: db, Company: companies, Catalog: catalog, Bus: bus, Now: func() time.Time { return time.Now().UTC() }}
 }
 
 func (s *Service) now() time.Time { return s.Now().UTC().Truncate(time.Microsecond) }

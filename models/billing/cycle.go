@@ -74,6 +74,9 @@ func (s *Service) RunCycle(ctx context.Context, today models.Date) (CycleResult,
 		}
 	}
 	res.Due, err = queueDueEvents(db, today, s.now())
+	if res.Due > 0 {
+		models.AnnounceEvents(ctx, s.Bus)
+	}
 	return res, err
 }
 

@@ -9,7 +9,6 @@ import (
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
 	"agencyhub/models/billing"
-	"agencyhub/models/desktop"
 	"agencyhub/models/money"
 	"agencyhub/platform/realtime"
 )
@@ -22,7 +21,7 @@ func BenchmarkBillingCycle(b *testing.B) {
 	const clients, perClient = 25_000, 2
 	db := dbtest.SQLite(b)
 	tn := dbtest.NewTenant(b, db.DB, "bench")
-	svc := billing.NewService(db.DB, tn.Companies, desktop.NewInbox(db.DB, realtime.NewLocal()))
+	svc := billing.NewService(db.DB, tn.Companies, realtime.NewLocal())
 	ctx := context.Background()
 	types, err := svc.ServiceTypes(ctx, tn.Company.ID, nil, []string{billing.StatusActive})
 	if err != nil || len(types) == 0 {

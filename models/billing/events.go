@@ -51,7 +51,8 @@ func recordEvent(tx *gorm.DB, eventType string, a *PaymentAction, fact *PaymentF
 }
 
 // queueDueEvents queues payment_action.due for every open action due on or before today
-// that has none yet. Answers how many it queued.
+// that has none yet, each in a transaction with its PaymentActionDue domain event. Answers
+// how many it queued.
 func queueDueEvents(db *gorm.DB, today models.Date, now time.Time) (int, error) {
 	var due []PaymentAction
 	err := db.Where("status IN ? AND due_date <= ?", []string{ActionPending, ActionSent, ActionNeedsDecision}, today).
@@ -61,7 +62,13 @@ func queueDueEvents(db *gorm.DB, today models.Date, now time.Time) (int, error) 
 		return 0, models.Internal("read due payment actions: %w", err)
 	}
 	for i := range due {
-		if err := recordEvent(db, EventActionDue, &due[i], nil, now); err != nil {
+		err := db.Transaction(func(tx *gorm.DB) error {
+			if err := recordEvent(tx, EventActionDue, &due[i], nil, now); err != nil {
+				return err
+			}
+			return models.RecordEvent(tx, now, PaymentActionDue{PaymentActionID: due[i].ID})
+		})
+		if err != nil {
 			return i, err
 		}
 	}
@@ -74,14 +81,8 @@ func (s *Service) QueuedEvents(ctx context.Context, limit int) ([]PaymentEvent, 
 }
 
 // MarkEventDispatched records that the runs an event triggers are stored; the first of
-// them becomes the action's workflow_run_id. A payment_action.due event also tells the
-// people who answer for the action in their desktop inbox. Errors: internal.
+// them becomes the action's workflow_run_id. Errors: internal.
 func (s *Service) MarkEventDispatched(ctx context.Context, ev PaymentEvent, runIDs []uuid.UUID) error {
-	if ev.EventType == EventActionDue {
-		if err := s.noticeDue(ctx, ev); err != nil {
-			return err
-		}
-	}
 	return s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := models.MarkEventDispatched[PaymentEvent](tx, ev.ID, s.now()); err != nil {
 			return err

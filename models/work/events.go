@@ -70,6 +70,41 @@ func (e taskEvent) record(tx *gorm.DB, eventType string, at time.Time) error {
 	return nil
 }
 
+// TaskAssigned is the domain event of a task given to a user: created with an assignee,
+// or given another one. By is who assigned it, nil for a workflow's task.create; Title and
+// Description are the task's as it was assigned.
+type TaskAssigned struct {
+	TaskID      uuid.UUID  `json:"task_id"`
+	CompanyID   uuid.UUID  `json:"company_id"`
+	ProjectID   *uuid.UUID `json:"project_id"`
+	Revision    int        `json:"revision"`
+	AssigneeID  uuid.UUID  `json:"assignee_user_id"`
+	By          *uuid.UUID `json:"assigned_by_user_id"`
+	Title       string     `json:"title"`
+	Description string     `json:"description"`
+}
+
+func (TaskAssigned) EventName() string { return EventTaskAssigned }
+
+// assigned records that the task has its assignee now: the task.assigned event that starts
+// workflows, and the TaskAssigned domain event.
+func (e taskEvent) assigned(tx *gorm.DB, at time.Time) error {
+	if err := e.record(tx, EventTaskAssigned, at); err != nil {
+		return err
+	}
+	t := e.task
+	return models.RecordEvent(tx, at, TaskAssigned{
+		TaskID:      t.ID,
+		CompanyID:   t.CompanyID,
+		ProjectID:   t.ProjectID,
+		Revision:    t.Revision,
+		AssigneeID:  *t.AssigneeID,
+		By:          e.actor,
+		Title:       t.Title,
+		Description: t.Description,
+	})
+}
+
 // QueuedEvents lists task events not dispatched yet, oldest first. Errors: internal.
 func (s *Service) QueuedEvents(ctx context.Context, limit int) ([]TaskEvent, error) {
 	return models.QueuedEvents[TaskEvent](s.DB.WithContext(ctx), limit)

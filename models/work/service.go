@@ -15,21 +15,21 @@ import (
 
 	"agencyhub/models"
 	"agencyhub/models/company"
-	"agencyhub/models/desktop"
+	"agencyhub/platform/realtime"
 )
 
 // Service stores the tracker; Companies tells the caller's standing in the company a row
-// belongs to; Inbox tells people of the tasks assigned to them.
+// belongs to; Bus announces the domain events of tasks assigned.
 type Service struct {
 	DB        *gorm.DB
 	Companies *company.Service
-	Inbox     *desktop.Inbox
+	Bus       realtime.Bus
 	Now       func() time.Time
 }
 
 // NewService returns a service on the real clock.
-func NewService(db *gorm.DB, companies *company.Service, inbox *desktop.Inbox) *Service {
-	return &Service{DB: db, Companies: companies, Inbox: inbox, Now: func() time.Time { return time.Now().UTC() }}
+func NewService(db *gorm.DB, companies *company.Service, bus realtime.Bus) *Service {
+	return &Service{DB: db, Companies: companies, Bus: bus, Now: func() time.Time { return time.Now().UTC() }}
 }
 
 func (s *Service) now() time.Time { return s.Now().UTC().Truncate(time.Microsecond) }

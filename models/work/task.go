@@ -2,8 +2,6 @@ package work
 
 import (
 	"context"
-	"fmt"
-	"log/slog"
 	"slices"
 	"strings"
 	"time"
@@ -14,7 +12,6 @@ import (
 
 	"agencyhub/models"
 	"agencyhub/models/company"
-	"agencyhub/models/desktop"
 )
 
 // Priorities of a task, from none to the most pressing (Linear's scale).
@@ -214,7 +211,7 @@ func (s *Service) createTask(ctx context.Context, b *Board, in TaskInput, report
 			return err
 		}
 		if t.AssigneeID != nil {
-			if err := ev.record(tx, EventTaskAssigned, now); err != nil {
+			if err := ev.assigned(tx, now); err != nil {
 				return err
 			}
 		}
@@ -229,24 +226,10 @@ func (s *Service) createTask(ctx context.Context, b *Board, in TaskInput, report
 	if existing != nil {
 		return existing, nil
 	}
-	s.tellAssignee(ctx, &t, reporter)
+	if t.AssigneeID != nil {
+		models.AnnounceEvents(ctx, s.Bus)
+	}
 	return &TaskRow{Task: t, Status: columnStatus(s.DB.WithContext(ctx), t.ColumnID)}, nil
-}
-
-// tellAssignee tells a task's assignee in their desktop inbox that it is theirs now, unless
-// they assigned it themselves (by is nil for a workflow's task.create). The task is
-// committed by now: a notice that cannot be posted is logged, and the change stands.
-func (s *Service) tellAssignee(ctx context.Context, t *Task, by *uuid.UUID) {
-	to := t.AssigneeID
-	if to == nil || (by != nil && *by == *to) {
-		return
-	}
-	err := s.Inbox.Post(ctx, desktop.Notice{CompanyID: t.CompanyID, UserID: *to, ProjectID: t.ProjectID, Kind: desktop.KindTaskAssigned,
-		Title: "Task assigned to you: " + t.Title, Body: t.Description, SubjectType: "task", SubjectID: t.ID.String(),
-		DedupeKey: fmt.Sprintf("%s:%s:%s:%d", desktop.KindTaskAssigned, t.ID, *to, t.Revision)})
-	if err != nil {
-		slog.WarnContext(ctx, "assigned task not told to its assignee", "task_id", t.ID, "err", err)
-	}
 }
 
 func cmpOrNone(p string) string {
@@ -358,7 +341,7 @@ func (s *Service) PatchTask(ctx context.Context, a *Access, row *TaskRow, p Task
 		}
 		reassigned = t.AssigneeID != nil && (before == nil || *before != *t.AssigneeID)
 		if reassigned {
-			if err := (taskEvent{task: &t, actor: &a.UserID, to: row.Status}).record(tx, EventTaskAssigned, now); err != nil {
+			if err := (taskEvent{task: &t, actor: &a.UserID, to: row.Status}).assigned(tx, now); err != nil {
 				return err
 			}
 		}
@@ -370,7 +353,7 @@ func (s *Service) PatchTask(ctx context.Context, a *Access, row *TaskRow, p Task
 		return nil, err
 	}
 	if reassigned {
-		s.tellAssignee(ctx, &out.Task, &a.UserID)
+		models.AnnounceEvents(ctx, s.Bus)
 	}
 	return out, nil
 }

@@ -1,0 +1,112 @@
+package notify
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/uuid"
+
+	"agencyhub/models"
+	"agencyhub/models/automation"
+	"agencyhub/models/billing"
+	"agencyhub/models/desktop"
+	"agencyhub/models/work"
+)
+
+// runStarted counts the run.
+func (n *Notifier) runStarted(_ context.Context, ev automation.RunStarted) (func(), error) {
+	return func() { n.Metrics.RunStarted(ev.TriggerType) }, nil
+}
+
+// runFinished counts the run, and tells the owner of its workflow when it failed (a test
+// run's author watches it already). A workflow that is gone has nobody to tell.
+func (n *Notifier) runFinished(ctx context.Context, ev automation.RunFinished) (func(), error) {
+	count := func() { n.Metrics.RunFinished(ev.TriggerType, ev.Status) }
+	if ev.Status != automation.RunFailed || ev.IsTest {
+		return count, nil
+	}
+	w, err := n.Workflows.WorkflowOf(ctx, ev.CompanyID, ev.WorkflowID)
+	if models.IsKind(err, models.KindNotFound) {
+		return count, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	notice := desktop.Notice{
+		CompanyID:   ev.CompanyID,
+		ProjectID:   &ev.ProjectID,
+		Kind:        desktop.KindRunFailed,
+		SubjectType: "workflow_run",
+		SubjectID:   ev.RunID.String(),
+		DedupeKey:   fmt.Sprintf("%s:%s:%d", desktop.KindRunFailed, ev.RunID, ev.FinishedAt.UnixMicro()),
+	}
+	return count, n.tell(ctx, notice, map[string]string{"workflow": w.Name, "reason": ev.Reason}, w.CreatedBy)
+}
+
+// paymentDue tells the people who answer for the action, each of them once.
+func (n *Notifier) paymentDue(ctx context.Context, ev billing.PaymentActionDue) (func(), error) {
+	d, users, err := n.Billing.Answerers(ctx, ev.PaymentActionID)
+	if models.IsKind(err, models.KindNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	notice := desktop.Notice{
+		CompanyID:   d.CompanyID,
+		ProjectID:   &d.ProjectID,
+		Kind:        desktop.KindPaymentActionDue,
+		SubjectType: "payment_action",
+		SubjectID:   d.ID.String(),
+		DedupeKey:   desktop.KindPaymentActionDue + ":" + d.ID.String(),
+	}
+	values := map[string]string{
+		"client":   d.ClientName,
+		"amount":   d.Total.String(),
+		"currency": d.Currency,
+		"due_date": d.DueDate.String(),
+		"project":  d.ProjectName,
+	}
+	return nil, n.tell(ctx, notice, values, users...)
+}
+
+// taskAssigned tells the assignee the task is theirs now, unless they assigned it
+// themselves.
+func (n *Notifier) taskAssigned(ctx context.Context, ev work.TaskAssigned) (func(), error) {
+	if ev.By != nil && *ev.By == ev.AssigneeID {
+		return nil, nil
+	}
+	notice := desktop.Notice{
+		CompanyID:   ev.CompanyID,
+		ProjectID:   ev.ProjectID,
+		Kind:        desktop.KindTaskAssigned,
+		SubjectType: "task",
+		SubjectID:   ev.TaskID.String(),
+		DedupeKey:   fmt.Sprintf("%s:%s:%s:%d", desktop.KindTaskAssigned, ev.TaskID, ev.AssigneeID, ev.Revision),
+	}
+	return nil, n.tell(ctx, notice, map[string]string{"task": ev.Title, "description": ev.Description}, ev.AssigneeID)
+}
+
+// tell posts notice to each of users whose account still exists, its title and body the
+// catalog's texts of its kind in the user's language, filled with values. Errors: internal.
+func (n *Notifier) tell(ctx context.Context, notice desktop.Notice, values map[string]string, users ...uuid.UUID) error {
+	if len(users) == 0 {
+		return nil
+	}
+	langs, err := n.Users.LanguagesOf(ctx, users)
+	if err != nil {
+		return err
+	}
+	var notices []desktop.Notice
+	for _, u := range users {
+		lang, ok := langs[u]
+		if !ok {
+			continue
+		}
+		m := notice
+		m.UserID = u
+		m.Title, m.Body = text(lang, notice.Kind, values)
+		notices = append(notices, m)
+	}
+	return n.Inbox.Post(ctx, notices...)
+}
