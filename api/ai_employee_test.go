@@ -398,6 +398,7 @@ func TestAIEmployeeTurnProposesAndAppliesOnlyWithApproval(t *testing.T) {
 			}
 			e.do(req{method: "POST", path: callPath + "/reject", token: w.owner.token}).expect(t, http.StatusConflict)
 			// The desktop inbox told the user.
+			e.notified()
 			inbox := e.do(req{method: "GET", path: "/api/v1/desktop/messages", token: w.owner.token}).expect(t, http.StatusOK)
 			if !strings.Contains(inbox.Body.String(), "ai.tool_call.approval_needed") {
 				t.Fatalf("desktop messages %s", inbox.Body)

@@ -87,7 +87,6 @@ func (e *env) withEngine(s *api.Server) {
 		Workflows: s.Workflows, Integrations: s.Integrations, Webhooks: s.Webhooks, Relays: s.Relays, Billing: s.Billing, Work: s.Work,
 		AI: ai, Companies: s.Company, Egress: egressClient})
 	s.Drafts, s.Runs, s.Intake, s.Publisher, s.Agent = services.Drafts, services.Runs, services.Intake, services.Publisher, services.Agent
-	s.Agent.Desktop = s.Desktop
 	services.Runs.Namespace = "api-test"
 	dispatching, stopDispatching := context.WithCancel(context.Background())
 	dispatched, notified := make(chan struct{}), make(chan struct{})

@@ -13,7 +13,6 @@ import (
 	"agencyhub/models/automation"
 	"agencyhub/models/billing"
 	"agencyhub/models/company"
-	"agencyhub/models/desktop"
 	"agencyhub/models/integration"
 	"agencyhub/schemas"
 )
@@ -43,9 +42,6 @@ type Agent struct {
 	TaskQueue string
 	// HTTP is the egress client model providers are called through.
 	HTTP *http.Client
-	// Desktop, when set, tells the session's user in their desktop inbox that a tool call
-	// waits for their approval.
-	Desktop *desktop.Inbox
 
 	tools map[string]*AgentTool
 }

@@ -18,7 +18,6 @@ import (
 	"agencyhub/models/aiemployee"
 	"agencyhub/models/automation"
 	"agencyhub/models/company"
-	"agencyhub/models/desktop"
 	"agencyhub/models/integration"
 )
 
@@ -115,34 +114,7 @@ func (a *Agent) step(ctx context.Context, req AgentStepRequest) (AgentStepResult
 	if err != nil {
 		return AgentStepResult{}, err
 	}
-	if err := a.noticeApprovals(ctx, sess, done.ToolCalls); err != nil {
-		activity.GetLogger(ctx).Warn("approval notices not posted", "ai_chat_session_id", sess.ID, "err", err)
-	}
 	return a.stepResult(ctx, sess.ID, done), nil
-}
-
-// noticeApprovals posts a desktop message to the session's user for each call that waits
-// for their approval, once per call.
-func (a *Agent) noticeApprovals(ctx context.Context, sess *aiemployee.Session, calls []aiemployee.ToolCall) error {
-	if a.Desktop == nil {
-		return nil
-	}
-	var notices []desktop.Notice
-	for _, c := range calls {
-		if c.Status != aiemployee.ToolPendingApproval {
-			continue
-		}
-		projectID := sess.ProjectID
-		notices = append(notices, desktop.Notice{
-			CompanyID: sess.CompanyID, UserID: sess.UserID, ProjectID: &projectID, Kind: "ai.tool_call.approval_needed",
-			Title: "The AI employee asks to run " + c.ToolKey, Body: "Approve or reject it in the session.",
-			SubjectType: "ai_tool_call", SubjectID: c.ID.String(), DedupeKey: "ai.tool_call.approval_needed:" + c.ID.String(),
-		})
-	}
-	if len(notices) == 0 {
-		return nil
-	}
-	return a.Desktop.Post(ctx, notices...)
 }
 
 func (a *Agent) stepResult(ctx context.Context, sessionID uuid.UUID, done *Step) AgentStepResult {

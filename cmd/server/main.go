@@ -181,7 +181,6 @@ func (m *Main) Run(ctx context.Context) error {
 		AI: st.ai, Companies: st.companies, Egress: egressClient,
 	})
 	services.Runs.Namespace = m.Config.TemporalNamespace
-	services.Agent.Desktop = st.desktop
 	// Every instance, in either role, handles the domain events: the desktop messages and
 	// the metrics they call for.
 	notifier := &notify.Notifier{

@@ -92,12 +92,14 @@ func (s *Service) StepOf(ctx context.Context, sessionID uuid.UUID, turn, step in
 
 // RecordStep stores a model step's text and tool calls (whose ids, positions and statuses
 // the caller set) with their events, and marks the session waiting when one of them needs
-// approval. A step already stored is answered as it was.
+// approval; each call that does is recorded as ToolCallAwaitingApproval. A step already
+// stored is answered as it was.
 func (s *Service) RecordStep(ctx context.Context, sessionID uuid.UUID, turn, step int, text string, calls []ToolCall) (*Step, error) {
 	if done, err := s.StepOf(ctx, sessionID, turn, step); done != nil || err != nil {
 		return done, err
 	}
 	out := &Step{}
+	approvals := false
 	_, err := s.change(ctx, sessionID, func(tx *gorm.DB, cur *Session) error {
 		now := s.now()
 		out.Message = Message{ID: StepID(sessionID, turn, step), CompanyID: cur.CompanyID, SessionID: sessionID, Turn: turn, Step: step,
@@ -121,6 +123,19 @@ func (s *Service) RecordStep(ctx context.Context, sessionID uuid.UUID, turn, ste
 			if err := s.event(tx, cur, EventToolCallCreated, toolCallEvent(&c)); err != nil {
 				return err
 			}
+			if c.Status == ToolPendingApproval {
+				awaiting := ToolCallAwaitingApproval{
+					ToolCallID: c.ID,
+					CompanyID:  c.CompanyID,
+					ProjectID:  c.ProjectID,
+					UserID:     cur.UserID,
+					ToolKey:    c.ToolKey,
+				}
+				if err := models.RecordEvent(tx, now, awaiting); err != nil {
+					return err
+				}
+				approvals = true
+			}
 			if c.Status == ToolPendingApproval && cur.Status != SessionWaitingApproval {
 				cur.Status, cur.ActiveToolCallID = SessionWaitingApproval, &c.ID
 				if err := s.event(tx, cur, EventApprovalNeeded, toolCallEvent(&c)); err != nil {
@@ -130,6 +145,9 @@ func (s *Service) RecordStep(ctx context.Context, sessionID uuid.UUID, turn, ste
 		}
 		return nil
 	})
+	if err == nil && approvals {
+		models.AnnounceEvents(ctx, s.Bus)
+	}
 	return out, err
 }
 
@@ -137,6 +155,18 @@ func toolCallEvent(c *ToolCall) map[string]any {
 	return map[string]any{"ai_tool_call_id": c.ID, "tool_key": c.ToolKey, "status": c.Status, "risk_level": c.RiskLevel,
 		"requires_approval": c.RequiresApproval, "input_json": c.Input, "output_json": c.Output}
 }
+
+// ToolCallAwaitingApproval is the domain event of a tool call the model asked for that
+// waits for the approval of the session's user.
+type ToolCallAwaitingApproval struct {
+	ToolCallID uuid.UUID `json:"ai_tool_call_id"`
+	CompanyID  uuid.UUID `json:"company_id"`
+	ProjectID  uuid.UUID `json:"project_id"`
+	UserID     uuid.UUID `json:"user_id"`
+	ToolKey    string    `json:"tool_key"`
+}
+
+func (ToolCallAwaitingApproval) EventName() string { return "ai.tool_call.awaiting_approval" }
 
 // ToolCallOf loads a tool call of a session of the user in the project.
 func (s *Service) ToolCallOf(ctx context.Context, companyID, projectID, userID, id uuid.UUID) (*ToolCall, error) {

@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 
 	"agencyhub/models"
+	"agencyhub/models/aiemployee"
 	"agencyhub/models/automation"
 	"agencyhub/models/billing"
 	"agencyhub/models/desktop"
@@ -85,6 +86,19 @@ func (n *Notifier) taskAssigned(ctx context.Context, ev work.TaskAssigned) (func
 		DedupeKey:   fmt.Sprintf("%s:%s:%s:%d", desktop.KindTaskAssigned, ev.TaskID, ev.AssigneeID, ev.Revision),
 	}
 	return nil, n.tell(ctx, notice, map[string]string{"task": ev.Title, "description": ev.Description}, ev.AssigneeID)
+}
+
+// toolCallAwaitingApproval tells the session's user that a call waits for them.
+func (n *Notifier) toolCallAwaitingApproval(ctx context.Context, ev aiemployee.ToolCallAwaitingApproval) (func(), error) {
+	notice := desktop.Notice{
+		CompanyID:   ev.CompanyID,
+		ProjectID:   &ev.ProjectID,
+		Kind:        desktop.KindToolCallNeedsApprove,
+		SubjectType: "ai_tool_call",
+		SubjectID:   ev.ToolCallID.String(),
+		DedupeKey:   desktop.KindToolCallNeedsApprove + ":" + ev.ToolCallID.String(),
+	}
+	return nil, n.tell(ctx, notice, map[string]string{"tool": ev.ToolKey}, ev.UserID)
 }
 
 // tell posts notice to each of users whose account still exists, its title and body the

@@ -12,6 +12,7 @@ import (
 	"gorm.io/gorm"
 
 	"agencyhub/models"
+	"agencyhub/models/aiemployee"
 	"agencyhub/models/auth"
 	"agencyhub/models/automation"
 	"agencyhub/models/billing"
@@ -54,10 +55,11 @@ type handler func(n *Notifier, ctx context.Context, payload []byte) (count func(
 // here (recorded by a newer binary during an upgrade) stays queued for an instance that
 // knows it.
 var handlers = map[string]handler{
-	automation.RunStarted{}.EventName():    on((*Notifier).runStarted),
-	automation.RunFinished{}.EventName():   on((*Notifier).runFinished),
-	billing.PaymentActionDue{}.EventName(): on((*Notifier).paymentDue),
-	work.TaskAssigned{}.EventName():        on((*Notifier).taskAssigned),
+	automation.RunStarted{}.EventName():               on((*Notifier).runStarted),
+	automation.RunFinished{}.EventName():              on((*Notifier).runFinished),
+	billing.PaymentActionDue{}.EventName():            on((*Notifier).paymentDue),
+	work.TaskAssigned{}.EventName():                   on((*Notifier).taskAssigned),
+	aiemployee.ToolCallAwaitingApproval{}.EventName(): on((*Notifier).toolCallAwaitingApproval),
 }
 
 var names = slices.Sorted(maps.Keys(handlers))

@@ -16,14 +16,16 @@ type noticeText struct{ title, body string }
 // both languages have every kind, with the same placeholders.
 var noticeTexts = map[string]map[string]noticeText{
 	"en": {
-		desktop.KindRunFailed:        {"A run of {workflow} failed", "{reason}"},
-		desktop.KindPaymentActionDue: {"Payment due from {client}", "{amount} {currency} due on {due_date} ({project})"},
-		desktop.KindTaskAssigned:     {"Task assigned to you: {task}", "{description}"},
+		desktop.KindRunFailed:            {"A run of {workflow} failed", "{reason}"},
+		desktop.KindPaymentActionDue:     {"Payment due from {client}", "{amount} {currency} due on {due_date} ({project})"},
+		desktop.KindTaskAssigned:         {"Task assigned to you: {task}", "{description}"},
+		desktop.KindToolCallNeedsApprove: {"The AI employee asks to run {tool}", "Approve or reject it in the session."},
 	},
 	"ru": {
-		desktop.KindRunFailed:        {"Запуск процесса {workflow} завершился ошибкой", "{reason}"},
-		desktop.KindPaymentActionDue: {"Ожидается оплата от {client}", "{amount} {currency}, срок оплаты {due_date} ({project})"},
-		desktop.KindTaskAssigned:     {"Вам назначена задача: {task}", "{description}"},
+		desktop.KindRunFailed:            {"Запуск процесса {workflow} завершился ошибкой", "{reason}"},
+		desktop.KindPaymentActionDue:     {"Ожидается оплата от {client}", "{amount} {currency}, срок оплаты {due_date} ({project})"},
+		desktop.KindTaskAssigned:         {"Вам назначена задача: {task}", "{description}"},
+		desktop.KindToolCallNeedsApprove: {"ИИ-сотрудник просит разрешения запустить {tool}", "Одобрите или отклоните запуск в сессии."},
 	},
 }
 
