@@ -102,9 +102,9 @@ func (n *Notifier) Run(ctx context.Context) {
 	}
 }
 
-// Drain handles the recorded events, oldest first, until none is left or a whole batch
-// stayed queued; an event whose handling failed stays queued for the next Drain.
-// Errors: internal (reading the queue).
+// Drain handles the recorded events, oldest first, until none is left, a whole batch
+// stayed queued or ctx ends; an event whose handling failed stays queued for the next
+// Drain. Errors: internal (reading the queue).
 func (n *Notifier) Drain(ctx context.Context) error {
 	for {
 		events, err := models.RecordedEvents(n.DB.WithContext(ctx), names, batch)
@@ -113,8 +113,15 @@ func (n *Notifier) Drain(ctx context.Context) error {
 		}
 		handled := 0
 		for _, ev := range events {
-			if n.handle(ctx, ev) {
+			if ctx.Err() != nil {
+				return nil
+			}
+			err := n.handle(ctx, ev)
+			switch {
+			case err == nil:
 				handled++
+			case ctx.Err() == nil: // a failure, not a shutdown
+				slog.WarnContext(ctx, "notifier: event kept for another attempt", "event", ev.Name, "domain_event_id", ev.ID, "err", err)
 			}
 		}
 		if len(events) < batch || handled == 0 {
@@ -123,22 +130,21 @@ func (n *Notifier) Drain(ctx context.Context) error {
 	}
 }
 
-// handle handles one event and removes it, and reports whether it is removed.
-func (n *Notifier) handle(ctx context.Context, ev models.RecordedEvent) bool {
+// handle handles one event and removes it. Errors: the handler's and the removal's (the
+// event stays queued).
+func (n *Notifier) handle(ctx context.Context, ev models.RecordedEvent) error {
 	count, err := handlers[ev.Name](n, ctx, []byte(ev.Payload))
 	if errors.Is(err, errMalformed) {
 		slog.ErrorContext(ctx, "notifier: event dropped", "event", ev.Name, "domain_event_id", ev.ID, "err", err)
 	} else if err != nil {
-		slog.WarnContext(ctx, "notifier: event kept for another attempt", "event", ev.Name, "domain_event_id", ev.ID, "err", err)
-		return false
+		return err
 	}
 	removed, err := models.RemoveEvent(n.DB.WithContext(ctx), ev.ID)
 	if err != nil {
-		slog.WarnContext(ctx, "notifier: handled event kept", "event", ev.Name, "domain_event_id", ev.ID, "err", err)
-		return false
+		return err
 	}
 	if removed && count != nil {
 		count()
 	}
-	return true
+	return nil
 }
