@@ -15,11 +15,11 @@ import (
 	"agencyhub/models/automation"
 	"agencyhub/models/relay"
 	"agencyhub/models/sitechat"
+	"agencyhub/models/sitechat/chatws"
 	"agencyhub/platform/filestore"
 	"agencyhub/platform/realtime"
 
 	"github.com/gin-gonic/gin"
-	"github.com/google/uuid"
 	"go.opentelemetry.io/otel/trace"
 
 	"agencyhub/api/httpx"
@@ -88,7 +88,7 @@ type Server struct {
 	// zero); Handler starts their hub, CloseSockets ends it.
 	SiteChatSockets wshub.Config
 	chatHub         *wshub.Hub
-	chatSockets     *siteChatSockets
+	chatProtocol    *chatws.Protocol
 	// Agent is the AI employee: its settings and capability, sessions on Temporal, tool
 	// approvals and model lists.
 	Agent *engine.Agent
@@ -146,8 +146,8 @@ func (s *Server) Handler() (http.Handler, error) {
 	if s.SiteChatSockets == (wshub.Config{}) {
 		s.SiteChatSockets = wshub.DefaultConfig()
 	}
-	s.chatSockets = &siteChatSockets{s: s, relayed: map[uuid.UUID]int64{}}
-	s.chatHub = wshub.New(s.SiteChatSockets, s.Bus, s.chatSockets, sitechat.Topic, slog.Default())
+	s.chatProtocol = chatws.New(s.SiteChat, s.Auth, siteChatViews{s})
+	s.chatHub = wshub.New(s.SiteChatSockets, s.Bus, s.chatProtocol, sitechat.Topic, slog.Default())
 	s.Metrics.WatchSockets(s.chatHub.Counts)
 	s.routes(r)
 	r.NoRoute(s.consoleOrNotFound)

@@ -18,6 +18,7 @@ import (
 	"agencyhub/api/wshub"
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
+	"agencyhub/models/sitechat/chatws"
 	"agencyhub/platform/realtime"
 )
 
@@ -63,7 +64,7 @@ type socket struct {
 	t    *testing.T
 	conn *websocket.Conn
 	n    int
-	held []wshub.Envelope
+	held []chatws.Envelope
 }
 
 // dial opens a socket, failing the test unless the upgrade succeeds with the headers the
@@ -136,7 +137,7 @@ func (s *socket) send(typ string, payload any, ids map[string]string) string {
 
 // take answers the first envelope, held or read, that match accepts, checking the shape of
 // what it reads.
-func (s *socket) take(what string, match func(wshub.Envelope) bool) wshub.Envelope {
+func (s *socket) take(what string, match func(chatws.Envelope) bool) chatws.Envelope {
 	s.t.Helper()
 	for i, e := range s.held {
 		if match(e) {
@@ -151,7 +152,7 @@ func (s *socket) take(what string, match func(wshub.Envelope) bool) wshub.Envelo
 		if err != nil {
 			s.t.Fatalf("waiting for %s: %v", what, err)
 		}
-		var e wshub.Envelope
+		var e chatws.Envelope
 		if err := json.Unmarshal(raw, &e); err != nil || e.ID == "" || e.SentAt.IsZero() || !e.Type.Known() {
 			s.t.Fatalf("server envelope %s lacks id, sent_at or a known type", raw)
 		}
@@ -163,28 +164,28 @@ func (s *socket) take(what string, match func(wshub.Envelope) bool) wshub.Envelo
 }
 
 // next answers the next envelope of type typ.
-func (s *socket) next(typ string) wshub.Envelope {
+func (s *socket) next(typ string) chatws.Envelope {
 	s.t.Helper()
-	return s.take(typ, func(e wshub.Envelope) bool { return string(e.Type) == typ })
+	return s.take(typ, func(e chatws.Envelope) bool { return string(e.Type) == typ })
 }
 
 // message answers the next chat.message whose body is text.
-func (s *socket) message(text string) wshub.Envelope {
+func (s *socket) message(text string) chatws.Envelope {
 	s.t.Helper()
-	return s.take("message "+text, func(e wshub.Envelope) bool { return e.Type == wshub.ChatMessage && body(e) == text })
+	return s.take("message "+text, func(e chatws.Envelope) bool { return e.Type == chatws.ChatMessage && body(e) == text })
 }
 
 // answer answers the ack or error of envelope id.
-func (s *socket) answer(id string) wshub.Envelope {
+func (s *socket) answer(id string) chatws.Envelope {
 	s.t.Helper()
-	return s.take("the answer to "+id, func(e wshub.Envelope) bool {
-		return (e.Type == wshub.Ack || e.Type == wshub.Error) && e.ID == id
+	return s.take("the answer to "+id, func(e chatws.Envelope) bool {
+		return (e.Type == chatws.Ack || e.Type == chatws.Error) && e.ID == id
 	})
 }
 
-func (s *socket) nextOf(types ...wshub.Type) wshub.Envelope {
+func (s *socket) nextOf(types ...chatws.Type) chatws.Envelope {
 	s.t.Helper()
-	return s.take(fmt.Sprint(types), func(e wshub.Envelope) bool { return slices.Contains(types, e.Type) })
+	return s.take(fmt.Sprint(types), func(e chatws.Envelope) bool { return slices.Contains(types, e.Type) })
 }
 
 // acked sends an envelope and fails unless the server acks it; it answers the ack's
@@ -192,7 +193,7 @@ func (s *socket) nextOf(types ...wshub.Type) wshub.Envelope {
 func (s *socket) acked(typ string, payload any, ids map[string]string) map[string]any {
 	s.t.Helper()
 	e := s.answer(s.send(typ, payload, ids))
-	if e.Type != wshub.Ack {
+	if e.Type != chatws.Ack {
 		s.t.Fatalf("%s: got %s %s", typ, e.Type, e.Payload)
 	}
 	var out map[string]any
@@ -204,7 +205,7 @@ func (s *socket) acked(typ string, payload any, ids map[string]string) map[strin
 func (s *socket) refused(typ string, payload any, ids map[string]string) map[string]any {
 	s.t.Helper()
 	e := s.answer(s.send(typ, payload, ids))
-	if e.Type != wshub.Error {
+	if e.Type != chatws.Error {
 		s.t.Fatalf("%s: got %s, want error", typ, e.Type)
 	}
 	var p map[string]any
@@ -219,23 +220,23 @@ func (s *socket) refused(typ string, payload any, ids map[string]string) map[str
 func (s *socket) silent() {
 	s.t.Helper()
 	for _, e := range s.held {
-		if e.Type != wshub.Ack {
+		if e.Type != chatws.Ack {
 			s.t.Fatalf("got %s %s, want nothing", e.Type, e.Payload)
 		}
 	}
 	s.conn.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
 	for {
-		var e wshub.Envelope
+		var e chatws.Envelope
 		if err := s.conn.ReadJSON(&e); err != nil {
 			return
 		}
-		if e.Type != wshub.Ack {
+		if e.Type != chatws.Ack {
 			s.t.Fatalf("got %s %s, want nothing", e.Type, e.Payload)
 		}
 	}
 }
 
-func body(e wshub.Envelope) string {
+func body(e chatws.Envelope) string {
 	var p struct{ Body string }
 	json.Unmarshal(e.Payload, &p)
 	return p.Body
@@ -435,8 +436,8 @@ func TestSiteChatMonitoringAndDeparture(t *testing.T) {
 
 		// The bystander socket does not monitor: it saw the status moves, not the frames.
 		for {
-			got := bystander.nextOf(wshub.MonitoringSnapshot, wshub.CursorMove, wshub.MonitoringStop)
-			if got.Type != wshub.MonitoringStop {
+			got := bystander.nextOf(chatws.MonitoringSnapshot, chatws.CursorMove, chatws.MonitoringStop)
+			if got.Type != chatws.MonitoringStop {
 				t.Fatalf("a socket that does not monitor got %s", got.Type)
 			}
 			if statusOfSession(got) == "stopped" {
@@ -452,7 +453,7 @@ func TestSiteChatMonitoringAndDeparture(t *testing.T) {
 	})
 }
 
-func statusOfSession(e wshub.Envelope) string {
+func statusOfSession(e chatws.Envelope) string {
 	var p struct {
 		MonitoringStatus string `json:"monitoring_status"`
 	}

@@ -190,7 +190,7 @@ func (a *Agent) actionStep(ctx context.Context, req AgentActionStep) (AgentActio
 		if schema, err = schemas.CompileJSONSchema(doc); err != nil {
 			return AgentActionReply{}, activities.Fail(activities.ClassValidation, "invalid_output_schema", "output_schema does not compile: "+err.Error()+".", "Correct output_schema")
 		}
-		request.ResponseFormat = map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "output", "schema": doc}}
+		request.OutputSchema = doc
 	}
 	for _, name := range stringList(r.Config["tools"]) {
 		if t, ok := a.Tool(name); ok && slices.Contains(ActionTools(), name) {

@@ -1,8 +1,6 @@
 package llm
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +9,11 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
+	"github.com/openai/openai-go/v3/shared"
 
 	"agencyhub/activities/egress"
 )
@@ -22,13 +25,13 @@ type Client struct {
 	APIKey  string
 }
 
-// Message is one chat message. An assistant message may carry ToolCalls; a tool message
-// answers the call ToolCallID.
+// Message is one chat message: Role is system, user, assistant or tool. An assistant
+// message may carry ToolCalls; a tool message answers the call ToolCallID.
 type Message struct {
-	Role       string     `json:"role"`
-	Content    string     `json:"content"`
-	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
-	ToolCallID string     `json:"tool_call_id,omitempty"`
+	Role       string
+	Content    string
+	ToolCalls  []ToolCall
+	ToolCallID string
 }
 
 // ToolCall is a function call the model asked for; Arguments is JSON text.
@@ -38,23 +41,6 @@ type ToolCall struct {
 	Arguments string
 }
 
-type wireToolCall struct {
-	Index    *int   `json:"index,omitempty"`
-	ID       string `json:"id,omitempty"`
-	Type     string `json:"type,omitempty"`
-	Function struct {
-		Name      string `json:"name,omitempty"`
-		Arguments string `json:"arguments"`
-	} `json:"function"`
-}
-
-// MarshalJSON writes the protocol's shape.
-func (t ToolCall) MarshalJSON() ([]byte, error) {
-	w := wireToolCall{ID: t.ID, Type: "function"}
-	w.Function.Name, w.Function.Arguments = t.Name, t.Arguments
-	return json.Marshal(w)
-}
-
 // Tool is a function the model may call; Parameters is its input's JSON Schema.
 type Tool struct {
 	Name        string
@@ -62,30 +48,22 @@ type Tool struct {
 	Parameters  map[string]any
 }
 
-// MarshalJSON writes the protocol's shape.
-func (t Tool) MarshalJSON() ([]byte, error) {
-	return json.Marshal(map[string]any{"type": "function", "function": map[string]any{
-		"name": t.Name, "description": t.Description, "parameters": t.Parameters}})
-}
-
 // Request is one chat completion.
 type Request struct {
-	Model    string    `json:"model"`
-	Messages []Message `json:"messages"`
-	Tools    []Tool    `json:"tools,omitempty"`
-	Stream   bool      `json:"stream"`
-	// ResponseFormat asks for JSON matching a schema ({"type": "json_schema", ...}), which
-	// OpenAI, llama.cpp, vLLM and Ollama honour; the answer is still checked.
-	ResponseFormat map[string]any `json:"response_format,omitempty"`
+	Model    string
+	Messages []Message
+	Tools    []Tool
+	// OutputSchema, when set, asks for an answer that is JSON matching it (the protocol's
+	// json_schema response format, which OpenAI, llama.cpp, vLLM and Ollama honour); the
+	// answer is still checked.
+	OutputSchema map[string]any
 }
 
 // Reply is the model's answer: text, tool calls, or both.
 type Reply struct {
-	Model        string
-	Content      string
-	ToolCalls    []ToolCall
-	FinishReason string
-	Usage        map[string]any
+	Model     string
+	Content   string
+	ToolCalls []ToolCall
 }
 
 // Error is a provider call that failed: StatusCode 0 when it never answered.
@@ -108,42 +86,58 @@ func (e *Error) Unwrap() error { return e.Err }
 // Refused reports whether the egress policy refused the provider's address.
 func (e *Error) Refused() bool { return e.StatusCode == 0 && egress.IsRefused(e.Err) }
 
-func (c *Client) url(path string) string { return strings.TrimRight(c.BaseURL, "/") + path }
-
-func (c *Client) do(ctx context.Context, method, path string, body any) (*http.Response, error) {
-	var rd io.Reader
-	if body != nil {
-		raw, err := json.Marshal(body)
-		if err != nil {
-			return nil, err
-		}
-		rd = bytes.NewReader(raw)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, c.url(path), rd)
-	if err != nil {
-		return nil, &Error{Err: err}
-	}
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+// options configure the SDK for this provider alone: its services are built from these
+// options rather than by openai.NewClient, which would add OPENAI_* settings from the
+// server's environment (a key, a base URL) to calls to a user's host. The SDK does not
+// retry: the workflow's retry policy does, by the class of the failure.
+func (c *Client) options() []option.RequestOption {
+	opts := []option.RequestOption{
+		option.WithHTTPClient(c.HTTP),
+		option.WithBaseURL(c.BaseURL),
+		option.WithMaxRetries(0),
+		option.WithMiddleware(answered),
 	}
 	if c.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+c.APIKey)
+		opts = append(opts, option.WithAPIKey(c.APIKey))
 	}
-	resp, err := c.HTTP.Do(req)
+	return opts
+}
+
+// answered turns an answer with a status of 300 or more into *Error, with the provider's
+// words and the wait it asked for, before the SDK reads it. A successful answer that is
+// not an event stream is the protocol's JSON, which local servers do not always label.
+func answered(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+	resp, err := next(req)
 	if err != nil {
-		return nil, &Error{Err: err}
+		return nil, err
 	}
-	if resp.StatusCode >= 300 {
-		defer resp.Body.Close()
-		raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-		e := &Error{StatusCode: resp.StatusCode, Message: errorMessage(raw)}
-		if wait, ok := egress.RetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
-			e.RetryAfter = wait
+	if resp.StatusCode < 300 {
+		if !isEventStream(resp) {
+			resp.Header.Set("Content-Type", "application/json")
 		}
-		return nil, e
+		return resp, nil
 	}
-	return resp, nil
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	e := &Error{StatusCode: resp.StatusCode, Message: errorMessage(raw)}
+	if wait, ok := egress.RetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+		e.RetryAfter = wait
+	}
+	return nil, e
+}
+
+func isEventStream(resp *http.Response) bool {
+	return strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
+}
+
+// unanswered is the *Error of a call that failed before an answer: the one answered
+// made, or one without a status.
+func unanswered(err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Err: err}
 }
 
 // errorMessage reads the protocol's {"error": {"message": ...}} or gives the text.
@@ -165,103 +159,124 @@ func errorMessage(raw []byte) string {
 
 // Model is one entry of the provider's model list.
 type Model struct {
-	ID      string `json:"id"`
-	OwnedBy string `json:"owned_by"`
+	ID      string
+	OwnedBy string
 }
 
-// Models answers the provider's model list.
+// Models answers the provider's model list (GET {base_url}/models).
 func (c *Client) Models(ctx context.Context) ([]Model, error) {
-	resp, err := c.do(ctx, http.MethodGet, "/models", nil)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	var body struct {
-		Data []Model `json:"data"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+	var resp *http.Response
+	service := openai.NewModelService(c.options()...)
+	page, err := service.List(ctx, option.WithResponseInto(&resp))
+	if err != nil && resp != nil {
 		return nil, &Error{StatusCode: resp.StatusCode, Message: "the model list is not the protocol's JSON", Err: err}
 	}
-	return body.Data, nil
+	if err != nil {
+		return nil, unanswered(err)
+	}
+	out := make([]Model, len(page.Data))
+	for i, m := range page.Data {
+		out[i] = Model{ID: m.ID, OwnedBy: m.OwnedBy}
+	}
+	return out, nil
 }
 
-// Chat asks for one completion and streams it: onDelta gets each piece of text as it
-// arrives (nil ignores them). A provider that answers without streaming is read whole.
+// Chat asks for one completion and streams it (POST {base_url}/chat/completions): onDelta
+// gets each piece of text as it arrives (nil ignores them). A provider that answers
+// without streaming is read whole.
 func (c *Client) Chat(ctx context.Context, req Request, onDelta func(string) error) (Reply, error) {
-	req.Stream = true
-	resp, err := c.do(ctx, http.MethodPost, "/chat/completions", req)
+	params, err := req.params()
 	if err != nil {
 		return Reply{}, err
 	}
-	defer resp.Body.Close()
-	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+	var resp *http.Response
+	service := openai.NewChatCompletionService(c.options()...)
+	stream := service.NewStreaming(ctx, params, option.WithResponseInto(&resp))
+	defer stream.Close()
+	if err := stream.Err(); err != nil {
+		return Reply{}, unanswered(err)
+	}
+	if !isEventStream(resp) {
 		return readWhole(resp)
 	}
-	return readStream(resp, onDelta)
+	return readStream(resp, stream, onDelta)
 }
 
-type choice struct {
-	Message      wireMessage `json:"message"`
-	Delta        wireMessage `json:"delta"`
-	FinishReason string      `json:"finish_reason"`
+// params is the request in the SDK's terms.
+func (req Request) params() (openai.ChatCompletionNewParams, error) {
+	p := openai.ChatCompletionNewParams{Model: req.Model}
+	for _, m := range req.Messages {
+		msg, err := m.param()
+		if err != nil {
+			return p, err
+		}
+		p.Messages = append(p.Messages, msg)
+	}
+	for _, t := range req.Tools {
+		p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
+			Name:        t.Name,
+			Description: openai.String(t.Description),
+			Parameters:  t.Parameters,
+		}))
+	}
+	if req.OutputSchema != nil {
+		p.ResponseFormat.OfJSONSchema = &shared.ResponseFormatJSONSchemaParam{
+			JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{Name: "output", Schema: req.OutputSchema},
+		}
+	}
+	return p, nil
 }
 
-type wireMessage struct {
-	Content   string         `json:"content"`
-	ToolCalls []wireToolCall `json:"tool_calls"`
-}
-
-type completion struct {
-	Model   string         `json:"model"`
-	Choices []choice       `json:"choices"`
-	Usage   map[string]any `json:"usage"`
+func (m Message) param() (openai.ChatCompletionMessageParamUnion, error) {
+	switch m.Role {
+	case "system":
+		return openai.SystemMessage(m.Content), nil
+	case "user":
+		return openai.UserMessage(m.Content), nil
+	case "tool":
+		return openai.ToolMessage(m.Content, m.ToolCallID), nil
+	case "assistant":
+		a := &openai.ChatCompletionAssistantMessageParam{}
+		if m.Content != "" {
+			a.Content.OfString = openai.String(m.Content)
+		}
+		for _, tc := range m.ToolCalls {
+			a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
+				OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
+					ID:       tc.ID,
+					Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: tc.Name, Arguments: tc.Arguments},
+				},
+			})
+		}
+		return openai.ChatCompletionMessageParamUnion{OfAssistant: a}, nil
+	}
+	return openai.ChatCompletionMessageParamUnion{}, fmt.Errorf("llm: message role %q is none of system, user, assistant, tool", m.Role)
 }
 
 func readWhole(resp *http.Response) (Reply, error) {
-	var body completion
+	var body openai.ChatCompletion
 	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || len(body.Choices) == 0 {
 		return Reply{}, &Error{StatusCode: resp.StatusCode, Message: "the answer is not a chat completion", Err: err}
 	}
-	ch := body.Choices[0]
-	r := Reply{Model: body.Model, Content: ch.Message.Content, FinishReason: ch.FinishReason, Usage: body.Usage}
-	for _, tc := range ch.Message.ToolCalls {
+	msg := body.Choices[0].Message
+	r := Reply{Model: body.Model, Content: msg.Content}
+	for _, tc := range msg.ToolCalls {
 		r.ToolCalls = append(r.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
 	}
 	return r, nil
 }
 
 // readStream assembles a streamed completion: text deltas are joined, and tool call
-// pieces are joined per index.
-func readStream(resp *http.Response, onDelta func(string) error) (Reply, error) {
+// pieces are joined per index (a piece without one starts a new call).
+func readStream(resp *http.Response, stream *ssestream.Stream[openai.ChatCompletionChunk], onDelta func(string) error) (Reply, error) {
 	var r Reply
 	var text strings.Builder
-	var calls []ToolCall
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		data, ok := strings.CutPrefix(line, "data:")
-		if !ok {
-			continue
-		}
-		data = strings.TrimSpace(data)
-		if data == "[DONE]" {
-			break
-		}
-		var chunk completion
-		if err := json.Unmarshal([]byte(data), &chunk); err != nil {
-			return Reply{}, &Error{StatusCode: resp.StatusCode, Message: "a streamed chunk is not JSON", Err: err}
-		}
+	for stream.Next() {
+		chunk := stream.Current()
 		if chunk.Model != "" {
 			r.Model = chunk.Model
 		}
-		if chunk.Usage != nil {
-			r.Usage = chunk.Usage
-		}
 		for _, ch := range chunk.Choices {
-			if ch.FinishReason != "" {
-				r.FinishReason = ch.FinishReason
-			}
 			if d := ch.Delta.Content; d != "" {
 				text.WriteString(d)
 				if onDelta != nil {
@@ -271,27 +286,43 @@ func readStream(resp *http.Response, onDelta func(string) error) (Reply, error) 
 				}
 			}
 			for _, tc := range ch.Delta.ToolCalls {
-				i := len(calls)
-				if tc.Index != nil {
-					i = *tc.Index
+				i := len(r.ToolCalls)
+				if tc.JSON.Index.Valid() {
+					i = int(tc.Index)
 				}
-				for len(calls) <= i {
-					calls = append(calls, ToolCall{})
+				for len(r.ToolCalls) <= i {
+					r.ToolCalls = append(r.ToolCalls, ToolCall{})
 				}
 				if tc.ID != "" {
-					calls[i].ID = tc.ID
+					r.ToolCalls[i].ID = tc.ID
 				}
-				calls[i].Name += tc.Function.Name
-				calls[i].Arguments += tc.Function.Arguments
+				r.ToolCalls[i].Name += tc.Function.Name
+				r.ToolCalls[i].Arguments += tc.Function.Arguments
 			}
 		}
 	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return Reply{}, err
-		}
-		return Reply{}, &Error{Err: err}
+	if err := streamFailure(resp, stream.Err()); err != nil {
+		return Reply{}, err
 	}
-	r.Content, r.ToolCalls = text.String(), calls
+	r.Content = text.String()
 	return r, nil
+}
+
+// streamFailure maps what ended a stream early: the caller's cancellation as it is, an
+// error event with the provider's words, a chunk that is not JSON, or a broken read.
+func streamFailure(resp *http.Response, err error) error {
+	var (
+		event    *ssestream.StreamError
+		syntax   *json.SyntaxError
+		mistyped *json.UnmarshalTypeError
+	)
+	switch {
+	case err == nil, errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	case errors.As(err, &event):
+		return &Error{StatusCode: resp.StatusCode, Message: errorMessage(event.Event.Data), Err: err}
+	case errors.As(err, &syntax), errors.As(err, &mistyped):
+		return &Error{StatusCode: resp.StatusCode, Message: "a streamed chunk is not JSON", Err: err}
+	}
+	return &Error{Err: err}
 }

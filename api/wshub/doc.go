@@ -1,7 +1,8 @@
-// Package wshub owns the site chat sockets: the visitor and operator channels (melody
-// hubs), the SiteChatWSEnvelope and which side may send which type, the ack and error
-// answers, heartbeats and the visitor's departure after a grace period, and the routing of
-// the event bus's notices to the sockets they concern. Notices carry ids; the sockets get
-// the records re-read through the site chat service. docs/site-chat-sockets.md describes
-// the protocol for client authors.
+// Package wshub is the transport of the site chat sockets: the visitor and operator
+// channels (melody hubs), one room per project with its bus subscription, the ack and
+// error answers written in the order envelopes came, heartbeats, slow consumers cut, the
+// visitor's departure after a grace period, and relays carried across instances on the
+// bus. What an envelope does and which sockets a notice reaches is the protocol's
+// (models/sitechat/chatws, behind Handler). docs/site-chat-sockets.md describes both for
+// client authors.
 package wshub

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -17,6 +16,7 @@ import (
 
 	"agencyhub/api/httpx"
 	"agencyhub/models"
+	"agencyhub/models/sitechat/chatws"
 	"agencyhub/platform/realtime"
 )
 
@@ -52,70 +52,36 @@ func DefaultConfig() Config {
 	}
 }
 
-// Handler is the domain behind the sockets: what an envelope does, which sockets a notice
-// concerns, what a visitor's arrival and departure change.
+// Handler is the protocol behind the sockets (chatws.Protocol): what an envelope does,
+// which sockets a notice concerns, what a visitor's arrival and departure change.
 type Handler interface {
-	// Receive acts on an envelope s may send; ack is the payload of the ack envelope (nil
-	// for none), err is answered as an error envelope.
-	Receive(ctx context.Context, s *Socket, e Envelope) (ack any, err error)
+	// Receive acts on an envelope c may send; the reply's ack is the payload of the ack
+	// envelope, its relay is passed on first, and err is answered as an error envelope.
+	Receive(ctx context.Context, c *chatws.Client, e chatws.Envelope) (chatws.Reply, error)
 	// Route answers what a notice published under a project's topic is to deliver.
-	Route(ctx context.Context, projectID uuid.UUID, notice json.RawMessage) ([]Delivery, error)
+	Route(ctx context.Context, projectID uuid.UUID, notice json.RawMessage) ([]chatws.Delivery, error)
 	// Arrived runs when a visit session gets a socket on this instance.
-	Arrived(ctx context.Context, v Visit)
-	// Recheck answers an error when s may no longer stay open: the hub then closes it.
-	Recheck(ctx context.Context, s *Socket) error
+	Arrived(ctx context.Context, v chatws.Visit)
+	// Recheck answers an error when c may no longer stay open: the hub then closes it.
+	Recheck(ctx context.Context, c *chatws.Client) error
 	// Left runs when a visit session has had no socket on this instance since since, for
 	// the grace period: the visitor may have reconnected elsewhere, which Left checks.
-	Left(ctx context.Context, v Visit, since time.Time)
+	Left(ctx context.Context, v chatws.Visit, since time.Time)
 }
 
-// Visit is what a visitor socket stands for: one visit session of one widget.
-type Visit struct {
-	CompanyID, ProjectID, ChatWidgetID, VisitorID, VisitSessionID uuid.UUID
-}
-
-// Target picks sockets in a project's room.
-type Target struct {
-	// Operators selects the operator sockets following the project; UserID narrows them to
-	// one user's, Watching to those that watch an id (a visit session they monitor, a call
-	// they are in; see Watch).
-	Operators bool
-	UserID    uuid.UUID
-	Watching  uuid.UUID
-	// VisitSessionID selects the sockets of that visit session.
-	VisitSessionID uuid.UUID
-}
-
-// Delivery is one envelope for the sockets a target picks.
-type Delivery struct {
-	To       Target
-	Envelope Envelope
-}
-
-// Socket is one connected client.
+// Socket is one connected client: who it is to the protocol, and its connection.
 type Socket struct {
-	ID   uuid.UUID
-	Side Side
-	// Visit is the visit session of a visitor socket.
-	Visit Visit
-	// UserID and Projects are the signed-in user of an operator socket and the projects it
-	// follows.
-	UserID   uuid.UUID
-	Projects []uuid.UUID
+	chatws.Client
 	// Lang and RequestID are those of the upgrade request; error envelopes use them.
 	Lang, RequestID string
-	// State is what the handler keeps about the socket (set before Serve).
-	State any
 
 	session *melody.Session
 	conn    net.Conn
-	// watching holds the ids the socket watches (guarded by the hub's mu).
-	watching map[uuid.UUID]struct{}
 }
 
 // projects answers the rooms the socket is in.
 func (s *Socket) projects() []uuid.UUID {
-	if s.Side == SideVisitor {
+	if s.Side == chatws.SideVisitor {
 		return []uuid.UUID{s.Visit.ProjectID}
 	}
 	return s.Projects
@@ -148,7 +114,7 @@ type Hub struct {
 	leaves map[uuid.UUID]*time.Timer
 	closed bool
 	// sockets counts the sockets in rooms, by side.
-	sockets map[Side]int
+	sockets map[chatws.Side]int
 	// routing counts the rooms' routing goroutines, which Close waits for.
 	routing sync.WaitGroup
 }
@@ -162,7 +128,7 @@ func New(cfg Config, bus realtime.Bus, handler Handler, topic func(projectID uui
 	ctx, stop := context.WithCancel(context.Background())
 	h := &Hub{
 		cfg: cfg, bus: bus, handler: handler, topic: topic, log: log, ctx: ctx, stop: stop,
-		rooms: make(map[uuid.UUID]*room), leaves: make(map[uuid.UUID]*time.Timer), sockets: map[Side]int{},
+		rooms: make(map[uuid.UUID]*room), leaves: make(map[uuid.UUID]*time.Timer), sockets: map[chatws.Side]int{},
 	}
 	h.visitor = h.newMelody(cfg.MaxVisitorMessage)
 	h.operator = h.newMelody(cfg.MaxOperatorMessage)
@@ -199,7 +165,7 @@ func (h *Hub) recheck() {
 		}
 		h.mu.RUnlock()
 		for _, s := range sockets {
-			if err := h.handler.Recheck(h.ctx, s); err != nil && h.ctx.Err() == nil {
+			if err := h.handler.Recheck(h.ctx, &s.Client); err != nil && h.ctx.Err() == nil {
 				h.log.Info("site chat socket closed: its standing changed", "socket_id", s.ID, "side", s.Side, "err", err)
 				s.session.Close()
 			}
@@ -236,7 +202,7 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, s *Socket) error {
 	}
 	s.ID = models.NewID()
 	m := h.operator
-	if s.Side == SideVisitor {
+	if s.Side == chatws.SideVisitor {
 		m = h.visitor
 	}
 	rec := &hijackRecorder{ResponseWriter: w}
@@ -306,7 +272,7 @@ func (h *Hub) join(s *Socket) (arrived bool) {
 			h.routing.Add(1)
 			go h.route(p, r.sub)
 		}
-		if s.Side == SideOperator {
+		if s.Side == chatws.SideOperator {
 			r.operators[s] = struct{}{}
 			continue
 		}
@@ -338,7 +304,7 @@ func (h *Hub) leave(s *Socket) {
 			continue
 		}
 		delete(r.operators, s)
-		if s.Side == SideVisitor {
+		if s.Side == chatws.SideVisitor {
 			v := s.Visit.VisitSessionID
 			delete(r.visits[v], s)
 			if len(r.visits[v]) == 0 {
@@ -357,7 +323,7 @@ func (h *Hub) leave(s *Socket) {
 
 // startGrace marks the visitor as left unless a socket of the visit session joins within
 // the grace period. Called with h.mu held.
-func (h *Hub) startGrace(v Visit) {
+func (h *Hub) startGrace(v chatws.Visit) {
 	since := time.Now()
 	var t *time.Timer
 	t = time.AfterFunc(h.cfg.LeaveGrace, func() {
@@ -404,7 +370,7 @@ func (h *Hub) route(projectID uuid.UUID, sub *realtime.Subscription) {
 
 // deliver writes d to the sockets of this instance it targets. A write never waits: a
 // socket whose buffer is full is cut (see failed).
-func (h *Hub) deliver(projectID uuid.UUID, d Delivery) {
+func (h *Hub) deliver(projectID uuid.UUID, d chatws.Delivery) {
 	b, err := json.Marshal(d.Envelope)
 	if err != nil {
 		h.log.Error("site chat envelope not encoded", "type", d.Envelope.Type, "err", err)
@@ -421,7 +387,7 @@ func (h *Hub) deliver(projectID uuid.UUID, d Delivery) {
 			if d.To.UserID != uuid.Nil && s.UserID != d.To.UserID {
 				continue
 			}
-			if _, ok := s.watching[d.To.Watching]; d.To.Watching != uuid.Nil && !ok {
+			if d.To.Watching != uuid.Nil && !s.Watches(d.To.Watching) {
 				continue
 			}
 			s.session.Write(b)
@@ -434,33 +400,15 @@ func (h *Hub) deliver(projectID uuid.UUID, d Delivery) {
 	}
 }
 
-// Watch makes s one of the sockets a Target.Watching id picks, until Unwatch or its end.
-func (h *Hub) Watch(s *Socket, id uuid.UUID) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if s.watching == nil {
-		s.watching = map[uuid.UUID]struct{}{}
-	}
-	s.watching[id] = struct{}{}
-}
-
-// Unwatch undoes Watch.
-func (h *Hub) Unwatch(s *Socket, id uuid.UUID) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	delete(s.watching, id)
-}
-
-// Relay hands d to the sockets it targets on every instance, through the bus: for
-// envelopes that are passed on, not stored. Errors: invalid (payload, when too large for
-// the bus even compressed).
-func (h *Hub) Relay(ctx context.Context, projectID uuid.UUID, d Delivery) error {
-	data, err := encodeRelay(d)
+// relay hands r to the sockets it targets on every instance, through the bus. Errors:
+// invalid (payload, when too large for the bus even compressed).
+func (h *Hub) relay(ctx context.Context, r *chatws.Relay) error {
+	data, err := encodeRelay(r.Delivery)
 	if err != nil {
 		return err
 	}
-	if err := h.bus.Publish(ctx, relayTopic(projectID), data); err != nil {
-		return models.Internal("relay %s: %w", d.Envelope.Type, err)
+	if err := h.bus.Publish(ctx, relayTopic(r.ProjectID), data); err != nil {
+		return models.Internal("relay %s: %w", r.Envelope.Type, err)
 	}
 	return nil
 }
@@ -468,15 +416,18 @@ func (h *Hub) Relay(ctx context.Context, projectID uuid.UUID, d Delivery) error 
 // received answers every envelope with ack or error, in the order they came.
 func (h *Hub) received(session *melody.Session, raw []byte) {
 	s := socketOf(session)
-	e, err := Decode(raw)
+	e, err := chatws.Decode(raw)
 	if err == nil && !s.Side.MaySend(e.Type) {
 		err = models.Invalid("envelope_type_not_allowed", "type")
 	}
-	var ack any
+	var r chatws.Reply
 	if err == nil {
-		ack, err = h.handler.Receive(h.ctx, s, e)
+		r, err = h.handler.Receive(h.ctx, &s.Client, e)
 	}
-	reply, rerr := h.answer(s, e.ID, ack, err)
+	if err == nil && r.Relay != nil {
+		err = h.relay(h.ctx, r.Relay)
+	}
+	reply, rerr := h.answer(s, e.ID, r.Ack, err)
 	if rerr != nil {
 		h.log.Error("site chat answer not encoded", "socket_id", s.ID, "err", rerr)
 		return
@@ -492,15 +443,15 @@ func (h *Hub) received(session *melody.Session, raw []byte) {
 // answer is the ack or error envelope for the envelope id (a fresh id when the client's
 // could not be read).
 func (h *Hub) answer(s *Socket, id string, ack any, err error) ([]byte, error) {
-	t, payload := Ack, ack
+	t, payload := chatws.Ack, ack
 	if err != nil {
 		status, problem := httpx.ProblemFor(s.Lang, s.RequestID, err)
 		if status == http.StatusInternalServerError {
 			h.log.Error("site chat envelope failed", "socket_id", s.ID, "request_id", s.RequestID, "envelope_id", id, "err", err)
 		}
-		t, payload = Error, problem
+		t, payload = chatws.Error, problem
 	}
-	e, eerr := NewEnvelope(t, payload)
+	e, eerr := chatws.NewEnvelope(t, payload)
 	if eerr != nil {
 		return nil, eerr
 	}
@@ -510,21 +461,12 @@ func (h *Hub) answer(s *Socket, id string, ack any, err error) ([]byte, error) {
 	return json.Marshal(e)
 }
 
-// Send writes one envelope to one socket of this instance.
-func (h *Hub) Send(s *Socket, e Envelope) error {
-	b, err := json.Marshal(e)
-	if err != nil {
-		return fmt.Errorf("wshub: encode %s: %w", e.Type, err)
-	}
-	return s.session.Write(b)
-}
-
 // Counts answers how many sockets of each side this instance serves, counting those that
 // have joined their rooms (and so receive what is published from now on).
 func (h *Hub) Counts() (visitors, operators int) {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	return h.sockets[SideVisitor], h.sockets[SideOperator]
+	return h.sockets[chatws.SideVisitor], h.sockets[chatws.SideOperator]
 }
 
 // Close disconnects every socket and stops routing; pending grace periods are dropped,

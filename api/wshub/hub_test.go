@@ -16,6 +16,7 @@ import (
 
 	"agencyhub/api/wshub"
 	"agencyhub/models"
+	"agencyhub/models/sitechat/chatws"
 	"agencyhub/platform/realtime"
 )
 
@@ -23,7 +24,6 @@ import (
 // body, routes notices {"visit_session_id":...} to that visit and the operators, and
 // records arrivals and departures.
 type fakeDomain struct {
-	hub     *wshub.Hub
 	mu      sync.Mutex
 	events  []string
 	revoked map[uuid.UUID]bool
@@ -41,22 +41,23 @@ func (d *fakeDomain) seen() []string {
 	return append([]string(nil), d.events...)
 }
 
-func (d *fakeDomain) Receive(ctx context.Context, s *wshub.Socket, e wshub.Envelope) (any, error) {
+func (d *fakeDomain) Receive(_ context.Context, c *chatws.Client, e chatws.Envelope) (chatws.Reply, error) {
 	switch e.Type {
-	case wshub.ChatTyping:
-		return nil, d.hub.Relay(ctx, s.Visit.ProjectID, wshub.Delivery{To: wshub.Target{Operators: true}, Envelope: e})
-	case wshub.ChatMessage:
+	case chatws.ChatTyping:
+		to := chatws.Delivery{To: chatws.Target{Operators: true}, Envelope: e}
+		return chatws.Reply{Relay: &chatws.Relay{ProjectID: c.Visit.ProjectID, Delivery: to}}, nil
+	case chatws.ChatMessage:
 		var p struct{ Body string }
 		json.Unmarshal(e.Payload, &p)
 		if p.Body == "" {
-			return nil, models.Invalid("invalid_body", "payload.body")
+			return chatws.Reply{}, models.Invalid("invalid_body", "payload.body")
 		}
-		return map[string]string{"body": p.Body}, nil
+		return chatws.Reply{Ack: map[string]string{"body": p.Body}}, nil
 	}
-	return nil, nil
+	return chatws.Reply{}, nil
 }
 
-func (d *fakeDomain) Route(_ context.Context, projectID uuid.UUID, notice json.RawMessage) ([]wshub.Delivery, error) {
+func (d *fakeDomain) Route(_ context.Context, projectID uuid.UUID, notice json.RawMessage) ([]chatws.Delivery, error) {
 	var n struct {
 		VisitSessionID uuid.UUID `json:"visit_session_id"`
 		Body           string    `json:"body"`
@@ -64,26 +65,26 @@ func (d *fakeDomain) Route(_ context.Context, projectID uuid.UUID, notice json.R
 	if err := json.Unmarshal(notice, &n); err != nil {
 		return nil, err
 	}
-	e, _ := wshub.NewEnvelope(wshub.ChatMessage, map[string]string{"body": n.Body})
-	e.IDs(wshub.EnvelopeIDs{ProjectID: projectID, VisitSessionID: n.VisitSessionID})
-	return []wshub.Delivery{{To: wshub.Target{Operators: true, VisitSessionID: n.VisitSessionID}, Envelope: e}}, nil
+	e, _ := chatws.NewEnvelope(chatws.ChatMessage, map[string]string{"body": n.Body})
+	e.IDs(chatws.EnvelopeIDs{ProjectID: projectID, VisitSessionID: n.VisitSessionID})
+	return []chatws.Delivery{{To: chatws.Target{Operators: true, VisitSessionID: n.VisitSessionID}, Envelope: e}}, nil
 }
 
-func (d *fakeDomain) Arrived(_ context.Context, v wshub.Visit) {
+func (d *fakeDomain) Arrived(_ context.Context, v chatws.Visit) {
 	d.record("arrived " + v.VisitSessionID.String())
 }
 
 // Recheck refuses the sockets of users recorded as revoked.
-func (d *fakeDomain) Recheck(_ context.Context, s *wshub.Socket) error {
+func (d *fakeDomain) Recheck(_ context.Context, c *chatws.Client) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.revoked[s.UserID] {
+	if d.revoked[c.UserID] {
 		return models.NotFound("project_not_found")
 	}
 	return nil
 }
 
-func (d *fakeDomain) Left(_ context.Context, v wshub.Visit, _ time.Time) {
+func (d *fakeDomain) Left(_ context.Context, v chatws.Visit, _ time.Time) {
 	d.record("left " + v.VisitSessionID.String())
 }
 
@@ -100,20 +101,20 @@ func topic(p uuid.UUID) string { return "chat:" + p.String() }
 func newInstance(t *testing.T, bus realtime.Bus, cfg wshub.Config) *instance {
 	t.Helper()
 	d := &fakeDomain{}
-	d.hub = wshub.New(cfg, bus, d, topic, slog.New(slog.DiscardHandler))
+	hub := wshub.New(cfg, bus, d, topic, slog.New(slog.DiscardHandler))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
-		s := &wshub.Socket{Side: wshub.Side(q.Get("side")), Lang: "en", RequestID: "req-1"}
-		if s.Side == wshub.SideVisitor {
-			s.Visit = wshub.Visit{ProjectID: uuid.MustParse(q.Get("project")), VisitSessionID: uuid.MustParse(q.Get("visit"))}
+		s := &wshub.Socket{Client: chatws.Client{Side: chatws.Side(q.Get("side"))}, Lang: "en", RequestID: "req-1"}
+		if s.Side == chatws.SideVisitor {
+			s.Visit = chatws.Visit{ProjectID: uuid.MustParse(q.Get("project")), VisitSessionID: uuid.MustParse(q.Get("visit"))}
 		} else {
 			s.UserID = uuid.MustParse(q.Get("user"))
 			s.Projects = []uuid.UUID{uuid.MustParse(q.Get("project"))}
 		}
-		d.hub.Serve(w, r, s)
+		hub.Serve(w, r, s)
 	}))
-	t.Cleanup(func() { d.hub.Close(); srv.Close() })
-	return &instance{hub: d.hub, domain: d, url: "ws" + strings.TrimPrefix(srv.URL, "http")}
+	t.Cleanup(func() { hub.Close(); srv.Close() })
+	return &instance{hub: hub, domain: d, url: "ws" + strings.TrimPrefix(srv.URL, "http")}
 }
 
 func testConfig() wshub.Config {
@@ -153,14 +154,14 @@ func (c *client) send(raw string) {
 	}
 }
 
-func (c *client) next() wshub.Envelope {
+func (c *client) next() chatws.Envelope {
 	c.t.Helper()
 	c.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
 	_, raw, err := c.conn.ReadMessage()
 	if err != nil {
 		c.t.Fatalf("read: %v", err)
 	}
-	var e wshub.Envelope
+	var e chatws.Envelope
 	if err := json.Unmarshal(raw, &e); err != nil {
 		c.t.Fatalf("%s: %v", raw, err)
 	}
@@ -176,7 +177,7 @@ func (c *client) nothing() {
 	}
 }
 
-func problem(t *testing.T, e wshub.Envelope) map[string]string {
+func problem(t *testing.T, e chatws.Envelope) map[string]string {
 	t.Helper()
 	var p map[string]string
 	if err := json.Unmarshal(e.Payload, &p); err != nil {
@@ -193,7 +194,7 @@ func TestEveryEnvelopeIsAnsweredWithAckOrError(t *testing.T) {
 	v := in.visitor(t, models.NewID(), models.NewID())
 
 	v.send(`{"id":"m1","type":"chat.message",` + sentAt + `,"payload":{"body":"hi"}}`)
-	if e := v.next(); e.Type != wshub.Ack || e.ID != "m1" || string(e.Payload) != `{"body":"hi"}` {
+	if e := v.next(); e.Type != chatws.Ack || e.ID != "m1" || string(e.Payload) != `{"body":"hi"}` {
 		t.Fatalf("got %+v, want the ack of m1 with the handler's payload", e)
 	}
 	cases := []struct{ name, raw, id, validate string }{
@@ -209,7 +210,7 @@ func TestEveryEnvelopeIsAnsweredWithAckOrError(t *testing.T) {
 		v.send(tc.raw)
 		e := v.next()
 		p := problem(t, e)
-		if e.Type != wshub.Error || p["validate"] != tc.validate || p["status"] != "fix_required" || p["request_id"] != "req-1" {
+		if e.Type != chatws.Error || p["validate"] != tc.validate || p["status"] != "fix_required" || p["request_id"] != "req-1" {
 			t.Errorf("%s: got %+v %v, want an error naming %q", tc.name, e, p, tc.validate)
 		}
 		if tc.id != "" && e.ID != tc.id {
@@ -222,7 +223,7 @@ func TestEveryEnvelopeIsAnsweredWithAckOrError(t *testing.T) {
 
 	op := in.operator(t, models.NewID(), models.NewID())
 	op.send(`{"id":"o1","type":"visitor.heartbeat",` + sentAt + `}`)
-	if e := op.next(); e.Type != wshub.Error || problem(t, e)["validate"] != "type" {
+	if e := op.next(); e.Type != chatws.Error || problem(t, e)["validate"] != "type" {
 		t.Fatalf("operator sending a visitor type: got %+v", e)
 	}
 }
@@ -239,7 +240,7 @@ func TestNoticesReachTheSocketsOfTheirProjectAndVisit(t *testing.T) {
 
 	publish(t, bus, topic(project), `{"visit_session_id":"`+visit.String()+`","body":"hello"}`)
 	for _, c := range []*client{visitor, operator} {
-		if e := c.next(); e.Type != wshub.ChatMessage || id(e.VisitSessionID) != visit || string(e.Payload) != `{"body":"hello"}` {
+		if e := c.next(); e.Type != chatws.ChatMessage || id(e.VisitSessionID) != visit || string(e.Payload) != `{"body":"hello"}` {
 			t.Fatalf("got %+v", e)
 		}
 	}
@@ -261,14 +262,14 @@ func TestRelaysReachSocketsOnEveryInstance(t *testing.T) {
 	// Large enough to travel deflated.
 	long := strings.Repeat("typing ", 2000)
 	visitor.send(`{"id":"t1","type":"chat.typing",` + sentAt + `,"payload":{"typing":true,"text":"` + long + `"}}`)
-	if e := visitor.next(); e.Type != wshub.Ack {
+	if e := visitor.next(); e.Type != chatws.Ack {
 		t.Fatalf("got %+v", e)
 	}
 	for _, c := range []*client{here, there} {
 		e := c.next()
 		var p struct{ Text string }
 		json.Unmarshal(e.Payload, &p)
-		if e.Type != wshub.ChatTyping || e.ID != "t1" || p.Text != long {
+		if e.Type != chatws.ChatTyping || e.ID != "t1" || p.Text != long {
 			t.Fatalf("got %s %s, want the relayed typing", e.Type, e.ID)
 		}
 	}
@@ -317,7 +318,7 @@ func TestASocketThatFallsBehindIsCutWithoutHoldingUpOthers(t *testing.T) {
 	const sent = 400
 	for i := range sent {
 		publish(t, bus, topic(project), `{"visit_session_id":"`+uuid.Nil.String()+`","body":"`+body+`"}`)
-		if e := reader.next(); e.Type != wshub.ChatMessage {
+		if e := reader.next(); e.Type != chatws.ChatMessage {
 			t.Fatalf("envelope %d: got %s", i, e.Type)
 		}
 	}
@@ -349,7 +350,7 @@ func TestASocketWhoseStandingChangedIsClosed(t *testing.T) {
 		t.Fatalf("revoked socket: %v, want it closed", err)
 	}
 	stays.send(`{"id":"s1","type":"chat.typing",` + sentAt + `}`)
-	if e := stays.next(); e.Type != wshub.Ack && e.Type != wshub.ChatTyping {
+	if e := stays.next(); e.Type != chatws.Ack && e.Type != chatws.ChatTyping {
 		t.Fatalf("kept socket got %+v", e)
 	}
 }

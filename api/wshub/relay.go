@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"agencyhub/models"
+	"agencyhub/models/sitechat/chatws"
 	"agencyhub/platform/realtime"
 )
 
@@ -27,7 +28,7 @@ type relayMessage struct {
 // relayRoom is what the bus's own envelope and the target take of a notification.
 const relayRoom = 400
 
-func encodeRelay(d Delivery) (json.RawMessage, error) {
+func encodeRelay(d chatws.Delivery) (json.RawMessage, error) {
 	e, err := json.Marshal(d.Envelope)
 	if err != nil {
 		return nil, models.Internal("encode relayed %s: %w", d.Envelope.Type, err)
@@ -47,21 +48,21 @@ func encodeRelay(d Delivery) (json.RawMessage, error) {
 	return json.Marshal(m)
 }
 
-func decodeRelay(data json.RawMessage) (Delivery, error) {
+func decodeRelay(data json.RawMessage) (chatws.Delivery, error) {
 	var m relayMessage
 	if err := json.Unmarshal(data, &m); err != nil {
-		return Delivery{}, err
+		return chatws.Delivery{}, err
 	}
 	raw := []byte(m.E)
 	if m.Z != nil {
 		var err error
 		if raw, err = io.ReadAll(flate.NewReader(bytes.NewReader(m.Z))); err != nil {
-			return Delivery{}, fmt.Errorf("inflate relayed envelope: %w", err)
+			return chatws.Delivery{}, fmt.Errorf("inflate relayed envelope: %w", err)
 		}
 	}
-	d := Delivery{To: Target{Operators: m.Operators, UserID: m.UserID, Watching: m.Watching, VisitSessionID: m.VisitSessionID}}
+	d := chatws.Delivery{To: chatws.Target{Operators: m.Operators, UserID: m.UserID, Watching: m.Watching, VisitSessionID: m.VisitSessionID}}
 	if err := json.Unmarshal(raw, &d.Envelope); err != nil {
-		return Delivery{}, err
+		return chatws.Delivery{}, err
 	}
 	return d, nil
 }

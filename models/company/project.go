@@ -89,6 +89,42 @@ func (s *Service) Projects(ctx context.Context, companyID uuid.UUID, page models
 	return items, next, nil
 }
 
+// ReadableProjects lists every project of every company the user belongs to: each role
+// may read its company's projects.
+func (s *Service) ReadableProjects(ctx context.Context, userID uuid.UUID) ([]Project, error) {
+	var out []Project
+	err := eachPage(func(page models.PageRequest) (string, error) {
+		companies, next, err := s.List(ctx, userID, page)
+		for _, a := range companies {
+			if !a.Role.Can(PermRead) {
+				continue
+			}
+			perr := eachPage(func(page models.PageRequest) (string, error) {
+				projects, next, err := s.Projects(ctx, a.Company.ID, page)
+				out = append(out, projects...)
+				return next, err
+			})
+			if perr != nil {
+				return "", perr
+			}
+		}
+		return next, err
+	})
+	return out, err
+}
+
+// eachPage calls list for every page, from the first until one has no next cursor.
+func eachPage(list func(models.PageRequest) (string, error)) error {
+	page := models.PageRequest{Limit: models.MaxPageLimit}
+	for {
+		next, err := list(page)
+		if err != nil || next == "" {
+			return err
+		}
+		page.Cursor = next
+	}
+}
+
 // ProjectPatch changes a project; nil fields are left alone.
 type ProjectPatch struct {
 	Name               *string

@@ -11,7 +11,7 @@ import (
 // Notice is what the site chat publishes on the event bus after every committed change a
 // WebSocket should see, under the topic of the change's project (Topic). Type is the
 // SiteChatWSEnvelope type the change maps to; the ids say what changed and Status its new
-// state, so a subscriber (api/wshub) re-reads what it forwards and filters by id: a
+// state, so a subscriber (the sockets' protocol, chatws) re-reads what it forwards and filters by id: a
 // visitor's socket takes only notices of its visit session or visitor, an operator's
 // those of the projects it may read. Like every bus message it carries ids and statuses,
 // never documents (see platform/realtime).

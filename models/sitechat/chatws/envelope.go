@@ -1,4 +1,4 @@
-package wshub
+package chatws
 
 import (
 	"bytes"
@@ -219,12 +219,4 @@ func (e *Envelope) IDs(ids EnvelopeIDs) {
 // EnvelopeIDs are the optional ids of an envelope.
 type EnvelopeIDs struct {
 	ConversationID, VisitSessionID, VisitorID, ChatWidgetID, ProjectID, CallSessionID uuid.UUID
-}
-
-// id answers an optional id of an envelope, uuid.Nil when absent.
-func id(p *uuid.UUID) uuid.UUID {
-	if p == nil {
-		return uuid.Nil
-	}
-	return *p
 }
