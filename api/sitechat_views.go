@@ -191,7 +191,7 @@ func viewCall(c *sitechat.CallSession) siteChatCallView {
 	return siteChatCallView{
 		CallSessionID: c.ID, CompanyID: c.CompanyID, ProjectID: c.ProjectID, ChatWidgetID: c.ChatWidgetID, VisitorID: c.VisitorID,
 		ConversationID: c.ConversationID, VisitSessionID: c.VisitSessionID, Direction: c.Direction, RequestedBy: c.RequestedBy,
-		RequestedByUserID: c.RequestedByUserID, Status: c.Status, MediaKind: c.MediaKind, RecordingEnabled: c.RecordingEnabled,
+		RequestedByUserID: c.RequestedByUserID, Status: string(c.Status), MediaKind: c.MediaKind, RecordingEnabled: c.RecordingEnabled,
 		EndReason: c.EndReason, MetadataJSON: json.RawMessage(c.MetadataJSON), StartedAt: c.StartedAt, EndedAt: c.EndedAt,
 		LastSignalAt: c.LastSignalAt, PrivacyConsentAcceptedAt: c.PrivacyConsentAcceptedAt,
 		RecordingConsentAcceptedAt: c.RecordingConsentAcceptedAt, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt,

@@ -14,10 +14,12 @@ import (
 	"agencyhub/models/company"
 )
 
-// Call statuses. offered and ringing wait for the callee; accepted is a live call;
-// the others are final.
+// CallStatus is a call session's state (the specification's CallSession.status): offered
+// and ringing wait for the callee; accepted is a live call; the others are final.
+type CallStatus string
+
 const (
-	CallOffered   = "offered"
+	CallOffered   CallStatus = "offered"
 	CallRinging   = "ringing"
 	CallAccepted  = "accepted"
 	CallRejected  = "rejected"
@@ -51,7 +53,7 @@ type CallSession struct {
 	RequestedBy                string
 	RequestedByUserID          *uuid.UUID
 	AnsweredByUserID           *uuid.UUID
-	Status                     string
+	Status                     CallStatus
 	MediaKind                  string
 	RecordingEnabled           bool
 	EndReason                  string
@@ -201,7 +203,7 @@ func (s *Service) startCall(ctx context.Context, call *CallSession, typ string) 
 			return err
 		}
 		var live int64
-		err = tx.Model(&CallSession{}).Where("visit_session_id = ? AND status IN ?", call.VisitSessionID, []string{CallOffered, CallRinging, CallAccepted}).
+		err = tx.Model(&CallSession{}).Where("visit_session_id = ? AND status IN ?", call.VisitSessionID, []CallStatus{CallOffered, CallRinging, CallAccepted}).
 			Count(&live).Error
 		if err != nil {
 			return models.Internal("count live calls: %w", err)
@@ -229,7 +231,7 @@ func (s *Service) startCall(ctx context.Context, call *CallSession, typ string) 
 func (s *Service) missCalls(tx *gorm.DB, cond string, args ...any) ([]CallSession, error) {
 	now := s.now()
 	var calls []CallSession
-	err := tx.Where(cond, args...).Where("status IN ? AND created_at <= ?", []string{CallOffered, CallRinging}, now.Add(-CallRingTimeout)).
+	err := tx.Where(cond, args...).Where("status IN ? AND created_at <= ?", []CallStatus{CallOffered, CallRinging}, now.Add(-CallRingTimeout)).
 		Find(&calls).Error
 	if err != nil {
 		return nil, models.Internal("find unanswered calls: %w", err)
@@ -237,7 +239,7 @@ func (s *Service) missCalls(tx *gorm.DB, cond string, args ...any) ([]CallSessio
 	for i := range calls {
 		c := &calls[i]
 		c.Status, c.EndedAt, c.EndReason, c.UpdatedAt = CallMissed, &now, "no_answer", now
-		res := tx.Model(&CallSession{}).Where("id = ? AND status IN ?", c.ID, []string{CallOffered, CallRinging}).
+		res := tx.Model(&CallSession{}).Where("id = ? AND status IN ?", c.ID, []CallStatus{CallOffered, CallRinging}).
 			Updates(map[string]any{"status": CallMissed, "ended_at": now, "end_reason": c.EndReason, "updated_at": now})
 		if res.Error != nil {
 			return nil, models.Internal("miss call: %w", res.Error)
@@ -267,26 +269,26 @@ func (s *Service) ExpireMissedCalls(ctx context.Context) (int, error) {
 // callMove is one move of the call state machine: the states it leaves, who may make it,
 // the state it reaches and the notice it publishes.
 type callMove struct {
-	from []string
+	from []CallStatus
 	// by answers whether party may make the move on c.
 	by   func(c *CallSession, party Party) bool
-	to   func(c *CallSession, party Party) string
+	to   func(c *CallSession, party Party) CallStatus
 	note string
 }
 
 var (
-	waiting  = []string{CallOffered, CallRinging}
+	waiting  = []CallStatus{CallOffered, CallRinging}
 	isCallee = func(c *CallSession, p Party) bool { return p.Kind == c.callee() }
 	anyParty = func(*CallSession, Party) bool { return true }
-	moveRing = callMove{from: []string{CallOffered}, by: isCallee, to: fixed(CallRinging)}
+	moveRing = callMove{from: []CallStatus{CallOffered}, by: isCallee, to: fixed(CallRinging)}
 	moveAcc  = callMove{from: waiting, by: isCallee, to: fixed(CallAccepted), note: NoticeCallAccept}
 	moveRej  = callMove{from: waiting, by: isCallee, to: fixed(CallRejected), note: NoticeCallReject}
-	moveFail = callMove{from: []string{CallOffered, CallRinging, CallAccepted}, by: anyParty, to: fixed(CallFailed), note: NoticeCallEnd}
+	moveFail = callMove{from: []CallStatus{CallOffered, CallRinging, CallAccepted}, by: anyParty, to: fixed(CallFailed), note: NoticeCallEnd}
 	// End hangs up: the caller cancels a call not yet answered; either side ends a live one.
 	moveEnd = callMove{
-		from: []string{CallOffered, CallRinging, CallAccepted},
+		from: []CallStatus{CallOffered, CallRinging, CallAccepted},
 		by:   func(c *CallSession, p Party) bool { return c.Status == CallAccepted || p.Kind != c.callee() },
-		to: func(c *CallSession, _ Party) string {
+		to: func(c *CallSession, _ Party) CallStatus {
 			if c.Status == CallAccepted {
 				return CallEnded
 			}
@@ -295,8 +297,8 @@ var (
 	}
 )
 
-func fixed(status string) func(*CallSession, Party) string {
-	return func(*CallSession, Party) string { return status }
+func fixed(status CallStatus) func(*CallSession, Party) CallStatus {
+	return func(*CallSession, Party) CallStatus { return status }
 }
 
 // RingCall records that the call reached the callee's device (offered becomes ringing).
@@ -379,7 +381,7 @@ func (s *Service) moveCall(ctx context.Context, call *CallSession, by Party, m c
 		}
 		moved, n = c, callNotice(m.note, c)
 		if m.note == "" { // ringing and hang-ups map by the call's origin and outcome
-			n.Type = map[string]string{CallRinging: creationNotice(c), CallEnded: NoticeCallEnd, CallCancelled: NoticeCallCancel}[c.Status]
+			n.Type = map[CallStatus]string{CallRinging: creationNotice(c), CallEnded: NoticeCallEnd, CallCancelled: NoticeCallCancel}[c.Status]
 		}
 		return nil
 	})
@@ -404,7 +406,7 @@ func creationNotice(c *CallSession) string {
 // live call is touched.
 func (s *Service) SignalCall(ctx context.Context, call *CallSession) error {
 	now := s.now()
-	err := s.DB.WithContext(ctx).Model(&CallSession{}).Where("id = ? AND status IN ?", call.ID, []string{CallOffered, CallRinging, CallAccepted}).
+	err := s.DB.WithContext(ctx).Model(&CallSession{}).Where("id = ? AND status IN ?", call.ID, []CallStatus{CallOffered, CallRinging, CallAccepted}).
 		Updates(map[string]any{"last_signal_at": now, "updated_at": now}).Error
 	if err != nil {
 		return models.Internal("record call signal: %w", err)
@@ -414,7 +416,7 @@ func (s *Service) SignalCall(ctx context.Context, call *CallSession) error {
 
 func callNotice(typ string, c *CallSession) Notice {
 	n := Notice{Type: typ, ProjectID: c.ProjectID, ChatWidgetID: c.ChatWidgetID, VisitorID: c.VisitorID, VisitSessionID: c.VisitSessionID,
-		CallSessionID: c.ID, Status: c.Status}
+		CallSessionID: c.ID, Status: string(c.Status)}
 	if c.ConversationID != nil {
 		n.ConversationID = *c.ConversationID
 	}
