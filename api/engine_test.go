@@ -15,6 +15,7 @@ import (
 	"agencyhub/api"
 	"agencyhub/engine"
 	"agencyhub/engine/devserver"
+	"agencyhub/engine/wiring"
 	"agencyhub/models"
 	"agencyhub/models/aiemployee"
 	"agencyhub/models/automation"
@@ -81,7 +82,7 @@ func (e *env) withEngine(s *api.Server) {
 	egressClient := egress.NewClient(testEgress, egress.DefaultMaxBody)
 	ai := aiemployee.NewService(e.db.DB, s.Bus)
 	ai.Now = s.Now
-	services := engine.NewServices(c, queue, s.PublicURL, s.Catalog, engine.Stores{
+	services := wiring.NewServices(c, queue, s.PublicURL, s.Catalog, wiring.Stores{
 		Workflows: s.Workflows, Integrations: s.Integrations, Webhooks: s.Webhooks, Relays: s.Relays, Billing: s.Billing, Work: s.Work,
 		AI: ai, Companies: s.Company, Egress: egressClient})
 	s.Drafts, s.Runs, s.Intake, s.Publisher, s.Agent = services.Drafts, services.Runs, services.Intake, services.Publisher, services.Agent

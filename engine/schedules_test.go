@@ -84,29 +84,36 @@ func TestScheduleTickHandsThePlannedTimeToScheduleFire(t *testing.T) {
 	}
 }
 
-// scheduleFixture is a workflow in a project of its own, with the engine's services on a
-// task queue of its own.
+// scheduleFixture is a workflow in a project of its own, with its schedules, publisher and
+// intake on a task queue of its own.
 type scheduleFixture struct {
-	ctx    context.Context
-	engine *Services
-	w      *automation.Workflow
-	userID uuid.UUID
+	ctx       context.Context
+	workflows *automation.Service
+	schedules *Schedules
+	publisher *Publisher
+	intake    *Intake
+	w         *automation.Workflow
+	userID    uuid.UUID
 }
 
 func newScheduleFixture(t *testing.T, db *dbtest.DB) *scheduleFixture {
 	t.Helper()
 	tenant := dbtest.NewTenant(t, db.DB, "s"+strings.ReplaceAll(models.NewID().String(), "-", ""))
 	f := &scheduleFixture{ctx: context.Background(), userID: tenant.UserID}
-	workflows := automation.NewService(db.DB, tenant.Companies, tenant.Catalog, realtime.NewLocal())
-	f.engine = NewServices(testTemporal(t), "schedule-test-"+models.NewID().String(), "https://hub.test", tenant.Catalog,
-		Stores{Workflows: workflows})
+	f.workflows = automation.NewService(db.DB, tenant.Companies, tenant.Catalog, realtime.NewLocal())
+	c, queue := testTemporal(t), "schedule-test-"+models.NewID().String()
+	f.schedules = &Schedules{Client: c, Workflows: f.workflows, Catalog: tenant.Catalog, TaskQueue: queue}
+	drafts := &Drafts{Catalog: tenant.Catalog, Workflows: f.workflows}
+	f.publisher = &Publisher{Workflows: f.workflows, Schedules: f.schedules, Drafts: drafts}
+	runs := &Runs{Client: c, Workflows: f.workflows, Catalog: tenant.Catalog, Drafts: drafts, TaskQueue: queue, WebURL: "https://hub.test"}
+	f.intake = &Intake{Runs: runs, Workflows: f.workflows, Catalog: tenant.Catalog}
 	var err error
-	if f.w, err = workflows.Create(f.ctx, tenant.Project, f.userID, "Scheduled", ""); err != nil {
+	if f.w, err = f.workflows.Create(f.ctx, tenant.Project, f.userID, "Scheduled", ""); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		for _, key := range []string{"tick", "nightly"} {
-			_ = f.engine.Schedules.deleteSchedule(context.Background(), ScheduleID(f.w.ID, key))
+			_ = f.schedules.deleteSchedule(context.Background(), ScheduleID(f.w.ID, key))
 		}
 	})
 	return f
@@ -123,12 +130,12 @@ func (f *scheduleFixture) publish(t *testing.T, actions ...automation.Action) (*
 	for _, a := range actions {
 		g.Connections = append(g.Connections, edge(a.ActionKey, "done"))
 	}
-	w, err := f.engine.Runs.Workflows.PutDraft(f.ctx, f.w, automation.Draft{Graph: g})
+	w, err := f.workflows.PutDraft(f.ctx, f.w, automation.Draft{Graph: g})
 	if err != nil {
 		t.Fatalf("save draft: %v", err)
 	}
 	f.w = w
-	v, err := f.engine.Publisher.Publish(f.ctx, f.w, f.userID, nil)
+	v, err := f.publisher.Publish(f.ctx, f.w, f.userID, nil)
 	if err == nil {
 		f.w.CurrentVersionID = &v.ID
 	}
@@ -147,7 +154,7 @@ func (f *scheduleFixture) mustPublish(t *testing.T, actions ...automation.Action
 // describe answers the trigger's schedule, or nil when there is none.
 func (f *scheduleFixture) describe(t *testing.T, key string) *client.ScheduleDescription {
 	t.Helper()
-	d, err := f.engine.Schedules.Client.ScheduleClient().GetHandle(f.ctx, ScheduleID(f.w.ID, key)).Describe(f.ctx)
+	d, err := f.schedules.Client.ScheduleClient().GetHandle(f.ctx, ScheduleID(f.w.ID, key)).Describe(f.ctx)
 	if isNotFound(err) {
 		return nil
 	}
@@ -184,14 +191,14 @@ func TestScheduleSync(t *testing.T) {
 				t.Errorf("overlap policy %v, want skip", d.Schedule.Policy.Overlap)
 			}
 			a, ok := d.Schedule.Action.(*client.ScheduleWorkflowAction)
-			if !ok || a.Workflow != ScheduleWorkflowName || a.TaskQueue != f.engine.Schedules.TaskQueue {
+			if !ok || a.Workflow != ScheduleWorkflowName || a.TaskQueue != f.schedules.TaskQueue {
 				t.Errorf("action %+v, want the tick workflow on the runs' task queue", d.Schedule.Action)
 			}
 		})
 
 		t.Run("syncing again changes nothing", func(t *testing.T) {
 			before := f.mustDescribe(t, "tick").Info.LastUpdateAt
-			if err := f.engine.Schedules.Sync(f.ctx, f.w); err != nil {
+			if err := f.schedules.Sync(f.ctx, f.w); err != nil {
 				t.Fatal(err)
 			}
 			if after := f.mustDescribe(t, "tick").Info.LastUpdateAt; !after.Equal(before) {
@@ -239,7 +246,7 @@ func TestScheduleSync(t *testing.T) {
 		})
 
 		t.Run("restoring a version brings its schedules back", func(t *testing.T) {
-			restored, err := f.engine.Publisher.Restore(f.ctx, f.w, withBoth.ID)
+			restored, err := f.publisher.Restore(f.ctx, f.w, withBoth.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -275,7 +282,7 @@ func TestScheduleStartScheduled(t *testing.T) {
 		planned := time.Date(2026, 3, 1, 9, 0, 0, 0, time.FixedZone("MSK", 3*3600))
 		fire := func(t *testing.T, at time.Time) (*automation.Run, string) {
 			t.Helper()
-			run, skipped, err := f.engine.Intake.StartScheduled(f.ctx, ScheduleFiring{WorkflowID: f.w.ID, ActionKey: "tick", ScheduledAt: at})
+			run, skipped, err := f.intake.StartScheduled(f.ctx, ScheduleFiring{WorkflowID: f.w.ID, ActionKey: "tick", ScheduledAt: at})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -349,7 +356,7 @@ func TestScheduleStartScheduled(t *testing.T) {
 		})
 
 		t.Run("a firing of an unknown workflow is skipped", func(t *testing.T) {
-			run, skipped, err := f.engine.Intake.StartScheduled(f.ctx, ScheduleFiring{WorkflowID: models.NewID(), ActionKey: "tick", ScheduledAt: planned})
+			run, skipped, err := f.intake.StartScheduled(f.ctx, ScheduleFiring{WorkflowID: models.NewID(), ActionKey: "tick", ScheduledAt: planned})
 			if err != nil || run != nil || skipped == "" {
 				t.Fatalf("answered %v, %q, %v: want a skip", run, skipped, err)
 			}

@@ -28,6 +28,7 @@ import (
 	"agencyhub/api"
 	"agencyhub/engine"
 	"agencyhub/engine/devserver"
+	"agencyhub/engine/wiring"
 	"agencyhub/migrations"
 	"agencyhub/models"
 	"agencyhub/models/aiemployee"
@@ -175,7 +176,7 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	egressPolicy, _ := m.Config.egressPolicy()
 	egressClient := egress.NewClient(egressPolicy, egress.DefaultMaxBody)
-	services := engine.NewServices(m.temporal, engine.TaskQueue, m.Config.WebURL, catalog, engine.Stores{
+	services := wiring.NewServices(m.temporal, engine.TaskQueue, m.Config.WebURL, catalog, wiring.Stores{
 		Workflows: st.workflows, Integrations: st.integrations, Webhooks: st.webhooks, Relays: st.relays, Billing: st.billing, Work: st.work,
 		AI: st.ai, Companies: st.companies, Egress: egressClient,
 	})
@@ -299,7 +300,8 @@ func (m *Main) temporalAddress() string {
 // billing cycle (creating its schedule on first start), and the relay poller. Every
 // instance with a worker polls relays: the poll leases in the database keep each bot to one
 // poller at a time, and a stopped poller gives its leases up.
-func (m *Main) startWorker(st *stores, services *engine.Services, botAPI *activities.BotAPI, policy egress.Policy, egressClient *http.Client) error {
+func (m *Main) startWorker(st *stores, services *wiring.Services, botAPI *activities.BotAPI, policy egress.Policy,
+	egressClient *http.Client) error {
 	if err := engine.EnsureBillingSchedule(m.loopsCtx, m.temporal, engine.TaskQueue); err != nil {
 		return fmt.Errorf("billing schedule: %w", err)
 	}
@@ -333,7 +335,8 @@ func (m *Main) mailSender() (*mailer.Sender, error) {
 }
 
 // apiServer hands the API what its handlers need.
-func (m *Main) apiServer(st *stores, services *engine.Services, catalog *schemas.Catalog, botAPI *activities.BotAPI, policy egress.Policy, egressClient *http.Client) (*api.Server, error) {
+func (m *Main) apiServer(st *stores, services *wiring.Services, catalog *schemas.Catalog, botAPI *activities.BotAPI,
+	policy egress.Policy, egressClient *http.Client) (*api.Server, error) {
 	contract, err := schemas.Load()
 	if err != nil {
 		return nil, fmt.Errorf("load contract: %w", err)

@@ -1,4 +1,6 @@
-package engine
+// Package wiring builds the engine's packages on one Temporal client and task queue and
+// wires them to each other: the services the API and the server's loops use.
+package wiring
 
 import (
 	"log/slog"
@@ -7,6 +9,7 @@ import (
 
 	"go.temporal.io/sdk/client"
 
+	"agencyhub/engine"
 	"agencyhub/models/aiemployee"
 	"agencyhub/models/automation"
 	"agencyhub/models/billing"
@@ -22,14 +25,14 @@ import (
 // dispatcher of queued runs (whose loop, Dispatcher.Run, the caller runs), the trigger
 // intake, draft validation, publishing and the schedules, wired to each other.
 type Services struct {
-	Drafts     *Drafts
-	Runs       *Runs
-	Dispatcher *Dispatcher
-	Intake     *Intake
-	Publisher  *Publisher
-	Schedules  *Schedules
+	Drafts     *engine.Drafts
+	Runs       *engine.Runs
+	Dispatcher *engine.Dispatcher
+	Intake     *engine.Intake
+	Publisher  *engine.Publisher
+	Schedules  *engine.Schedules
 	// Agent is the AI employee; nil without Stores.AI.
-	Agent *Agent
+	Agent *engine.Agent
 }
 
 // Stores are the models the engine drives.
@@ -50,17 +53,33 @@ type Stores struct {
 }
 
 // NewServices wires the engine's services. Runs are dispatched to taskQueue, where the
-// worker (NewWorker) must poll; webURL is the console's address, the base of the links runs
-// carry.
+// worker (engine.NewWorker) must poll; webURL is the console's address, the base of the
+// links runs carry.
 func NewServices(c client.Client, taskQueue, webURL string, catalog *schemas.Catalog, st Stores) *Services {
-	drafts := &Drafts{Catalog: catalog, Integrations: st.Integrations, Workflows: st.Workflows}
-	runs := &Runs{Client: c, Workflows: st.Workflows, Catalog: catalog, Drafts: drafts, Templates: st.Integrations, TaskQueue: taskQueue, WebURL: webURL}
-	schedules := &Schedules{Client: c, Workflows: st.Workflows, Catalog: catalog, TaskQueue: taskQueue}
-	intake := &Intake{Runs: runs, Workflows: st.Workflows, Catalog: catalog, Webhooks: st.Webhooks, Relays: st.Relays, Billing: st.Billing, Work: st.Work}
-	var agent *Agent
+	drafts := &engine.Drafts{Catalog: catalog, Integrations: st.Integrations, Workflows: st.Workflows}
+	runs := &engine.Runs{
+		Client:    c,
+		Workflows: st.Workflows,
+		Catalog:   catalog,
+		Drafts:    drafts,
+		Templates: st.Integrations,
+		TaskQueue: taskQueue,
+		WebURL:    webURL,
+	}
+	schedules := &engine.Schedules{Client: c, Workflows: st.Workflows, Catalog: catalog, TaskQueue: taskQueue}
+	intake := &engine.Intake{
+		Runs:      runs,
+		Workflows: st.Workflows,
+		Catalog:   catalog,
+		Webhooks:  st.Webhooks,
+		Relays:    st.Relays,
+		Billing:   st.Billing,
+		Work:      st.Work,
+	}
+	var agent *engine.Agent
 	if st.AI != nil {
 		var err error
-		agent, err = NewAgent(Agent{Store: st.AI, Companies: st.Companies, Workflows: st.Workflows, Integrations: st.Integrations,
+		agent, err = engine.NewAgent(engine.Agent{Store: st.AI, Companies: st.Companies, Workflows: st.Workflows, Integrations: st.Integrations,
 			Billing: st.Billing, Drafts: drafts, Runs: runs, Catalog: catalog, Client: c, TaskQueue: taskQueue, HTTP: st.Egress})
 		if err != nil {
 			panic("the AI employee's embedded tools and documents do not load: " + err.Error())
@@ -70,9 +89,9 @@ func NewServices(c client.Client, taskQueue, webURL string, catalog *schemas.Cat
 		Agent:      agent,
 		Drafts:     drafts,
 		Runs:       runs,
-		Dispatcher: NewDispatcher(runs, intake, time.Second, slog.Default()),
+		Dispatcher: engine.NewDispatcher(runs, intake, time.Second, slog.Default()),
 		Intake:     intake,
-		Publisher:  &Publisher{Workflows: st.Workflows, Schedules: schedules, Drafts: drafts},
+		Publisher:  &engine.Publisher{Workflows: st.Workflows, Schedules: schedules, Drafts: drafts},
 		Schedules:  schedules,
 	}
 }
