@@ -500,7 +500,8 @@ func (e *env) restartWorker(t *testing.T) {
 	services := wiring.NewServices(e.temporal, e.taskQueue, s.PublicURL, s.Catalog, wiring.Stores{
 		Workflows: workflows, Integrations: s.Integrations, Billing: s.Billing, AI: aiemployee.NewService(e.db.DB, s.Bus),
 		Companies: s.Company, Egress: egress.NewClient(testEgress, egress.DefaultMaxBody)})
-	w := engine.NewWorker(e.temporal, e.taskQueue, engine.WorkerDeps{Workflows: workflows, Agent: services.Agent})
+	w := wiring.NewWorker(e.temporal, e.taskQueue,
+		wiring.WorkerDeps{WorkerDeps: engine.WorkerDeps{Workflows: workflows}, Agent: services.Agent})
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}

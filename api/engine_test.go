@@ -96,9 +96,12 @@ func (e *env) withEngine(s *api.Server) {
 	s.BotAPI = &activities.BotAPI{ActionDependencies: s.Integrations, Client: egressClient}
 	s.PartyLookup = &activities.PartyLookup{Store: s.Integrations, Client: egressClient}
 	e.temporal, e.taskQueue = c, queue
-	w := engine.NewWorker(c, queue, engine.WorkerDeps{Workflows: s.Workflows, Intake: services.Intake, BotSessions: s.Relays, Billing: s.Billing,
-		Actions: activities.Registry(activities.Deps{ActionDependencies: s.Integrations, EgressPolicy: testEgress,
-			Tasks: lossyTasks{TaskStore: s.Work, lose: e.lostTaskAnswers}}), Agent: s.Agent})
+	w := wiring.NewWorker(c, queue, wiring.WorkerDeps{
+		WorkerDeps: engine.WorkerDeps{Workflows: s.Workflows, Intake: services.Intake, BotSessions: s.Relays, Billing: s.Billing,
+			Actions: activities.Registry(activities.Deps{ActionDependencies: s.Integrations, EgressPolicy: testEgress,
+				Tasks: lossyTasks{TaskStore: s.Work, lose: e.lostTaskAnswers}})},
+		Agent: s.Agent,
+	})
 	e.worker = w
 	if err := w.Start(); err != nil {
 		e.t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"agencyhub/activities"
 	"agencyhub/api/wshub"
 	"agencyhub/engine"
+	"agencyhub/engine/agent"
 	"agencyhub/models/automation"
 	"agencyhub/models/relay"
 	"agencyhub/models/sitechat"
@@ -91,7 +92,7 @@ type Server struct {
 	chatSockets     *siteChatSockets
 	// Agent is the AI employee: its settings and capability, sessions on Temporal, tool
 	// approvals and model lists.
-	Agent *engine.Agent
+	Agent *agent.Agent
 	// Work is the work tracker: boards, tasks, task workflows, time and timers.
 	Work *work.Service
 	// Files keeps uploaded files and signs their download links.

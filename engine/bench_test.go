@@ -130,7 +130,7 @@ type bareInput struct {
 // records nothing.
 func bareThreeActivities(ctx workflow.Context, in bareInput) error {
 	retry := in.Policy.retryPolicy()
-	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: in.Policy.Timeout, HeartbeatTimeout: heartbeatTimeout, RetryPolicy: retry})
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: in.Policy.Timeout, HeartbeatTimeout: HeartbeatTimeout, RetryPolicy: retry})
 	ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: in.Policy.Timeout, RetryPolicy: retry})
 	for _, req := range in.Requests {
 		execute := workflow.ExecuteActivity

@@ -48,7 +48,7 @@ func (in *Intake) CallWorkflow(ctx context.Context, req activities.Request) (act
 		return activities.Result{}, err
 	}
 	called, _ := caller.NamespacesJSON()[callNamespace].(map[string]any) // nil unless the caller was called
-	depth := toInt(called["depth"]) + 1
+	depth := ToInt(called["depth"]) + 1
 	if depth > maxCallDepth {
 		return activities.Result{}, activities.Fail(activities.ClassValidation, "call_too_deep",
 			fmt.Sprintf("Calls nest at most %d deep; this one would be %d.", maxCallDepth, depth), "Call the workflow from fewer levels")
@@ -96,7 +96,7 @@ func (in *Intake) calleeTrigger(ctx context.Context, req activities.Request, cal
 
 // awaitCall waits for the called run's execution to close, then answers its outputs.
 func (in *Intake) awaitCall(ctx context.Context, req activities.Request, run *automation.Run) (activities.Result, error) {
-	timeout := time.Duration(max(toInt(req.Config["timeout_seconds"]), 1)) * time.Second
+	timeout := time.Duration(max(ToInt(req.Config["timeout_seconds"]), 1)) * time.Second
 	waitCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	err := in.Runs.Client.GetWorkflow(waitCtx, run.ID.String(), "").Get(waitCtx, nil)

@@ -293,7 +293,7 @@ func (r *interpreter) execute(a automation.Action, selector workflow.Selector) {
 }
 
 func (r *interpreter) delay(a automation.Action, config map[string]any, selector workflow.Selector) {
-	seconds := toInt(config["seconds"])
+	seconds := ToInt(config["seconds"])
 	now := workflow.Now(r.ctx)
 	r.status[a.ActionKey] = automation.ActionWaiting
 	r.action(automation.ActionUpdate{ActionKey: a.ActionKey, Status: automation.ActionWaiting, Input: config, StartedAt: &now, MaxAttempts: 1})
@@ -306,7 +306,7 @@ func (r *interpreter) delay(a automation.Action, config map[string]any, selector
 		r.inflight--
 		r.timers--
 		if err := f.Get(r.ctx, nil); err != nil {
-			r.fail(a, automation.ActionFailed, activities.AsFailure(errorOf(err)))
+			r.fail(a, automation.ActionFailed, activities.AsFailure(ErrorOf(err)))
 		} else {
 			r.succeed(a, map[string]any{"waited_seconds": seconds}, nil)
 		}
@@ -318,7 +318,7 @@ func (r *interpreter) delay(a automation.Action, config map[string]any, selector
 // the wait: the action waits, as a timer does, for the reply signal or for the time the
 // activity answered, and succeeds with the reply or with timed_out.
 func (r *interpreter) waitForReply(a automation.Action, recorded activities.Result, selector workflow.Selector) {
-	seconds := toInt(recorded.Output["timeout_seconds"])
+	seconds := ToInt(recorded.Output["timeout_seconds"])
 	r.status[a.ActionKey] = automation.ActionWaiting
 	r.action(automation.ActionUpdate{ActionKey: a.ActionKey, Status: automation.ActionWaiting})
 	r.event("action.waiting", a.ActionKey, automation.ActionWaiting, fmt.Sprintf("waiting %d seconds for the chat's reply", seconds), nil)
@@ -330,7 +330,7 @@ func (r *interpreter) waitForReply(a automation.Action, recorded activities.Resu
 		r.timers--
 		var output map[string]any
 		if err := f.Get(r.ctx, &output); err != nil {
-			r.fail(a, automation.ActionFailed, activities.AsFailure(errorOf(err)))
+			r.fail(a, automation.ActionFailed, activities.AsFailure(ErrorOf(err)))
 		} else {
 			r.succeed(a, output, nil)
 		}
@@ -395,8 +395,8 @@ func (r *interpreter) activity(a automation.Action, config map[string]any, selec
 	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: policy.Timeout,
 		// A run never waits forever for a worker that does not execute this action type.
-		ScheduleToStartTimeout: scheduleToStartTimeout,
-		HeartbeatTimeout:       heartbeatTimeout,
+		ScheduleToStartTimeout: ScheduleToStartTimeout,
+		HeartbeatTimeout:       HeartbeatTimeout,
 		RetryPolicy:            retry,
 	})
 	selector.AddFuture(workflow.ExecuteActivity(ctx, a.ActionTypeKey, req), func(f workflow.Future) { r.settle(a, f, done) })
@@ -429,7 +429,7 @@ func (r *interpreter) settle(a automation.Action, f workflow.Future, done func(a
 	r.inflight--
 	var res activities.Result
 	if err := f.Get(r.ctx, &res); err != nil {
-		failure := activities.AsFailure(errorOf(err))
+		failure := activities.AsFailure(ErrorOf(err))
 		status := automation.ActionFailed
 		if failure.Retryable {
 			status = automation.ActionDeadLettered
@@ -550,8 +550,8 @@ var retryClasses = []string{
 	activities.ClassRateLimited, activities.ClassTimeoutUnknown, activities.ClassCanceled, activities.ClassUnknownOutcome,
 }
 
-// errorOf unwraps an activity or timer error into the action's classified failure.
-func errorOf(err error) error {
+// ErrorOf unwraps an activity or timer error into the action's classified failure.
+func ErrorOf(err error) error {
 	var appErr *temporal.ApplicationError
 	if errors.As(err, &appErr) {
 		var f activities.Failure
@@ -584,7 +584,9 @@ func errorOf(err error) error {
 	return err
 }
 
-func toInt(v any) int {
+// ToInt is the whole number a config or an output holds (a JSON number), 0 when it holds
+// none.
+func ToInt(v any) int {
 	switch n := v.(type) {
 	case float64:
 		return int(n)

@@ -286,7 +286,7 @@ func (s *Runs) policies(g automation.Graph) map[string]ActionPolicy {
 		if readOnly, ok := config["read_only"].(bool); ok && a.ActionTypeKey == activities.ActionDBQuery {
 			p.Idempotent = readOnly // a read repeated reads again; a write may not be repeated
 		}
-		if secs := toInt(config["timeout_seconds"]); secs > 0 {
+		if secs := ToInt(config["timeout_seconds"]); secs > 0 {
 			p.Timeout = time.Duration(secs)*time.Second + timeoutMargin
 		}
 		if rp, ok := config["retry_policy"].(map[string]any); ok {
@@ -317,14 +317,14 @@ func nonNilMap(m map[string]any) map[string]any {
 }
 
 func intOr(v any, def int) int {
-	if n := toInt(v); n > 0 {
+	if n := ToInt(v); n > 0 {
 		return n
 	}
 	return def
 }
 
 func secondsOr(v any, def time.Duration) time.Duration {
-	if n := toInt(v); n > 0 {
+	if n := ToInt(v); n > 0 {
 		return time.Duration(n) * time.Second
 	}
 	return def

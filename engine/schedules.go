@@ -67,7 +67,7 @@ func readScheduleTrigger(catalog *schemas.Catalog, config map[string]any) schedu
 	enabled, ok := config["enabled"].(bool)
 	t := scheduleTrigger{Key: str("schedule_key"), Enabled: enabled || !ok, Cron: str("cron"), TimeZone: str("timezone")}
 	if t.Cron == "" {
-		t.Every = time.Duration(toInt(config["interval_seconds"])) * time.Second
+		t.Every = time.Duration(ToInt(config["interval_seconds"])) * time.Second
 	}
 	if t.TimeZone == "" {
 		t.TimeZone = "UTC"

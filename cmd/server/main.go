@@ -305,13 +305,16 @@ func (m *Main) startWorker(st *stores, services *wiring.Services, botAPI *activi
 	if err := engine.EnsureBillingSchedule(m.loopsCtx, m.temporal, engine.TaskQueue); err != nil {
 		return fmt.Errorf("billing schedule: %w", err)
 	}
-	m.worker = engine.NewWorker(m.temporal, engine.TaskQueue, engine.WorkerDeps{
-		Workflows: st.workflows, Intake: services.Intake, BotSessions: st.relays, Billing: st.billing,
-		Actions: activities.Registry(activities.Deps{
-			ActionDependencies: st.integrations, EgressPolicy: policy, Egress: egressClient,
-			MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL, Tasks: st.work,
-		}),
-		Metrics: m.metrics, Agent: services.Agent,
+	m.worker = wiring.NewWorker(m.temporal, engine.TaskQueue, wiring.WorkerDeps{
+		WorkerDeps: engine.WorkerDeps{
+			Workflows: st.workflows, Intake: services.Intake, BotSessions: st.relays, Billing: st.billing,
+			Actions: activities.Registry(activities.Deps{
+				ActionDependencies: st.integrations, EgressPolicy: policy, Egress: egressClient,
+				MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL, Tasks: st.work,
+			}),
+			Metrics: m.metrics,
+		},
+		Agent: services.Agent,
 	})
 	if err := m.worker.Start(); err != nil {
 		return err

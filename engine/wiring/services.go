@@ -1,5 +1,6 @@
 // Package wiring builds the engine's packages on one Temporal client and task queue and
-// wires them to each other: the services the API and the server's loops use.
+// wires them to each other: the services the API and the server's loops use, and the
+// worker that runs all their workflows and activities.
 package wiring
 
 import (
@@ -10,6 +11,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"agencyhub/engine"
+	"agencyhub/engine/agent"
 	"agencyhub/models/aiemployee"
 	"agencyhub/models/automation"
 	"agencyhub/models/billing"
@@ -32,7 +34,7 @@ type Services struct {
 	Publisher  *engine.Publisher
 	Schedules  *engine.Schedules
 	// Agent is the AI employee; nil without Stores.AI.
-	Agent *engine.Agent
+	Agent *agent.Agent
 }
 
 // Stores are the models the engine drives.
@@ -53,7 +55,7 @@ type Stores struct {
 }
 
 // NewServices wires the engine's services. Runs are dispatched to taskQueue, where the
-// worker (engine.NewWorker) must poll; webURL is the console's address, the base of the
+// worker (NewWorker) must poll; webURL is the console's address, the base of the
 // links runs carry.
 func NewServices(c client.Client, taskQueue, webURL string, catalog *schemas.Catalog, st Stores) *Services {
 	drafts := &engine.Drafts{Catalog: catalog, Integrations: st.Integrations, Workflows: st.Workflows}
@@ -76,17 +78,28 @@ func NewServices(c client.Client, taskQueue, webURL string, catalog *schemas.Cat
 		Billing:   st.Billing,
 		Work:      st.Work,
 	}
-	var agent *engine.Agent
+	var employee *agent.Agent
 	if st.AI != nil {
 		var err error
-		agent, err = engine.NewAgent(engine.Agent{Store: st.AI, Companies: st.Companies, Workflows: st.Workflows, Integrations: st.Integrations,
-			Billing: st.Billing, Drafts: drafts, Runs: runs, Catalog: catalog, Client: c, TaskQueue: taskQueue, HTTP: st.Egress})
+		employee, err = agent.NewAgent(agent.Agent{
+			Store:        st.AI,
+			Companies:    st.Companies,
+			Workflows:    st.Workflows,
+			Integrations: st.Integrations,
+			Billing:      st.Billing,
+			Drafts:       drafts,
+			Runs:         runs,
+			Catalog:      catalog,
+			Client:       c,
+			TaskQueue:    taskQueue,
+			HTTP:         st.Egress,
+		})
 		if err != nil {
 			panic("the AI employee's embedded tools and documents do not load: " + err.Error())
 		}
 	}
 	return &Services{
-		Agent:      agent,
+		Agent:      employee,
 		Drafts:     drafts,
 		Runs:       runs,
 		Dispatcher: engine.NewDispatcher(runs, intake, time.Second, slog.Default()),
