@@ -13,6 +13,7 @@ import (
 	"agencyhub/api/wshub"
 	"agencyhub/engine"
 	"agencyhub/engine/agent"
+	"agencyhub/engine/intake"
 	"agencyhub/models/automation"
 	"agencyhub/models/relay"
 	"agencyhub/models/sitechat"
@@ -60,7 +61,7 @@ type Server struct {
 	// changes current versions.
 	Drafts    *engine.Drafts
 	Runs      *engine.Runs
-	Intake    *engine.Intake
+	Intake    *intake.Intake
 	Publisher *engine.Publisher
 	// Bus carries run changes to event streams and receipt waits.
 	Bus realtime.Bus

@@ -218,7 +218,7 @@ func newThroughputBench(b *testing.B, ctx context.Context, c client.Client, star
 // engineRun starts a run of the published version from its manual trigger and waits until
 // the projection records it finished.
 func (t *throughputBench) engineRun() error {
-	run, err := t.runs.start(t.ctx, Start{CompanyID: t.workflow.CompanyID, ProjectID: t.workflow.ProjectID, WorkflowID: t.workflow.ID,
+	run, err := t.runs.Start(t.ctx, Start{CompanyID: t.workflow.CompanyID, ProjectID: t.workflow.ProjectID, WorkflowID: t.workflow.ID,
 		Version: t.version, Graph: t.version.Graph(), TriggerType: TriggerManual, TriggerKey: benchTrigger, Payload: map[string]any{"n": 1},
 		StartedBy: &t.userID})
 	if err != nil {

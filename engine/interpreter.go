@@ -346,7 +346,7 @@ func (r *interpreter) awaitReply(actionKey string, d time.Duration) workflow.Fut
 		timerCtx, stopTimer := workflow.WithCancel(ctx)
 		defer stopTimer()
 		waiting := workflow.NewSelector(ctx)
-		waiting.AddReceive(workflow.GetSignalChannel(ctx, replySignal(actionKey)), func(c workflow.ReceiveChannel, _ bool) {
+		waiting.AddReceive(workflow.GetSignalChannel(ctx, ReplySignal(actionKey)), func(c workflow.ReceiveChannel, _ bool) {
 			var reply map[string]any
 			c.Receive(ctx, &reply)
 			settle.SetValue(reply)
@@ -363,8 +363,8 @@ func (r *interpreter) awaitReply(actionKey string, d time.Duration) workflow.Fut
 	return future
 }
 
-// replySignal names the signal that hands a run's bot.wait_for_reply action its reply.
-func replySignal(actionKey string) string { return "bot.wait_for_reply/" + actionKey }
+// ReplySignal names the signal that hands a run's bot.wait_for_reply action its reply.
+func ReplySignal(actionKey string) string { return "bot.wait_for_reply/" + actionKey }
 
 // activity runs an action as its activity, a local one when its policy says so; done takes
 // its result.

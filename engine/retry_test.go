@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"agencyhub/activities"
+	"agencyhub/engine/enginetest"
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
 	"agencyhub/models/automation"
@@ -36,7 +37,7 @@ type liveEngine struct {
 // and interceptors wrap the worker's calls.
 func newLiveEngine(t *testing.T, progress func(context.Context, automation.Progress) error, interceptors ...interceptor.WorkerInterceptor) *liveEngine {
 	t.Helper()
-	c := testTemporal(t)
+	c := enginetest.Temporal(t)
 	db := dbtest.SQLite(t)
 	l := &liveEngine{tenant: dbtest.NewTenant(t, db.DB, "live"), fakes: newFakeActions()}
 	l.workflows = automation.NewService(db.DB, l.tenant.Companies, l.tenant.Catalog, realtime.NewLocal())
@@ -91,7 +92,7 @@ func (l *liveEngine) publish(t *testing.T, g automation.Graph) (*automation.Work
 // startManual starts a run of the version from its manual trigger, start, as the intake
 // does once it has found the trigger.
 func (l *liveEngine) startManual(wf *automation.Workflow, v *automation.Version) (*automation.Run, error) {
-	return l.runs.start(context.Background(), Start{CompanyID: wf.CompanyID, ProjectID: wf.ProjectID, WorkflowID: wf.ID,
+	return l.runs.Start(context.Background(), Start{CompanyID: wf.CompanyID, ProjectID: wf.ProjectID, WorkflowID: wf.ID,
 		Version: v, Graph: v.Graph(), TriggerType: TriggerManual, TriggerKey: "start", StartedBy: &l.tenant.UserID})
 }
 

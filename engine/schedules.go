@@ -31,7 +31,8 @@ import (
 const (
 	// ScheduleWorkflowName is the tick workflow a schedule starts at each planned time.
 	ScheduleWorkflowName = "automation.schedule_tick"
-	scheduleFireActivity = "schedule.fire"
+	// ScheduleFireActivity is the tick's one activity, the intake's (intake.Intake.Register).
+	ScheduleFireActivity = "schedule.fire"
 	// scheduleCatchupWindow: a planned time Temporal missed (its server was down) is still
 	// taken up to this late; older ones are dropped rather than started in a burst.
 	scheduleCatchupWindow = time.Minute
@@ -59,7 +60,8 @@ type scheduleTrigger struct {
 	TimeZone string
 }
 
-func readScheduleTrigger(catalog *schemas.Catalog, config map[string]any) scheduleTrigger {
+// ReadScheduleTrigger reads a schedule.trigger's config, its defaults applied.
+func ReadScheduleTrigger(catalog *schemas.Catalog, config map[string]any) scheduleTrigger {
 	if t, ok := catalog.Action(automation.TypeSchedule); ok {
 		config = t.ApplyDefaults(config)
 	}
@@ -153,7 +155,7 @@ func (s *Schedules) Sync(ctx context.Context, w *automation.Workflow) error {
 	want := map[string]scheduleTrigger{}
 	for _, a := range current.Actions {
 		if a.ActionTypeKey == automation.TypeSchedule {
-			want[a.ActionKey] = readScheduleTrigger(s.Catalog, a.Config)
+			want[a.ActionKey] = ReadScheduleTrigger(s.Catalog, a.Config)
 		}
 	}
 	keys, err := s.Workflows.ActionKeysEver(ctx, fresh.ID, automation.TypeSchedule)

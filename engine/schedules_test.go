@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
@@ -14,10 +13,10 @@ import (
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
 
+	"agencyhub/engine/enginetest"
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
 	"agencyhub/models/automation"
-	"agencyhub/platform/realtime"
 )
 
 func TestScheduleCronExpressions(t *testing.T) {
@@ -66,7 +65,7 @@ func TestScheduleTickHandsThePlannedTimeToScheduleFire(t *testing.T) {
 			env.RegisterActivityWithOptions(func(_ context.Context, f ScheduleFiring) error {
 				got = append(got, f)
 				return nil
-			}, activity.RegisterOptions{Name: scheduleFireActivity})
+			}, activity.RegisterOptions{Name: ScheduleFireActivity})
 			env.SetStartTime(planned.Add(time.Hour))
 			if tc.attribute {
 				if err := env.SetTypedSearchAttributesOnStart(temporal.NewSearchAttributes(scheduledStartTime.ValueSet(planned))); err != nil {
@@ -84,33 +83,25 @@ func TestScheduleTickHandsThePlannedTimeToScheduleFire(t *testing.T) {
 	}
 }
 
-// scheduleFixture is a workflow in a project of its own, with its schedules, publisher and
-// intake on a task queue of its own.
+// scheduleFixture is a workflow in a project of its own, with its schedules and publisher
+// on a task queue of its own.
 type scheduleFixture struct {
 	ctx       context.Context
 	workflows *automation.Service
 	schedules *Schedules
 	publisher *Publisher
-	intake    *Intake
 	w         *automation.Workflow
 	userID    uuid.UUID
 }
 
 func newScheduleFixture(t *testing.T, db *dbtest.DB) *scheduleFixture {
 	t.Helper()
-	tenant := dbtest.NewTenant(t, db.DB, "s"+strings.ReplaceAll(models.NewID().String(), "-", ""))
-	f := &scheduleFixture{ctx: context.Background(), userID: tenant.UserID}
-	f.workflows = automation.NewService(db.DB, tenant.Companies, tenant.Catalog, realtime.NewLocal())
-	c, queue := testTemporal(t), "schedule-test-"+models.NewID().String()
+	tenant, workflows, w := enginetest.Workflow(t, db, "Scheduled")
+	f := &scheduleFixture{ctx: context.Background(), workflows: workflows, w: w, userID: tenant.UserID}
+	c, queue := enginetest.Temporal(t), "schedule-test-"+models.NewID().String()
 	f.schedules = &Schedules{Client: c, Workflows: f.workflows, Catalog: tenant.Catalog, TaskQueue: queue}
 	drafts := &Drafts{Catalog: tenant.Catalog, Workflows: f.workflows}
 	f.publisher = &Publisher{Workflows: f.workflows, Schedules: f.schedules, Drafts: drafts}
-	runs := &Runs{Client: c, Workflows: f.workflows, Catalog: tenant.Catalog, Drafts: drafts, TaskQueue: queue, WebURL: "https://hub.test"}
-	f.intake = &Intake{Runs: runs, Workflows: f.workflows, Catalog: tenant.Catalog}
-	var err error
-	if f.w, err = f.workflows.Create(f.ctx, tenant.Project, f.userID, "Scheduled", ""); err != nil {
-		t.Fatal(err)
-	}
 	t.Cleanup(func() {
 		for _, key := range []string{"tick", "nightly"} {
 			_ = f.schedules.deleteSchedule(context.Background(), ScheduleID(f.w.ID, key))
@@ -126,11 +117,7 @@ func scheduleTriggerAction(key string, config map[string]any) automation.Action 
 // publish saves the actions, each connected to a final stop, as the draft and publishes it.
 func (f *scheduleFixture) publish(t *testing.T, actions ...automation.Action) (*automation.Version, error) {
 	t.Helper()
-	g := graph(append(actions, action("done", automation.TypeStop, nil)))
-	for _, a := range actions {
-		g.Connections = append(g.Connections, edge(a.ActionKey, "done"))
-	}
-	w, err := f.workflows.PutDraft(f.ctx, f.w, automation.Draft{Graph: g})
+	w, err := f.workflows.PutDraft(f.ctx, f.w, automation.Draft{Graph: enginetest.EndingInStop(actions...)})
 	if err != nil {
 		t.Fatalf("save draft: %v", err)
 	}
@@ -265,100 +252,6 @@ func TestScheduleSync(t *testing.T) {
 			var w automation.Workflow
 			if err := db.Take(&w, "id = ?", f.w.ID).Error; err != nil || *w.CurrentVersionID != current {
 				t.Errorf("the current version changed to %v (%v)", w.CurrentVersionID, err)
-			}
-		})
-	})
-}
-
-func TestScheduleStartScheduled(t *testing.T) {
-	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
-		f := newScheduleFixture(t, db)
-		trigger := func(config map[string]any) automation.Action {
-			config["schedule_key"] = "tick"
-			config["interval_seconds"] = 3600
-			return scheduleTriggerAction("tick", config)
-		}
-		f.mustPublish(t, trigger(map[string]any{}))
-		planned := time.Date(2026, 3, 1, 9, 0, 0, 0, time.FixedZone("MSK", 3*3600))
-		fire := func(t *testing.T, at time.Time) (*automation.Run, string) {
-			t.Helper()
-			run, skipped, err := f.intake.StartScheduled(f.ctx, ScheduleFiring{WorkflowID: f.w.ID, ActionKey: "tick", ScheduledAt: at})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if (run == nil) == (skipped == "") {
-				t.Fatalf("StartScheduled answered run %v and skip reason %q: want exactly one", run, skipped)
-			}
-			return run, skipped
-		}
-		finish := func(t *testing.T, run *automation.Run) {
-			t.Helper()
-			if err := db.Model(&automation.Run{}).Where("id = ?", run.ID).Update("status", automation.RunSucceeded).Error; err != nil {
-				t.Fatal(err)
-			}
-		}
-
-		first, _ := fire(t, planned)
-		t.Run("a firing starts a schedule run with the planned time in UTC", func(t *testing.T) {
-			if first == nil {
-				t.Fatal("no run started")
-			}
-			if first.TriggerType != TriggerSchedule || first.TriggerActionKey != "tick" || first.WorkflowVersionID == nil || first.IsTest {
-				t.Errorf("run %+v, want a schedule run of the current version from tick", first)
-			}
-			want := "2026-03-01T06:00:00Z"
-			if got := first.InputJSON()["scheduled_at"]; got != want {
-				t.Errorf("input scheduled_at %v, want %s", got, want)
-			}
-			ns := first.NamespacesJSON()
-			for _, name := range []string{"tick", "schedule"} {
-				if m, _ := ns[name].(map[string]any); m["scheduled_at"] != want {
-					t.Errorf("namespace %s = %v, want scheduled_at %s", name, ns[name], want)
-				}
-			}
-		})
-
-		t.Run("the same planned time again answers the run it started", func(t *testing.T) {
-			again, _ := fire(t, planned)
-			if again == nil || again.ID != first.ID {
-				t.Fatalf("answered %v, want run %s", again, first.ID)
-			}
-		})
-
-		t.Run("a firing while the previous scheduled run is unfinished is skipped", func(t *testing.T) {
-			run, skipped := fire(t, planned.Add(time.Hour))
-			if run != nil || !strings.Contains(skipped, first.ID.String()) {
-				t.Fatalf("answered run %v, reason %q: want a skip naming %s", run, skipped, first.ID)
-			}
-		})
-
-		t.Run("a firing after the previous run finished starts the next run", func(t *testing.T) {
-			finish(t, first)
-			next, _ := fire(t, planned.Add(2*time.Hour))
-			if next == nil {
-				t.Fatal("no run started")
-			}
-			finish(t, next)
-		})
-
-		t.Run("a firing of a disabled trigger is skipped", func(t *testing.T) {
-			f.mustPublish(t, trigger(map[string]any{"enabled": false}))
-			if run, skipped := fire(t, planned.Add(3*time.Hour)); run != nil || !strings.Contains(skipped, "disabled") {
-				t.Fatalf("answered run %v, reason %q: want a skip", run, skipped)
-			}
-		})
-
-		t.Run("a firing of a trigger the current version lacks is skipped", func(t *testing.T) {
-			f.mustPublish(t, manualTrigger("start"))
-			if run, skipped := fire(t, planned.Add(4*time.Hour)); run != nil || !strings.Contains(skipped, "no schedule trigger") {
-				t.Fatalf("answered run %v, reason %q: want a skip", run, skipped)
-			}
-		})
-
-		t.Run("a firing of an unknown workflow is skipped", func(t *testing.T) {
-			run, skipped, err := f.intake.StartScheduled(f.ctx, ScheduleFiring{WorkflowID: models.NewID(), ActionKey: "tick", ScheduledAt: planned})
-			if err != nil || run != nil || skipped == "" {
-				t.Fatalf("answered %v, %q, %v: want a skip", run, skipped, err)
 			}
 		})
 	})

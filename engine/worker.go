@@ -46,9 +46,6 @@ type WorkerDeps struct {
 	Progress func(context.Context, automation.Progress) error
 	// Actions are the activity action types, by action type key.
 	Actions map[string]activities.Func
-	// Intake starts the runs of schedules (the tick workflow and schedule.fire) and of
-	// workflow.call; nil leaves both to other workers of the task queue.
-	Intake *Intake
 	// BotSessions keeps the bot dialog state bot.set_state writes and the waits of
 	// bot.wait_for_reply; nil leaves both to other workers of the task queue.
 	BotSessions activities.BotSessions
@@ -94,10 +91,6 @@ func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
 			activity.RegisterOptions{Name: activities.ActionBotSetState})
 		w.RegisterActivityWithOptions(runAction(d, activities.BotWaitForReply{Sessions: d.BotSessions}.Run),
 			activity.RegisterOptions{Name: activities.ActionBotWaitForReply})
-	}
-	if d.Intake != nil {
-		registerScheduleTicks(w, d.Intake)
-		w.RegisterActivityWithOptions(runAction(d, d.Intake.CallWorkflow), activity.RegisterOptions{Name: ActionWorkflowCall})
 	}
 	if d.Billing != nil {
 		registerBillingCycle(w, d.Billing)

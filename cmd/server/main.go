@@ -28,6 +28,7 @@ import (
 	"agencyhub/api"
 	"agencyhub/engine"
 	"agencyhub/engine/devserver"
+	"agencyhub/engine/intake"
 	"agencyhub/engine/wiring"
 	"agencyhub/migrations"
 	"agencyhub/models"
@@ -307,19 +308,20 @@ func (m *Main) startWorker(st *stores, services *wiring.Services, botAPI *activi
 	}
 	m.worker = wiring.NewWorker(m.temporal, engine.TaskQueue, wiring.WorkerDeps{
 		WorkerDeps: engine.WorkerDeps{
-			Workflows: st.workflows, Intake: services.Intake, BotSessions: st.relays, Billing: st.billing,
+			Workflows: st.workflows, BotSessions: st.relays, Billing: st.billing,
 			Actions: activities.Registry(activities.Deps{
 				ActionDependencies: st.integrations, EgressPolicy: policy, Egress: egressClient,
 				MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL, Tasks: st.work,
 			}),
 			Metrics: m.metrics,
 		},
-		Agent: services.Agent,
+		Intake: services.Intake,
+		Agent:  services.Agent,
 	})
 	if err := m.worker.Start(); err != nil {
 		return err
 	}
-	poller := &engine.RelayPoller{Intake: services.Intake, BotAPI: botAPI, Log: slog.Default()}
+	poller := &intake.RelayPoller{Intake: services.Intake, BotAPI: botAPI, Log: slog.Default()}
 	m.loops.Go(func() { poller.Run(m.loopsCtx) })
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"agencyhub/engine"
 	"agencyhub/engine/agent"
+	"agencyhub/engine/intake"
 	"agencyhub/models/aiemployee"
 	"agencyhub/models/automation"
 	"agencyhub/models/billing"
@@ -29,8 +30,8 @@ import (
 type Services struct {
 	Drafts     *engine.Drafts
 	Runs       *engine.Runs
-	Dispatcher *engine.Dispatcher
-	Intake     *engine.Intake
+	Dispatcher *intake.Dispatcher
+	Intake     *intake.Intake
 	Publisher  *engine.Publisher
 	Schedules  *engine.Schedules
 	// Agent is the AI employee; nil without Stores.AI.
@@ -69,7 +70,7 @@ func NewServices(c client.Client, taskQueue, webURL string, catalog *schemas.Cat
 		WebURL:    webURL,
 	}
 	schedules := &engine.Schedules{Client: c, Workflows: st.Workflows, Catalog: catalog, TaskQueue: taskQueue}
-	intake := &engine.Intake{
+	in := &intake.Intake{
 		Runs:      runs,
 		Workflows: st.Workflows,
 		Catalog:   catalog,
@@ -102,8 +103,8 @@ func NewServices(c client.Client, taskQueue, webURL string, catalog *schemas.Cat
 		Agent:      employee,
 		Drafts:     drafts,
 		Runs:       runs,
-		Dispatcher: engine.NewDispatcher(runs, intake, time.Second, slog.Default()),
-		Intake:     intake,
+		Dispatcher: intake.NewDispatcher(runs, in, time.Second, slog.Default()),
+		Intake:     in,
 		Publisher:  &engine.Publisher{Workflows: st.Workflows, Schedules: schedules, Drafts: drafts},
 		Schedules:  schedules,
 	}
