@@ -97,11 +97,12 @@ func (e *env) withEngine(s *api.Server) {
 	s.PartyLookup = &activities.PartyLookup{Store: s.Integrations, Client: egressClient}
 	e.temporal, e.taskQueue = c, queue
 	w := wiring.NewWorker(c, queue, wiring.WorkerDeps{
-		WorkerDeps: engine.WorkerDeps{Workflows: s.Workflows, BotSessions: s.Relays, Billing: s.Billing,
+		WorkerDeps: engine.WorkerDeps{Workflows: s.Workflows, BotSessions: s.Relays,
 			Actions: activities.Registry(activities.Deps{ActionDependencies: s.Integrations, EgressPolicy: testEgress,
 				Tasks: lossyTasks{TaskStore: s.Work, lose: e.lostTaskAnswers}})},
-		Intake: services.Intake,
-		Agent:  s.Agent,
+		Intake:  services.Intake,
+		Billing: s.Billing,
+		Agent:   s.Agent,
 	})
 	e.worker = w
 	if err := w.Start(); err != nil {

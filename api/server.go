@@ -14,6 +14,7 @@ import (
 	"agencyhub/engine"
 	"agencyhub/engine/agent"
 	"agencyhub/engine/intake"
+	"agencyhub/engine/schedules"
 	"agencyhub/models/automation"
 	"agencyhub/models/relay"
 	"agencyhub/models/sitechat"
@@ -62,7 +63,7 @@ type Server struct {
 	Drafts    *engine.Drafts
 	Runs      *engine.Runs
 	Intake    *intake.Intake
-	Publisher *engine.Publisher
+	Publisher *schedules.Publisher
 	// Bus carries run changes to event streams and receipt waits.
 	Bus realtime.Bus
 	// Integrations holds the projects' action dependencies and templates; ProviderCheck

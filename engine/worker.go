@@ -17,7 +17,6 @@ import (
 
 	"agencyhub/activities"
 	"agencyhub/models/automation"
-	"agencyhub/models/billing"
 	"agencyhub/platform/metrics"
 )
 
@@ -49,8 +48,6 @@ type WorkerDeps struct {
 	// BotSessions keeps the bot dialog state bot.set_state writes and the waits of
 	// bot.wait_for_reply; nil leaves both to other workers of the task queue.
 	BotSessions activities.BotSessions
-	// Billing runs the billing cycle; nil leaves it to other workers of the task queue.
-	Billing *billing.Service
 	// Metrics counts action attempts; nil counts none, as metrics.Discard() does.
 	Metrics *metrics.Metrics
 }
@@ -91,9 +88,6 @@ func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
 			activity.RegisterOptions{Name: activities.ActionBotSetState})
 		w.RegisterActivityWithOptions(runAction(d, activities.BotWaitForReply{Sessions: d.BotSessions}.Run),
 			activity.RegisterOptions{Name: activities.ActionBotWaitForReply})
-	}
-	if d.Billing != nil {
-		registerBillingCycle(w, d.Billing)
 	}
 	return w
 }

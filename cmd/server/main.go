@@ -29,6 +29,7 @@ import (
 	"agencyhub/engine"
 	"agencyhub/engine/devserver"
 	"agencyhub/engine/intake"
+	"agencyhub/engine/schedules"
 	"agencyhub/engine/wiring"
 	"agencyhub/migrations"
 	"agencyhub/models"
@@ -303,20 +304,21 @@ func (m *Main) temporalAddress() string {
 // poller at a time, and a stopped poller gives its leases up.
 func (m *Main) startWorker(st *stores, services *wiring.Services, botAPI *activities.BotAPI, policy egress.Policy,
 	egressClient *http.Client) error {
-	if err := engine.EnsureBillingSchedule(m.loopsCtx, m.temporal, engine.TaskQueue); err != nil {
+	if err := schedules.EnsureBillingSchedule(m.loopsCtx, m.temporal, engine.TaskQueue); err != nil {
 		return fmt.Errorf("billing schedule: %w", err)
 	}
 	m.worker = wiring.NewWorker(m.temporal, engine.TaskQueue, wiring.WorkerDeps{
 		WorkerDeps: engine.WorkerDeps{
-			Workflows: st.workflows, BotSessions: st.relays, Billing: st.billing,
+			Workflows: st.workflows, BotSessions: st.relays,
 			Actions: activities.Registry(activities.Deps{
 				ActionDependencies: st.integrations, EgressPolicy: policy, Egress: egressClient,
 				MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL, Tasks: st.work,
 			}),
 			Metrics: m.metrics,
 		},
-		Intake: services.Intake,
-		Agent:  services.Agent,
+		Intake:  services.Intake,
+		Billing: st.billing,
+		Agent:   services.Agent,
 	})
 	if err := m.worker.Start(); err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"agencyhub/engine"
+	"agencyhub/engine/schedules"
 	"agencyhub/models"
 	"agencyhub/models/automation"
 )
@@ -19,14 +20,14 @@ import (
 // worker of the runs' task queue. (workflow.call, the intake's other activity, is an action
 // activity: the worker registers CallWorkflow with the action types.)
 func (in *Intake) Register(w worker.Worker) {
-	w.RegisterWorkflowWithOptions(engine.Tick, workflow.RegisterOptions{Name: engine.ScheduleWorkflowName})
-	w.RegisterActivityWithOptions(in.fireSchedule, activity.RegisterOptions{Name: engine.ScheduleFireActivity})
+	w.RegisterWorkflowWithOptions(schedules.Tick, workflow.RegisterOptions{Name: schedules.ScheduleWorkflowName})
+	w.RegisterActivityWithOptions(in.fireSchedule, activity.RegisterOptions{Name: schedules.ScheduleFireActivity})
 }
 
 // fireSchedule is the schedule.fire activity. A firing that starts nothing is logged with
 // the reason; one the version itself refuses (a send naming a template the project no
 // longer has) is not retried, since trying again cannot help.
-func (in *Intake) fireSchedule(ctx context.Context, f engine.ScheduleFiring) error {
+func (in *Intake) fireSchedule(ctx context.Context, f schedules.ScheduleFiring) error {
 	run, skipped, err := in.StartScheduled(ctx, f)
 	if models.IsKind(err, models.KindInvalid) {
 		activity.GetLogger(ctx).Warn("scheduled run refused", "workflow_id", f.WorkflowID, "action_key", f.ActionKey,
@@ -50,7 +51,7 @@ func (in *Intake) fireSchedule(ctx context.Context, f engine.ScheduleFiring) err
 // unpublished, or changed) or disables it, or the trigger's previous scheduled run has not
 // finished (overlapping runs are skipped). A planned time that already has its run (the
 // activity was retried) answers that run. Errors: internal, unavailable.
-func (in *Intake) StartScheduled(ctx context.Context, f engine.ScheduleFiring) (run *automation.Run, skipped string, err error) {
+func (in *Intake) StartScheduled(ctx context.Context, f schedules.ScheduleFiring) (run *automation.Run, skipped string, err error) {
 	triggers, err := in.Workflows.Triggers(ctx, automation.TriggerQuery{ActionTypeKey: automation.TypeSchedule, WorkflowID: f.WorkflowID, ActionKey: f.ActionKey})
 	if err != nil {
 		return nil, "", err
@@ -59,7 +60,7 @@ func (in *Intake) StartScheduled(ctx context.Context, f engine.ScheduleFiring) (
 		return nil, "the workflow's current version has no schedule trigger " + f.ActionKey, nil
 	}
 	t := triggers[0]
-	st := engine.ReadScheduleTrigger(in.Catalog, t.Config)
+	st := schedules.ReadScheduleTrigger(in.Catalog, t.Config)
 	if !st.Enabled {
 		return nil, "the schedule trigger is disabled (enabled: false)", nil
 	}

@@ -10,6 +10,7 @@ import (
 
 	"agencyhub/engine"
 	"agencyhub/engine/enginetest"
+	"agencyhub/engine/schedules"
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
 	"agencyhub/models/automation"
@@ -68,7 +69,7 @@ func TestScheduleStartScheduled(t *testing.T) {
 		planned := time.Date(2026, 3, 1, 9, 0, 0, 0, time.FixedZone("MSK", 3*3600))
 		fire := func(t *testing.T, at time.Time) (*automation.Run, string) {
 			t.Helper()
-			run, skipped, err := f.intake.StartScheduled(f.ctx, engine.ScheduleFiring{WorkflowID: f.w.ID, ActionKey: "tick", ScheduledAt: at})
+			run, skipped, err := f.intake.StartScheduled(f.ctx, schedules.ScheduleFiring{WorkflowID: f.w.ID, ActionKey: "tick", ScheduledAt: at})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -142,7 +143,7 @@ func TestScheduleStartScheduled(t *testing.T) {
 		})
 
 		t.Run("a firing of an unknown workflow is skipped", func(t *testing.T) {
-			run, skipped, err := f.intake.StartScheduled(f.ctx, engine.ScheduleFiring{WorkflowID: models.NewID(), ActionKey: "tick", ScheduledAt: planned})
+			run, skipped, err := f.intake.StartScheduled(f.ctx, schedules.ScheduleFiring{WorkflowID: models.NewID(), ActionKey: "tick", ScheduledAt: planned})
 			if err != nil || run != nil || skipped == "" {
 				t.Fatalf("answered %v, %q, %v: want a skip", run, skipped, err)
 			}

@@ -13,6 +13,7 @@ import (
 	"agencyhub/engine"
 	"agencyhub/engine/agent"
 	"agencyhub/engine/intake"
+	"agencyhub/engine/schedules"
 	"agencyhub/models/aiemployee"
 	"agencyhub/models/automation"
 	"agencyhub/models/billing"
@@ -32,8 +33,8 @@ type Services struct {
 	Runs       *engine.Runs
 	Dispatcher *intake.Dispatcher
 	Intake     *intake.Intake
-	Publisher  *engine.Publisher
-	Schedules  *engine.Schedules
+	Publisher  *schedules.Publisher
+	Schedules  *schedules.Schedules
 	// Agent is the AI employee; nil without Stores.AI.
 	Agent *agent.Agent
 }
@@ -69,7 +70,7 @@ func NewServices(c client.Client, taskQueue, webURL string, catalog *schemas.Cat
 		TaskQueue: taskQueue,
 		WebURL:    webURL,
 	}
-	schedules := &engine.Schedules{Client: c, Workflows: st.Workflows, Catalog: catalog, TaskQueue: taskQueue}
+	sched := &schedules.Schedules{Client: c, Workflows: st.Workflows, Catalog: catalog, TaskQueue: taskQueue}
 	in := &intake.Intake{
 		Runs:      runs,
 		Workflows: st.Workflows,
@@ -105,7 +106,7 @@ func NewServices(c client.Client, taskQueue, webURL string, catalog *schemas.Cat
 		Runs:       runs,
 		Dispatcher: intake.NewDispatcher(runs, in, time.Second, slog.Default()),
 		Intake:     in,
-		Publisher:  &engine.Publisher{Workflows: st.Workflows, Schedules: schedules, Drafts: drafts},
-		Schedules:  schedules,
+		Publisher:  &schedules.Publisher{Workflows: st.Workflows, Schedules: sched, Drafts: drafts},
+		Schedules:  sched,
 	}
 }

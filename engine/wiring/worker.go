@@ -10,6 +10,8 @@ import (
 	"agencyhub/engine"
 	"agencyhub/engine/agent"
 	"agencyhub/engine/intake"
+	"agencyhub/engine/schedules"
+	"agencyhub/models/billing"
 )
 
 // WorkerDeps are what the worker of a task queue needs: the interpreter's
@@ -20,6 +22,8 @@ type WorkerDeps struct {
 	// Intake starts the runs of schedules (the tick workflow and schedule.fire) and of
 	// workflow.call; nil leaves both to other workers of the task queue.
 	Intake *intake.Intake
+	// Billing runs the billing cycle; nil leaves it to other workers of the task queue.
+	Billing *billing.Service
 	// Agent runs the AI employee's sessions and ai.agent actions; nil leaves them to other
 	// workers of the task queue.
 	Agent *agent.Agent
@@ -39,6 +43,9 @@ func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
 	w := engine.NewWorker(c, taskQueue, d.WorkerDeps)
 	if d.Intake != nil {
 		d.Intake.Register(w)
+	}
+	if d.Billing != nil {
+		schedules.RegisterBillingCycle(w, d.Billing)
 	}
 	if d.Agent != nil {
 		d.Agent.Register(w)

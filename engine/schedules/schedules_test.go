@@ -1,4 +1,4 @@
-package engine
+package schedules
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
 
+	"agencyhub/engine"
 	"agencyhub/engine/enginetest"
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
@@ -100,7 +101,7 @@ func newScheduleFixture(t *testing.T, db *dbtest.DB) *scheduleFixture {
 	f := &scheduleFixture{ctx: context.Background(), workflows: workflows, w: w, userID: tenant.UserID}
 	c, queue := enginetest.Temporal(t), "schedule-test-"+models.NewID().String()
 	f.schedules = &Schedules{Client: c, Workflows: f.workflows, Catalog: tenant.Catalog, TaskQueue: queue}
-	drafts := &Drafts{Catalog: tenant.Catalog, Workflows: f.workflows}
+	drafts := &engine.Drafts{Catalog: tenant.Catalog, Workflows: f.workflows}
 	f.publisher = &Publisher{Workflows: f.workflows, Schedules: f.schedules, Drafts: drafts}
 	t.Cleanup(func() {
 		for _, key := range []string{"tick", "nightly"} {
@@ -111,7 +112,7 @@ func newScheduleFixture(t *testing.T, db *dbtest.DB) *scheduleFixture {
 }
 
 func scheduleTriggerAction(key string, config map[string]any) automation.Action {
-	return action(key, automation.TypeSchedule, config)
+	return automation.Action{ActionKey: key, Label: key, ActionTypeKey: automation.TypeSchedule, Config: config}
 }
 
 // publish saves the actions, each connected to a final stop, as the draft and publishes it.
@@ -224,7 +225,7 @@ func TestScheduleSync(t *testing.T) {
 		})
 
 		t.Run("a version without the triggers deletes their schedules", func(t *testing.T) {
-			f.mustPublish(t, manualTrigger("start"))
+			f.mustPublish(t, automation.Action{ActionKey: "start", Label: "start", ActionTypeKey: automation.TypeManual, Config: map[string]any{}})
 			for _, key := range []string{"tick", "nightly"} {
 				if d := f.describe(t, key); d != nil {
 					t.Errorf("schedule %s still exists", key)
