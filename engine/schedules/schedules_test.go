@@ -2,6 +2,7 @@ package schedules
 
 import (
 	"context"
+	"os"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
 	"agencyhub/engine"
@@ -19,6 +21,16 @@ import (
 	"agencyhub/models"
 	"agencyhub/models/automation"
 )
+
+// TestMain gives the SDK a binary checksum of this test binary. Without one, the first
+// activity a test environment schedules has the SDK read the whole binary (it links the
+// embedded Temporal server) to compute it, inside the workflow's task: on a loaded machine
+// that passes the environment's one-second deadlock detector, and the tick test fails on a
+// deadlock that is none.
+func TestMain(m *testing.M) {
+	worker.SetBinaryChecksum("engine-schedules-test")
+	os.Exit(m.Run())
+}
 
 func TestScheduleCronExpressions(t *testing.T) {
 	for _, tc := range []struct {
