@@ -9,7 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"agencyhub/api/httpx"
-	"agencyhub/engine"
+	"agencyhub/engine/agent"
 	"agencyhub/models/aiemployee"
 	"agencyhub/models/company"
 )
@@ -121,8 +121,8 @@ type aiModelProviderView struct {
 // OpenAI-compatible chat completions API, which local servers speak too.
 func (s *Server) modelProviders() []aiModelProviderView {
 	return []aiModelProviderView{{
-		ProviderKey: engine.ProviderOpenAICompatible, DependencyTypeKey: engine.TypeAIModelProvider, DisplayName: "OpenAI-compatible chat completions",
-		DefaultBaseURL: "https://api.openai.com/v1", DocsURL: s.PublicURL + "/api/v1/action-dependency-types/" + engine.TypeAIModelProvider,
+		ProviderKey: agent.ProviderOpenAICompatible, DependencyTypeKey: agent.TypeAIModelProvider, DisplayName: "OpenAI-compatible chat completions",
+		DefaultBaseURL: "https://api.openai.com/v1", DocsURL: s.PublicURL + "/api/v1/action-dependency-types/" + agent.TypeAIModelProvider,
 		Status: "supported", ToolLoop: "temporal_workflow",
 		Capabilities: []string{"chat", "streaming", "tool_calling", "model_list"},
 	}}

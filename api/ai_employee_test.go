@@ -17,6 +17,7 @@ import (
 
 	"agencyhub/activities/egress"
 	"agencyhub/engine"
+	"agencyhub/engine/wiring"
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models/aiemployee"
 	"agencyhub/models/automation"
@@ -497,10 +498,11 @@ func (e *env) restartWorker(t *testing.T) {
 	bus := realtime.NewLocal()
 	t.Cleanup(func() { bus.Close() })
 	workflows := automation.NewService(e.db.DB, s.Company, s.Catalog, bus)
-	services := engine.NewServices(e.temporal, e.taskQueue, s.PublicURL, s.Catalog, engine.Stores{
+	services := wiring.NewServices(e.temporal, e.taskQueue, s.PublicURL, s.Catalog, wiring.Stores{
 		Workflows: workflows, Integrations: s.Integrations, Billing: s.Billing, AI: aiemployee.NewService(e.db.DB, s.Bus),
 		Companies: s.Company, Egress: egress.NewClient(testEgress, egress.DefaultMaxBody)})
-	w := engine.NewWorker(e.temporal, e.taskQueue, engine.WorkerDeps{Workflows: workflows, Agent: services.Agent})
+	w := wiring.NewWorker(e.temporal, e.taskQueue,
+		wiring.WorkerDeps{WorkerDeps: engine.WorkerDeps{Workflows: workflows}, Agent: services.Agent})
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}

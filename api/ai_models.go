@@ -8,7 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"agencyhub/api/httpx"
-	"agencyhub/engine"
+	"agencyhub/engine/agent"
 	"agencyhub/models/aiemployee"
 	"agencyhub/models/integration"
 )
@@ -32,7 +32,7 @@ func viewModelList(d *integration.ActionDependency, l *aiemployee.ModelList, cac
 	if models == nil {
 		models = []map[string]any{}
 	}
-	return aiModelListView{ActionDependencyID: d.ID, DependencyTypeKey: d.DependencyTypeKey, ProviderKey: engine.ProviderOpenAICompatible, Name: d.Name,
+	return aiModelListView{ActionDependencyID: d.ID, DependencyTypeKey: d.DependencyTypeKey, ProviderKey: agent.ProviderOpenAICompatible, Name: d.Name,
 		Source: source, FetchedAt: l.FetchedAt, Models: models}
 }
 
@@ -81,6 +81,6 @@ func (s *Server) aiModelsEvaluate(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, aiModelEvaluationView{ActionDependencyID: d.ID, ProviderKey: engine.ProviderOpenAICompatible,
+	c.JSON(http.StatusOK, aiModelEvaluationView{ActionDependencyID: d.ID, ProviderKey: agent.ProviderOpenAICompatible,
 		SelectedModelID: ev.SelectedModelID, Score: ev.Score, Items: ev.Items})
 }

@@ -9,7 +9,7 @@ import (
 
 	"go.temporal.io/sdk/client"
 
-	"agencyhub/engine"
+	"agencyhub/engine/schedules"
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models/billing"
 )
@@ -20,7 +20,7 @@ func (e *env) billingCycle() billing.CycleResult {
 	e.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	run, err := e.temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: e.taskQueue}, engine.BillingWorkflowName)
+	run, err := e.temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{TaskQueue: e.taskQueue}, schedules.BillingWorkflowName)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestTheBillingScheduleIsInTemporal(t *testing.T) {
 	e := newEnv(t, dbtest.SQLite(t))
 	ctx := context.Background()
 	for range 2 { // a second start finds it there
-		if err := engine.EnsureBillingSchedule(ctx, e.temporal, e.taskQueue); err != nil {
+		if err := schedules.EnsureBillingSchedule(ctx, e.temporal, e.taskQueue); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -130,7 +130,7 @@ func TestTheBillingScheduleIsInTemporal(t *testing.T) {
 		t.Fatal(err)
 	}
 	action, _ := d.Schedule.Action.(*client.ScheduleWorkflowAction)
-	if action == nil || action.Workflow != engine.BillingWorkflowName || len(d.Schedule.Spec.CronExpressions) != 1 && len(d.Schedule.Spec.Calendars) != 1 {
+	if action == nil || action.Workflow != schedules.BillingWorkflowName || len(d.Schedule.Spec.CronExpressions) != 1 && len(d.Schedule.Spec.Calendars) != 1 {
 		t.Fatalf("schedule %+v, action %+v", d.Schedule.Spec, d.Schedule.Action)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"agencyhub/api"
 	"agencyhub/engine"
 	"agencyhub/engine/devserver"
+	"agencyhub/engine/wiring"
 	"agencyhub/models"
 	"agencyhub/models/aiemployee"
 	"agencyhub/models/automation"
@@ -83,7 +84,7 @@ func (e *env) withEngine(s *api.Server) {
 	egressClient := egress.NewClient(testEgress, egress.DefaultMaxBody)
 	ai := aiemployee.NewService(e.db.DB, s.Bus)
 	ai.Now = s.Now
-	services := engine.NewServices(c, queue, s.PublicURL, s.Catalog, engine.Stores{
+	services := wiring.NewServices(c, queue, s.PublicURL, s.Catalog, wiring.Stores{
 		Workflows: s.Workflows, Integrations: s.Integrations, Webhooks: s.Webhooks, Relays: s.Relays, Billing: s.Billing, Work: s.Work,
 		AI: ai, Companies: s.Company, Egress: egressClient})
 	s.Drafts, s.Runs, s.Intake, s.Publisher, s.Agent = services.Drafts, services.Runs, services.Intake, services.Publisher, services.Agent
@@ -99,9 +100,14 @@ func (e *env) withEngine(s *api.Server) {
 	s.BotAPI = &activities.BotAPI{ActionDependencies: s.Integrations, Client: egressClient}
 	s.PartyLookup = &activities.PartyLookup{Store: s.Integrations, Client: egressClient}
 	e.temporal, e.taskQueue = c, queue
-	w := engine.NewWorker(c, queue, engine.WorkerDeps{Workflows: s.Workflows, Intake: services.Intake, BotSessions: s.Relays, Billing: s.Billing,
-		Actions: activities.Registry(activities.Deps{ActionDependencies: s.Integrations, EgressPolicy: testEgress,
-			Tasks: lossyTasks{TaskStore: s.Work, lose: e.lostTaskAnswers}}), Agent: s.Agent})
+	w := wiring.NewWorker(c, queue, wiring.WorkerDeps{
+		WorkerDeps: engine.WorkerDeps{Workflows: s.Workflows, BotSessions: s.Relays,
+			Actions: activities.Registry(activities.Deps{ActionDependencies: s.Integrations, EgressPolicy: testEgress,
+				Tasks: lossyTasks{TaskStore: s.Work, lose: e.lostTaskAnswers}})},
+		Intake:  services.Intake,
+		Billing: s.Billing,
+		Agent:   s.Agent,
+	})
 	e.worker = w
 	if err := w.Start(); err != nil {
 		e.t.Fatal(err)

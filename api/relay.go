@@ -9,7 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"agencyhub/api/httpx"
-	"agencyhub/engine"
+	"agencyhub/engine/intake"
 	"agencyhub/models"
 	"agencyhub/models/company"
 	"agencyhub/models/relay"
@@ -140,7 +140,7 @@ func (s *Server) deliver(c *gin.Context, r *relay.Relay, update json.RawMessage,
 	c.JSON(http.StatusOK, viewDelivery(d))
 }
 
-func viewDelivery(d engine.RelayDelivery) relayDeliveryView {
+func viewDelivery(d intake.RelayDelivery) relayDeliveryView {
 	return relayDeliveryView{UpdateID: d.UpdateID, Duplicate: d.Duplicate, WorkflowRunIDs: d.RunIDs, RepliedRunIDs: d.RepliedRunIDs}
 }
 

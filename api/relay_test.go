@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"agencyhub/engine"
+	"agencyhub/engine/intake"
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models/integration/integrationtest"
 	"agencyhub/models/relay"
@@ -263,7 +263,7 @@ func TestRelayPollingPullsUpdatesFromTheBotAPI(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
 		for i := range 2 {
-			p := &engine.RelayPoller{Intake: e.server.Intake, BotAPI: e.server.BotAPI, Owner: fmt.Sprintf("instance-%d", i), Scan: 20 * time.Millisecond, LongPoll: time.Second}
+			p := &intake.RelayPoller{Intake: e.server.Intake, BotAPI: e.server.BotAPI, Owner: fmt.Sprintf("instance-%d", i), Scan: 20 * time.Millisecond, LongPoll: time.Second}
 			wg.Go(func() { p.Run(ctx) })
 		}
 		t.Cleanup(func() { cancel(); wg.Wait() })

@@ -7,7 +7,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"agencyhub/api/httpx"
-	"agencyhub/engine"
+	"agencyhub/engine/schedules"
 )
 
 type schedulePreviewRequest struct {
@@ -33,7 +33,7 @@ func (s *Server) schedulePreview(c *gin.Context) {
 	if req.Count != nil {
 		count = *req.Count
 	}
-	fires, err := engine.ScheduleFires(req.Cron, time.Duration(req.IntervalSeconds)*time.Second, req.Timezone, s.Now(), count)
+	fires, err := schedules.ScheduleFires(req.Cron, time.Duration(req.IntervalSeconds)*time.Second, req.Timezone, s.Now(), count)
 	if err != nil {
 		httpx.WriteError(c, err)
 		return

@@ -11,7 +11,7 @@ import (
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
-	"agencyhub/engine"
+	"agencyhub/engine/schedules"
 	"agencyhub/migrations/dbtest"
 )
 
@@ -31,7 +31,7 @@ func newScheduleJourney(t *testing.T, db *dbtest.DB) *journey {
 // Temporal has none.
 func describeSchedule(t *testing.T, workflowID, actionKey string) *client.ScheduleDescription {
 	t.Helper()
-	d, err := sharedTemporal(t).ScheduleClient().GetHandle(context.Background(), engine.ScheduleID(uuid.MustParse(workflowID), actionKey)).
+	d, err := sharedTemporal(t).ScheduleClient().GetHandle(context.Background(), schedules.ScheduleID(uuid.MustParse(workflowID), actionKey)).
 		Describe(context.Background())
 	if _, missing := err.(*serviceerror.NotFound); missing {
 		return nil
@@ -65,7 +65,7 @@ func TestScheduleTriggerStartsRunsUntilItIsPausedOrRemoved(t *testing.T) {
 		}
 		wfID := j.create("Heartbeat", beat(true))
 		t.Cleanup(func() {
-			_ = sharedTemporal(t).ScheduleClient().GetHandle(context.Background(), engine.ScheduleID(uuid.MustParse(wfID), "tick")).Delete(context.Background())
+			_ = sharedTemporal(t).ScheduleClient().GetHandle(context.Background(), schedules.ScheduleID(uuid.MustParse(wfID), "tick")).Delete(context.Background())
 		})
 
 		// Publishing creates the trigger's schedule.

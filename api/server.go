@@ -12,6 +12,9 @@ import (
 	"agencyhub/activities"
 	"agencyhub/api/wshub"
 	"agencyhub/engine"
+	"agencyhub/engine/agent"
+	"agencyhub/engine/intake"
+	"agencyhub/engine/schedules"
 	"agencyhub/models/automation"
 	"agencyhub/models/relay"
 	"agencyhub/models/sitechat"
@@ -59,8 +62,8 @@ type Server struct {
 	// changes current versions.
 	Drafts    *engine.Drafts
 	Runs      *engine.Runs
-	Intake    *engine.Intake
-	Publisher *engine.Publisher
+	Intake    *intake.Intake
+	Publisher *schedules.Publisher
 	// Bus carries run changes to event streams and receipt waits.
 	Bus realtime.Bus
 	// Integrations holds the projects' action dependencies and templates; ProviderCheck
@@ -91,7 +94,7 @@ type Server struct {
 	chatProtocol    *chatws.Protocol
 	// Agent is the AI employee: its settings and capability, sessions on Temporal, tool
 	// approvals and model lists.
-	Agent *engine.Agent
+	Agent *agent.Agent
 	// Work is the work tracker: boards, tasks, task workflows, time and timers.
 	Work *work.Service
 	// Files keeps uploaded files and signs their download links.

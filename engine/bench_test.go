@@ -34,7 +34,8 @@ import (
 // them. The difference is the engine's own cost: the projection rows written at start, the
 // progress local activities, each action's attempt bookkeeping, the interpreter itself.
 //
-//   - engine: Intake.StartManual on a migrated SQLite database (dbtest.SQLite), the real
+//   - engine: a run of the published version started by Runs on a migrated SQLite database
+//     (dbtest.SQLite), as the intake starts it once it has found the trigger, and the real
 //     worker (NewWorker), versioned and made current as in production (Promote), with a
 //     near-zero-work function registered as http.request; a run is done when its workflow
 //     has completed and its projection row is terminal.
@@ -93,7 +94,10 @@ const (
 	benchTimeout   = 15 * time.Minute
 )
 
-// benchActionKeys are the three activity actions, in the order they run.
+// benchTrigger is the manual trigger of the workflow; benchActionKeys are its three activity
+// actions, in the order they run.
+const benchTrigger = "start"
+
 var benchActionKeys = []string{"first", "second", "third"}
 
 // benchAction is the near-zero-work action both variants execute, so the figures are the
@@ -103,9 +107,9 @@ func benchAction(_ context.Context, req activities.Request) (activities.Result, 
 }
 
 func benchGraph() automation.Graph {
-	actions := []automation.Action{manualTrigger("start")}
+	actions := []automation.Action{manualTrigger(benchTrigger)}
 	var connections []automation.Connection
-	prev := "start"
+	prev := benchTrigger
 	for i, key := range benchActionKeys {
 		actions = append(actions, httpRequest(key, map[string]any{"url": fmt.Sprintf("https://bench.example/%d", i+1)}))
 		connections = append(connections, edge(prev, key))
@@ -127,7 +131,7 @@ type bareInput struct {
 // records nothing.
 func bareThreeActivities(ctx workflow.Context, in bareInput) error {
 	retry := in.Policy.retryPolicy()
-	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: in.Policy.Timeout, HeartbeatTimeout: heartbeatTimeout, RetryPolicy: retry})
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: in.Policy.Timeout, HeartbeatTimeout: HeartbeatTimeout, RetryPolicy: retry})
 	ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: in.Policy.Timeout, RetryPolicy: retry})
 	for _, req := range in.Requests {
 		execute := workflow.ExecuteActivity
@@ -147,8 +151,9 @@ type throughputBench struct {
 	ctx      context.Context
 	c        client.Client
 	db       *gorm.DB
-	intake   *Intake
+	runs     *Runs
 	workflow *automation.Workflow
+	version  *automation.Version
 	userID   uuid.UUID
 	bare     bareInput
 	bareQ    string
@@ -177,13 +182,16 @@ func newThroughputBench(b *testing.B, ctx context.Context, c client.Client, star
 	w.CurrentVersionID = &v.ID
 
 	engineQ, bareQ := "bench-engine", "bench-bare"
-	engine := NewServices(c, engineQ, "https://hub.test", tenant.Catalog, Stores{Workflows: workflows})
+	runs := &Runs{Client: c, Workflows: workflows, Catalog: tenant.Catalog, TaskQueue: engineQ, WebURL: "https://hub.test"}
 	build, err := BinaryBuildID()
 	if err != nil {
 		b.Fatal(err)
 	}
-	ew := NewWorker(c, engineQ, WorkerDeps{Workflows: workflows, BuildID: build,
-		Actions: map[string]activities.Func{activities.ActionHTTPRequest: benchAction}})
+	ew := NewWorker(c, engineQ, WorkerDeps{
+		Workflows: workflows,
+		BuildID:   build,
+		Actions:   map[string]activities.Func{activities.ActionHTTPRequest: benchAction},
+	})
 	bw := worker.New(c, bareQ, workerOptions)
 	bw.RegisterWorkflowWithOptions(bareThreeActivities, workflow.RegisterOptions{Name: bareWorkflowName})
 	bw.RegisterActivityWithOptions(benchAction, activity.RegisterOptions{Name: activities.ActionHTTPRequest})
@@ -200,7 +208,7 @@ func newThroughputBench(b *testing.B, ctx context.Context, c client.Client, star
 	// The bare workflow gets what the interpreter gives the same actions: their config and
 	// the policy Runs computes for them.
 	g := benchGraph()
-	policies := engine.Runs.policies(g)
+	policies := runs.policies(g)
 	bare := bareInput{Policy: policies[benchActionKeys[0]]}
 	for _, key := range benchActionKeys {
 		if policies[key] != bare.Policy {
@@ -210,7 +218,7 @@ func newThroughputBench(b *testing.B, ctx context.Context, c client.Client, star
 		bare.Requests = append(bare.Requests, activities.Request{CompanyID: w.CompanyID, ProjectID: w.ProjectID,
 			ActionKey: key, ActionType: a.ActionTypeKey, Config: a.Config, Attempt: 1})
 	}
-	t := &throughputBench{ctx: ctx, c: c, db: db, intake: engine.Intake, workflow: w, userID: userID, bare: bare, bareQ: bareQ, starters: starters}
+	t := &throughputBench{ctx: ctx, c: c, db: db, runs: runs, workflow: w, version: v, userID: userID, bare: bare, bareQ: bareQ, starters: starters}
 	for name, run := range map[string]func() error{"engine": t.engineRun, "bare": t.bareRun} {
 		if _, _, err := t.burst(2*starters, run); err != nil {
 			b.Fatalf("warm-up %s run: %v", name, err)
@@ -219,10 +227,12 @@ func newThroughputBench(b *testing.B, ctx context.Context, c client.Client, star
 	return t
 }
 
-// engineRun starts a run the way the API does and waits until the projection records it
-// finished.
+// engineRun starts a run of the published version from its manual trigger and waits until
+// the projection records it finished.
 func (t *throughputBench) engineRun() error {
-	run, err := t.intake.StartManual(t.ctx, t.workflow, t.userID, map[string]any{"n": 1})
+	run, err := t.runs.Start(t.ctx, Start{CompanyID: t.workflow.CompanyID, ProjectID: t.workflow.ProjectID, WorkflowID: t.workflow.ID,
+		Version: t.version, Graph: t.version.Graph(), TriggerType: TriggerManual, TriggerKey: benchTrigger, Payload: map[string]any{"n": 1},
+		StartedBy: &t.userID})
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"agencyhub/activities"
+	"agencyhub/engine/enginetest"
 	"agencyhub/models"
 	"agencyhub/models/automation"
 )
@@ -32,7 +33,7 @@ func newBuilds(t *testing.T) *builds {
 	t.Cleanup(cancel)
 	// One queue for every test of the deployment: a version becomes current only once it polls
 	// every queue the current one polled (the server's guard against forgotten queues).
-	return &builds{t: t, ctx: ctx, c: testTemporal(t), queue: "deployment-test",
+	return &builds{t: t, ctx: ctx, c: enginetest.Temporal(t), queue: "deployment-test",
 		workflows: newTestWorkflows(t), ranOn: map[string][]string{}}
 }
 

@@ -13,6 +13,14 @@ import (
 	"agencyhub/schemas"
 )
 
+// ActionWorkflowCall is the action type that runs another workflow of the project
+// (intake.CallWorkflow).
+const ActionWorkflowCall = "workflow.call"
+
+// MaxCallDepth is how deep workflow.call nests: a run started by a call started by a call …
+// A cycle through workflows published before it existed still ends here.
+const MaxCallDepth = 5
+
 // Drafts validates what a workflow's graph names beyond itself. A graph is checked
 // against the catalog (automation.Validate) and against its project: an integration or a
 // template id the project does not hold (unknown, another project's or another company's),
@@ -89,7 +97,7 @@ func (d *Drafts) call(ctx context.Context, w *automation.Workflow, raw string) (
 	}
 	seen := map[uuid.UUID]bool{}
 	next := []uuid.UUID{id}
-	for depth := 0; len(next) > 0 && depth < maxCallDepth; depth++ {
+	for depth := 0; len(next) > 0 && depth < MaxCallDepth; depth++ {
 		var calls []uuid.UUID
 		for _, id := range next {
 			if id == w.ID {

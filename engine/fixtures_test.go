@@ -10,12 +10,10 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/activity"
-	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/workflow"
 	"gorm.io/gorm"
 
 	"agencyhub/activities"
-	"agencyhub/engine/devserver"
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
 	"agencyhub/models/automation"
@@ -311,7 +309,7 @@ func newTestWorkflows(t testing.TB) *automation.Service {
 	return automation.NewService(db.DB, nil, dbtest.Catalog(t), realtime.NewLocal())
 }
 
-// newRun stores a test run of g and its pending action rows the way Runs.start does (in a
+// newRun stores a test run of g and its pending action rows the way Runs.Start does (in a
 // tenant and a workflow of their own) and returns the interpreter's input for it.
 func newRun(t testing.TB, workflows *automation.Service, g automation.Graph, triggerKey string, payload map[string]any) RunInput {
 	t.Helper()
@@ -367,30 +365,4 @@ func setAttempts(t testing.TB, db *gorm.DB, in RunInput, attempts map[string]int
 			t.Fatalf("set attempts of %s: %v", key, err)
 		}
 	}
-}
-
-// One embedded Temporal server serves the tests that need a real one; each test has a task
-// queue of its own, and no worker polls it unless the test starts one.
-var (
-	temporalOnce   sync.Once
-	temporalClient client.Client
-	temporalErr    error
-)
-
-func testTemporal(t *testing.T) client.Client {
-	t.Helper()
-	temporalOnce.Do(func() {
-		srv, err := devserver.Start(devserver.Options{Namespace: "engine-test"})
-		if err != nil {
-			temporalErr = err
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		temporalClient, temporalErr = Dial(ctx, ClientOptions{Address: srv.Address(), Namespace: "engine-test"})
-	})
-	if temporalErr != nil {
-		t.Fatalf("embedded Temporal: %v", temporalErr)
-	}
-	return temporalClient
 }

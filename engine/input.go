@@ -73,7 +73,7 @@ func (p ActionPolicy) retryPolicy() *temporal.RetryPolicy {
 		BackoffCoefficient:     p.BackoffCoefficient,
 		MaximumInterval:        p.MaxInterval,
 		MaximumAttempts:        int32(p.MaxAttempts),
-		NonRetryableErrorTypes: nonRetryableClasses,
+		NonRetryableErrorTypes: NonRetryableClasses,
 	}
 }
 

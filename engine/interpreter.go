@@ -289,7 +289,7 @@ func (r *interpreter) execute(a automation.Action, selector workflow.Selector) {
 }
 
 func (r *interpreter) delay(a automation.Action, config map[string]any, selector workflow.Selector) {
-	seconds := toInt(config["seconds"])
+	seconds := ToInt(config["seconds"])
 	now := workflow.Now(r.ctx)
 	r.status[a.ActionKey] = automation.ActionWaiting
 	r.action(automation.ActionUpdate{
@@ -308,7 +308,7 @@ func (r *interpreter) delay(a automation.Action, config map[string]any, selector
 		r.inflight--
 		r.timers--
 		if err := f.Get(r.ctx, nil); err != nil {
-			r.fail(a, automation.ActionFailed, activities.AsFailure(errorOf(err)))
+			r.fail(a, automation.ActionFailed, activities.AsFailure(ErrorOf(err)))
 		} else {
 			r.succeed(a, map[string]any{"waited_seconds": seconds}, nil)
 		}
@@ -320,7 +320,7 @@ func (r *interpreter) delay(a automation.Action, config map[string]any, selector
 // the wait: the action waits, as a timer does, for the reply signal or for the time the
 // activity answered, and succeeds with the reply or with timed_out.
 func (r *interpreter) waitForReply(a automation.Action, recorded activities.Result, selector workflow.Selector) {
-	seconds := toInt(recorded.Output["timeout_seconds"])
+	seconds := ToInt(recorded.Output["timeout_seconds"])
 	r.status[a.ActionKey] = automation.ActionWaiting
 	r.action(automation.ActionUpdate{ActionKey: a.ActionKey, Status: automation.ActionWaiting})
 	r.event("action.waiting", a.ActionKey, automation.ActionWaiting,
@@ -333,7 +333,7 @@ func (r *interpreter) waitForReply(a automation.Action, recorded activities.Resu
 		r.timers--
 		var output map[string]any
 		if err := f.Get(r.ctx, &output); err != nil {
-			r.fail(a, automation.ActionFailed, activities.AsFailure(errorOf(err)))
+			r.fail(a, automation.ActionFailed, activities.AsFailure(ErrorOf(err)))
 		} else {
 			r.succeed(a, output, nil)
 		}
@@ -349,7 +349,7 @@ func (r *interpreter) awaitReply(actionKey string, d time.Duration) workflow.Fut
 		timerCtx, stopTimer := workflow.WithCancel(ctx)
 		defer stopTimer()
 		waiting := workflow.NewSelector(ctx)
-		waiting.AddReceive(workflow.GetSignalChannel(ctx, replySignal(actionKey)), func(c workflow.ReceiveChannel, _ bool) {
+		waiting.AddReceive(workflow.GetSignalChannel(ctx, ReplySignal(actionKey)), func(c workflow.ReceiveChannel, _ bool) {
 			var reply map[string]any
 			c.Receive(ctx, &reply)
 			settle.SetValue(reply)
@@ -366,8 +366,8 @@ func (r *interpreter) awaitReply(actionKey string, d time.Duration) workflow.Fut
 	return future
 }
 
-// replySignal names the signal that hands a run's bot.wait_for_reply action its reply.
-func replySignal(actionKey string) string { return "bot.wait_for_reply/" + actionKey }
+// ReplySignal names the signal that hands a run's bot.wait_for_reply action its reply.
+func ReplySignal(actionKey string) string { return "bot.wait_for_reply/" + actionKey }
 
 // activity runs an action as its activity, a local one when its policy says so; done takes
 // its result.
@@ -398,8 +398,8 @@ func (r *interpreter) activity(a automation.Action, config map[string]any, selec
 	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: policy.Timeout,
 		// A run never waits forever for a worker that does not execute this action type.
-		ScheduleToStartTimeout: scheduleToStartTimeout,
-		HeartbeatTimeout:       heartbeatTimeout,
+		ScheduleToStartTimeout: ScheduleToStartTimeout,
+		HeartbeatTimeout:       HeartbeatTimeout,
 		RetryPolicy:            retry,
 	})
 	selector.AddFuture(workflow.ExecuteActivity(ctx, a.ActionTypeKey, req), func(f workflow.Future) { r.settle(a, f, done) })
@@ -431,7 +431,7 @@ func (r *interpreter) settle(a automation.Action, f workflow.Future, done func(a
 	r.inflight--
 	var res activities.Result
 	if err := f.Get(r.ctx, &res); err != nil {
-		failure := activities.AsFailure(errorOf(err))
+		failure := activities.AsFailure(ErrorOf(err))
 		status := automation.ActionFailed
 		if failure.Retryable {
 			status = automation.ActionDeadLettered
@@ -508,8 +508,8 @@ var retryClasses = []string{
 	activities.ClassRateLimited, activities.ClassTimeoutUnknown, activities.ClassCanceled, activities.ClassUnknownOutcome,
 }
 
-// errorOf unwraps an activity or timer error into the action's classified failure.
-func errorOf(err error) error {
+// ErrorOf unwraps an activity or timer error into the action's classified failure.
+func ErrorOf(err error) error {
 	var appErr *temporal.ApplicationError
 	if errors.As(err, &appErr) {
 		var f activities.Failure
@@ -545,7 +545,9 @@ func errorOf(err error) error {
 	return err
 }
 
-func toInt(v any) int {
+// ToInt is the whole number a config or an output holds (a JSON number), 0 when it holds
+// none.
+func ToInt(v any) int {
 	switch n := v.(type) {
 	case float64:
 		return int(n)

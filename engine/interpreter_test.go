@@ -368,7 +368,7 @@ func TestADelayIsADurableTimerDuringWhichTheRunWaits(t *testing.T) {
 	wantStatuses(t, during, map[string]string{"wait": automation.ActionWaiting, "after": automation.ActionPending})
 	wantRun(t, p, automation.RunSucceeded)
 	wantStatuses(t, p, map[string]string{"wait": automation.ActionSucceeded, "after": automation.ActionSucceeded})
-	if got := p.action(t, "wait").Output["waited_seconds"]; toInt(got) != 3600 {
+	if got := p.action(t, "wait").Output["waited_seconds"]; ToInt(got) != 3600 {
 		t.Errorf("waited_seconds %v", got)
 	}
 	if after, wait := p.action(t, "after"), p.action(t, "wait"); after.StartedAt == nil || wait.StartedAt == nil ||

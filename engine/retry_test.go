@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"agencyhub/activities"
+	"agencyhub/engine/enginetest"
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
 	"agencyhub/models/automation"
@@ -24,11 +25,11 @@ import (
 )
 
 // liveEngine is the engine on the embedded Temporal server with fake actions: a tenant, the
-// workflow store, the engine's services and a worker on a task queue of the test's own.
+// workflow store, the runs and a worker on a task queue of the test's own.
 type liveEngine struct {
 	tenant    *dbtest.Tenant
 	workflows *automation.Service
-	engine    *Services
+	runs      *Runs
 	fakes     *fakeActions
 }
 
@@ -36,12 +37,12 @@ type liveEngine struct {
 // and interceptors wrap the worker's calls.
 func newLiveEngine(t *testing.T, progress func(context.Context, automation.Progress) error, interceptors ...interceptor.WorkerInterceptor) *liveEngine {
 	t.Helper()
-	c := testTemporal(t)
+	c := enginetest.Temporal(t)
 	db := dbtest.SQLite(t)
 	l := &liveEngine{tenant: dbtest.NewTenant(t, db.DB, "live"), fakes: newFakeActions()}
 	l.workflows = automation.NewService(db.DB, l.tenant.Companies, l.tenant.Catalog, realtime.NewLocal())
 	queue := "live-" + models.NewID().String()
-	l.engine = NewServices(c, queue, "https://hub.test", l.tenant.Catalog, Stores{Workflows: l.workflows})
+	l.runs = &Runs{Client: c, Workflows: l.workflows, Catalog: l.tenant.Catalog, TaskQueue: queue, WebURL: "https://hub.test"}
 	deps := WorkerDeps{Workflows: l.workflows, Progress: progress}
 	w := worker.New(c, queue, worker.Options{Interceptors: interceptors})
 	w.RegisterWorkflowWithOptions(Interpret, workflow.RegisterOptions{Name: WorkflowName})
@@ -63,7 +64,7 @@ func chargeGraph() automation.Graph {
 // start publishes g and starts a manual run of it.
 func (l *liveEngine) start(t *testing.T, g automation.Graph) *automation.Run {
 	t.Helper()
-	run, err := l.engine.Intake.StartManual(context.Background(), l.publish(t, g), l.tenant.UserID, nil)
+	run, err := l.startManual(l.publish(t, g))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func (l *liveEngine) start(t *testing.T, g automation.Graph) *automation.Run {
 }
 
 // publish creates a workflow of g and publishes it.
-func (l *liveEngine) publish(t *testing.T, g automation.Graph) *automation.Workflow {
+func (l *liveEngine) publish(t *testing.T, g automation.Graph) (*automation.Workflow, *automation.Version) {
 	t.Helper()
 	ctx := context.Background()
 	wf, err := l.workflows.Create(ctx, l.tenant.Project, l.tenant.UserID, "Charge", "")
@@ -81,12 +82,18 @@ func (l *liveEngine) publish(t *testing.T, g automation.Graph) *automation.Workf
 	if wf, err = l.workflows.PutDraft(ctx, wf, automation.Draft{Graph: g}); err != nil {
 		t.Fatal(err)
 	}
-	v, err := l.engine.Publisher.Publish(ctx, wf, l.tenant.UserID, nil)
+	v, err := l.workflows.Publish(ctx, wf, l.tenant.UserID, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wf.CurrentVersionID = &v.ID
-	return wf
+	return wf, v
+}
+
+// startManual starts a run of the version from its manual trigger, start, as the intake
+// does once it has found the trigger.
+func (l *liveEngine) startManual(wf *automation.Workflow, v *automation.Version) (*automation.Run, error) {
+	return l.runs.Start(context.Background(), Start{CompanyID: wf.CompanyID, ProjectID: wf.ProjectID, WorkflowID: wf.ID,
+		Version: v, Graph: v.Graph(), TriggerType: TriggerManual, TriggerKey: "start", StartedBy: &l.tenant.UserID})
 }
 
 // TestRetryActionWaitsForTheFailedExecutionToClose: the projection says failed as soon as
@@ -112,7 +119,7 @@ func TestRetryActionWaitsForTheFailedExecutionToClose(t *testing.T) {
 
 	retried := make(chan error, 1)
 	go func() {
-		_, err := l.engine.Runs.RetryAction(context.Background(), failed, "charge")
+		_, err := l.runs.RetryAction(context.Background(), failed, "charge")
 		retried <- err
 	}()
 	// Whether the retry returns at once (attached) or waits (right), the old execution may
@@ -138,14 +145,13 @@ func TestRetryActionWaitsForTheFailedExecutionToClose(t *testing.T) {
 // must end without acting, and the projection keeps the refusal.
 func TestARunRefusedWhenTemporalsAnswerWasLostNeverActs(t *testing.T) {
 	l := newLiveEngine(t, nil)
-	l.engine.Runs.Client = loseStartAnswer{l.engine.Runs.Client}
-	wf := l.publish(t, chargeGraph())
-	run, err := l.engine.Intake.StartManual(context.Background(), wf, l.tenant.UserID, nil)
+	l.runs.Client = loseStartAnswer{l.runs.Client}
+	run, err := l.startManual(l.publish(t, chargeGraph()))
 	if !models.IsKind(err, models.KindUnavailable) {
 		t.Fatalf("start answered %v; want unavailable", err)
 	}
 	refused := awaitStatus(t, l.workflows, run, automation.RunFailed)
-	execution := l.engine.Runs.Client.GetWorkflow(context.Background(), refused.ID.String(), "")
+	execution := l.runs.Client.GetWorkflow(context.Background(), refused.ID.String(), "")
 	if err := execution.Get(context.Background(), nil); err == nil {
 		t.Fatal("the execution Temporal started succeeded; want it to end refused")
 	}

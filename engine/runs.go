@@ -68,8 +68,9 @@ type Runs struct {
 	// Namespace is the client's namespace, where the runs' search attributes are looked up;
 	// empty, runs carry none.
 	Namespace string
-	// queued tells the Dispatcher that a queued run waits (Dispatcher.Notify).
-	queued func()
+	// OnQueued wakes the Dispatcher (intake.Dispatcher.Notify, which sets it): a run or a
+	// reply was queued.
+	OnQueued func()
 	searchAttributeState
 }
 
@@ -110,7 +111,7 @@ func (s *Runs) StartTest(ctx context.Context, w *automation.Workflow, userID uui
 	if input == nil {
 		input = d.TestInput
 	}
-	return s.start(ctx, Start{CompanyID: w.CompanyID, ProjectID: w.ProjectID, WorkflowID: w.ID, Graph: d.Graph,
+	return s.Start(ctx, Start{CompanyID: w.CompanyID, ProjectID: w.ProjectID, WorkflowID: w.ID, Graph: d.Graph,
 		TriggerType: TriggerTest, TriggerKey: trigger, Payload: input, StartedBy: &userID})
 }
 
@@ -127,7 +128,7 @@ func (s *Runs) Replay(ctx context.Context, r *automation.Run, userID uuid.UUID) 
 		}
 		start.Version = v
 	}
-	return s.start(ctx, start)
+	return s.Start(ctx, start)
 }
 
 func (s *Runs) firstTrigger(g automation.Graph) string {
@@ -139,10 +140,10 @@ func (s *Runs) firstTrigger(g automation.Graph) string {
 	return ""
 }
 
-// start has the run and its pending actions stored, then starts the interpreter, or leaves
+// Start has the run and its pending actions stored, then starts the interpreter, or leaves
 // that to the Dispatcher when st.Queued. A run the engine refuses is kept, marked failed with
 // the reason, and reported unavailable.
-func (s *Runs) start(ctx context.Context, st Start) (*automation.Run, error) {
+func (s *Runs) Start(ctx context.Context, st Start) (*automation.Run, error) {
 	if st.RunID != uuid.Nil {
 		if run, err := s.Workflows.Run(ctx, st.RunID); err == nil && st.Queued {
 			return run, nil // stored before: handed over, or still in the Dispatcher's queue
@@ -184,7 +185,7 @@ func (s *Runs) start(ctx context.Context, st Start) (*automation.Run, error) {
 		return nil, err
 	}
 	if st.Queued {
-		s.queued()
+		s.OnQueued()
 		return run, nil
 	}
 	return run, s.execute(ctx, run, s.runInput(run), enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
@@ -238,6 +239,15 @@ func (s *Runs) startExecution(ctx context.Context, run *automation.Run, in RunIn
 	return err
 }
 
+// HandOver starts the execution of a run the Dispatcher took from the queue, or finds it
+// started, and marks the run dispatched.
+func (s *Runs) HandOver(ctx context.Context, run *automation.Run) error {
+	if err := s.startExecution(ctx, run, s.runInput(run), enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE); err != nil {
+		return err
+	}
+	return s.Workflows.MarkDispatched(ctx, run.ID)
+}
+
 // execute starts the run's execution; a run Temporal does not take is refused: kept, failed
 // with the reason, and reported unavailable.
 func (s *Runs) execute(ctx context.Context, run *automation.Run, in RunInput, reuse enumspb.WorkflowIdReusePolicy) error {
@@ -286,7 +296,7 @@ func (s *Runs) policies(g automation.Graph) map[string]ActionPolicy {
 		if readOnly, ok := config["read_only"].(bool); ok && a.ActionTypeKey == activities.ActionDBQuery {
 			p.Idempotent = readOnly // a read repeated reads again; a write may not be repeated
 		}
-		if secs := toInt(config["timeout_seconds"]); secs > 0 {
+		if secs := ToInt(config["timeout_seconds"]); secs > 0 {
 			p.Timeout = time.Duration(secs)*time.Second + timeoutMargin
 		}
 		if rp, ok := config["retry_policy"].(map[string]any); ok {
@@ -317,14 +327,14 @@ func nonNilMap(m map[string]any) map[string]any {
 }
 
 func intOr(v any, def int) int {
-	if n := toInt(v); n > 0 {
+	if n := ToInt(v); n > 0 {
 		return n
 	}
 	return def
 }
 
 func secondsOr(v any, def time.Duration) time.Duration {
-	if n := toInt(v); n > 0 {
+	if n := ToInt(v); n > 0 {
 		return time.Duration(n) * time.Second
 	}
 	return def

@@ -17,23 +17,22 @@ import (
 
 	"agencyhub/activities"
 	"agencyhub/models/automation"
-	"agencyhub/models/billing"
 	"agencyhub/platform/metrics"
 )
 
 // Activities heartbeat every heartbeatInterval, so a cancelled run reaches a running
-// action within about that time, and a worker that died is noticed after heartbeatTimeout.
+// action within about that time, and a worker that died is noticed after HeartbeatTimeout.
 const (
 	heartbeatInterval = 5 * time.Second
-	heartbeatTimeout  = 20 * time.Second
-	// scheduleToStartTimeout bounds how long an action waits for a worker to pick it up.
-	scheduleToStartTimeout = 5 * time.Minute
+	HeartbeatTimeout  = 20 * time.Second
+	// ScheduleToStartTimeout bounds how long an action waits for a worker to pick it up.
+	ScheduleToStartTimeout = 5 * time.Minute
 )
 
-// nonRetryableClasses are the failure classes Temporal must not retry: the input or the
+// NonRetryableClasses are the failure classes Temporal must not retry: the input or the
 // credentials are wrong, the target refused for good, or the action may already have
 // taken effect (retrying a send whose outcome is unknown could send twice).
-var nonRetryableClasses = []string{
+var NonRetryableClasses = []string{
 	activities.ClassValidation, activities.ClassAuth, activities.ClassPermanent,
 	activities.ClassTimeoutUnknown, activities.ClassUnknownOutcome, activities.ClassCanceled,
 }
@@ -46,18 +45,11 @@ type WorkerDeps struct {
 	Progress func(context.Context, automation.Progress) error
 	// Actions are the activity action types, by action type key.
 	Actions map[string]activities.Func
-	// Intake starts the runs of schedules (the tick workflow and schedule.fire) and of
-	// workflow.call; nil leaves both to other workers of the task queue.
-	Intake *Intake
 	// BotSessions keeps the bot dialog state bot.set_state writes and the waits of
 	// bot.wait_for_reply; nil leaves both to other workers of the task queue.
 	BotSessions activities.BotSessions
-	// Billing runs the billing cycle; nil leaves it to other workers of the task queue.
-	Billing *billing.Service
 	// Metrics counts action attempts; nil counts none, as metrics.Discard() does.
 	Metrics *metrics.Metrics
-	// Agent runs the AI employee's sessions; nil leaves them to other workers.
-	Agent *Agent
 	// BuildID makes the worker a version of the Worker Deployment (deploymentOptions): it
 	// takes runs only while its build is current (Promote). Empty runs an unversioned
 	// worker, for tests where one build is all there is.
@@ -105,16 +97,6 @@ func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
 		w.RegisterActivityWithOptions(runAction(d, activities.BotWaitForReply{Sessions: d.BotSessions}.Run),
 			activity.RegisterOptions{Name: activities.ActionBotWaitForReply})
 	}
-	if d.Intake != nil {
-		registerScheduleTicks(w, d.Intake)
-		w.RegisterActivityWithOptions(runAction(d, d.Intake.CallWorkflow), activity.RegisterOptions{Name: ActionWorkflowCall})
-	}
-	if d.Billing != nil {
-		registerBillingCycle(w, d.Billing)
-	}
-	if d.Agent != nil {
-		registerAgent(w, d.Agent)
-	}
 	return w
 }
 
@@ -152,7 +134,7 @@ func runAction(d WorkerDeps, fn activities.Func) func(context.Context, ActionReq
 				// The last attempt timed out or its worker died before answering: it may
 				// have taken effect, so a non-idempotent action is not tried again on its own,
 				// and this refusal is no attempt.
-				return activities.Result{}, applicationError(activities.Fail(activities.ClassUnknownOutcome, "previous_attempt_unanswered",
+				return activities.Result{}, ApplicationError(activities.Fail(activities.ClassUnknownOutcome, "previous_attempt_unanswered",
 					"the previous attempt stopped without an answer (a timeout or a restart); it may have taken effect",
 					"Check the target, then retry the action if it did not take effect"))
 			}
@@ -165,7 +147,7 @@ func runAction(d WorkerDeps, fn activities.Func) func(context.Context, ActionReq
 		}
 		if !info.IsLocalActivity { // a local activity learns of a cancellation from its workflow
 			var stop func()
-			ctx, stop = heartbeating(ctx)
+			ctx, stop = Heartbeating(ctx)
 			defer stop()
 		}
 		req.Attempt = attempt
@@ -182,16 +164,16 @@ func runAction(d WorkerDeps, fn activities.Func) func(context.Context, ActionReq
 		if err != nil {
 			f := activities.AsFailure(err)
 			d.Metrics.ActionAttempt(actionType, f.RetryClass)
-			return activities.Result{}, applicationError(f)
+			return activities.Result{}, ApplicationError(f)
 		}
 		d.Metrics.ActionAttempt(actionType, "")
 		return res, nil
 	}
 }
 
-// heartbeating records an activity's heartbeats until stop is called, so a cancelled run or
+// Heartbeating records an activity's heartbeats until stop is called, so a cancelled run or
 // turn reaches the activity and a dead worker is noticed.
-func heartbeating(ctx context.Context) (context.Context, func()) {
+func Heartbeating(ctx context.Context) (context.Context, func()) {
 	ctx, stop := context.WithCancel(ctx)
 	go func() {
 		t := time.NewTicker(heartbeatInterval)
@@ -208,9 +190,9 @@ func heartbeating(ctx context.Context) (context.Context, func()) {
 	return ctx, stop
 }
 
-// applicationError carries a classified failure to the interpreter: its type is the retry
+// ApplicationError carries a classified failure to the interpreter: its type is the retry
 // class, which the retry policy matches, and its details are the failure itself.
-func applicationError(f *activities.Failure) error {
+func ApplicationError(f *activities.Failure) error {
 	return temporal.NewApplicationErrorWithOptions(f.HumanReason, f.RetryClass,
 		temporal.ApplicationErrorOptions{NonRetryable: !f.Retryable, Details: []any{f}})
 }

@@ -28,6 +28,9 @@ import (
 	"agencyhub/api"
 	"agencyhub/engine"
 	"agencyhub/engine/devserver"
+	"agencyhub/engine/intake"
+	"agencyhub/engine/schedules"
+	"agencyhub/engine/wiring"
 	"agencyhub/migrations"
 	"agencyhub/models"
 	"agencyhub/models/aiemployee"
@@ -176,7 +179,7 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	egressPolicy, _ := m.Config.egressPolicy()
 	egressClient := egress.NewClient(egressPolicy, egress.DefaultMaxBody)
-	services := engine.NewServices(m.temporal, engine.TaskQueue, m.Config.WebURL, catalog, engine.Stores{
+	services := wiring.NewServices(m.temporal, engine.TaskQueue, m.Config.WebURL, catalog, wiring.Stores{
 		Workflows: st.workflows, Integrations: st.integrations, Webhooks: st.webhooks, Relays: st.relays, Billing: st.billing, Work: st.work,
 		AI: st.ai, Companies: st.companies, Egress: egressClient,
 	})
@@ -312,9 +315,9 @@ func (m *Main) temporalAddress() string {
 // instance with a worker polls relays: the poll leases in the database keep each bot to one
 // poller at a time, and a stopped poller gives its leases up. The worker is a version of
 // Temporal's worker deployment, made current as it starts (promote).
-func (m *Main) startWorker(ctx context.Context, st *stores, services *engine.Services, botAPI *activities.BotAPI,
+func (m *Main) startWorker(ctx context.Context, st *stores, services *wiring.Services, botAPI *activities.BotAPI,
 	policy egress.Policy, egressClient *http.Client) error {
-	if err := engine.EnsureBillingSchedule(m.loopsCtx, m.temporal, engine.TaskQueue); err != nil {
+	if err := schedules.EnsureBillingSchedule(m.loopsCtx, m.temporal, engine.TaskQueue); err != nil {
 		return fmt.Errorf("billing schedule: %w", err)
 	}
 	build := m.Config.BuildID
@@ -324,13 +327,24 @@ func (m *Main) startWorker(ctx context.Context, st *stores, services *engine.Ser
 			return fmt.Errorf("build id: %w", err)
 		}
 	}
-	m.worker = engine.NewWorker(m.temporal, engine.TaskQueue, engine.WorkerDeps{
-		Workflows: st.workflows, Intake: services.Intake, BotSessions: st.relays, Billing: st.billing,
-		Actions: activities.Registry(activities.Deps{
-			ActionDependencies: st.integrations, EgressPolicy: policy, Egress: egressClient,
-			MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL, Tasks: st.work,
-		}),
-		Metrics: m.metrics, Agent: services.Agent, BuildID: build,
+	m.worker = wiring.NewWorker(m.temporal, engine.TaskQueue, wiring.WorkerDeps{
+		WorkerDeps: engine.WorkerDeps{
+			Workflows:   st.workflows,
+			BotSessions: st.relays,
+			Actions: activities.Registry(activities.Deps{
+				ActionDependencies: st.integrations,
+				EgressPolicy:       policy,
+				Egress:             egressClient,
+				MessengerABaseURL:  m.Config.MessengerABaseURL,
+				MessengerBBaseURL:  m.Config.MessengerBBaseURL,
+				Tasks:              st.work,
+			}),
+			Metrics: m.metrics,
+			BuildID: build,
+		},
+		Intake:  services.Intake,
+		Billing: st.billing,
+		Agent:   services.Agent,
 	})
 	if err := m.worker.Start(); err != nil {
 		return err
@@ -338,7 +352,7 @@ func (m *Main) startWorker(ctx context.Context, st *stores, services *engine.Ser
 	if err := m.promote(ctx, build); err != nil {
 		return err
 	}
-	poller := &engine.RelayPoller{Intake: services.Intake, BotAPI: botAPI, Log: slog.Default()}
+	poller := &intake.RelayPoller{Intake: services.Intake, BotAPI: botAPI, Log: slog.Default()}
 	m.loops.Go(func() { poller.Run(m.loopsCtx) })
 	return nil
 }
@@ -379,7 +393,8 @@ func (m *Main) mailSender() (*mailer.Sender, error) {
 }
 
 // apiServer hands the API what its handlers need.
-func (m *Main) apiServer(st *stores, services *engine.Services, catalog *schemas.Catalog, botAPI *activities.BotAPI, policy egress.Policy, egressClient *http.Client) (*api.Server, error) {
+func (m *Main) apiServer(st *stores, services *wiring.Services, catalog *schemas.Catalog, botAPI *activities.BotAPI,
+	policy egress.Policy, egressClient *http.Client) (*api.Server, error) {
 	contract, err := schemas.Load()
 	if err != nil {
 		return nil, fmt.Errorf("load contract: %w", err)

@@ -2,5 +2,5 @@
 // and the chosen model provider give it (the ladder), its chat sessions with their
 // messages, tool calls, patch proposals and the ordered session events streams resume
 // from, and the cached model lists of model provider integrations. The agent that acts on
-// them runs in engine/ (engine/agent.go); the model clients are in activities/llm.
+// them runs in engine/agent; the model clients are in activities/llm.
 package aiemployee

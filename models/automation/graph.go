@@ -133,7 +133,7 @@ const (
 	TypeBotReply  = "bot.wait_for_reply"
 	TypePayment   = "payment.event_trigger"
 	TypeTask      = "task.event_trigger"
-	// TypeAgent runs as a child workflow of the run (engine.AgentAction).
+	// TypeAgent runs as a child workflow of the run (AgentAction of engine/agent).
 	TypeAgent = "ai.agent"
 )
 

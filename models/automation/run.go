@@ -58,7 +58,7 @@ type Run struct {
 	StartedAt      *time.Time
 	FinishedAt     *time.Time
 	// DispatchedAt is when the run was handed to Temporal, or to the request that hands it
-	// over itself; nil while the run waits for engine.Dispatcher (the start intent of an
+	// over itself; nil while the run waits for intake.Dispatcher (the start intent of an
 	// accepted webhook delivery).
 	DispatchedAt *time.Time
 	CreatedAt    time.Time

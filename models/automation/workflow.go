@@ -254,7 +254,7 @@ func RequireValid(ds []Diagnostic) error {
 }
 
 // Publish freezes the draft as the next version and makes it current, its triggers the
-// indexed ones (engine.Publisher adds the schedules; call that). The version's
+// indexed ones (schedules.Publisher adds the schedules; call that). The version's
 // description is the one given, or else the draft's change description, which is then
 // cleared. Errors: invalid (the draft's problems), conflict (a concurrent publish).
 func (s *Service) Publish(ctx context.Context, w *Workflow, userID uuid.UUID, description *string) (*Version, error) {

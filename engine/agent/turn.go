@@ -1,4 +1,4 @@
-package engine
+package agent
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 
 	"agencyhub/activities"
 	"agencyhub/activities/llm"
+	"agencyhub/engine"
 	"agencyhub/models"
 	"agencyhub/models/aiemployee"
 	"agencyhub/models/automation"
@@ -21,8 +22,9 @@ import (
 	"agencyhub/models/integration"
 )
 
-// registerAgent registers the session workflow and its activities.
-func registerAgent(w worker.Worker, a *Agent) {
+// Register registers the session workflow and the ai.agent child workflow, and their
+// activities, on a worker of the task queue the agent starts sessions on.
+func (a *Agent) Register(w worker.Worker) {
 	w.RegisterWorkflowWithOptions(AgentSession, workflow.RegisterOptions{Name: AgentWorkflowName})
 	w.RegisterActivityWithOptions(classified(a.step), activity.RegisterOptions{Name: agentStepActivity})
 	w.RegisterActivityWithOptions(classified(withNoResult(a.runTool)), activity.RegisterOptions{Name: agentToolActivity})
@@ -39,7 +41,7 @@ func classified[In, Out any](fn func(context.Context, In) (Out, error)) func(con
 		out, err := fn(ctx, in)
 		var f *activities.Failure
 		if errors.As(err, &f) {
-			return out, applicationError(f)
+			return out, engine.ApplicationError(f)
 		}
 		return out, err
 	}
@@ -100,7 +102,7 @@ func (a *Agent) step(ctx context.Context, req AgentStepRequest) (AgentStepResult
 		return AgentStepResult{}, err
 	}
 	model := firstNonEmpty(sess.ModelID, e.ModelID, metaString(unsealed.Metadata, "default_model"))
-	ctx, stop := heartbeating(ctx)
+	ctx, stop := engine.Heartbeating(ctx)
 	defer stop()
 	reply, err := a.llm(unsealed).Chat(ctx, llm.Request{Model: model, Messages: msgs, Tools: toolSpecs(offered)}, func(delta string) error {
 		activity.RecordHeartbeat(ctx)
@@ -325,7 +327,7 @@ func (a *Agent) runTool(ctx context.Context, id uuid.UUID) error {
 		_, err = a.Store.FinishToolCall(ctx, c, map[string]any{"error": "The user's role may not use " + c.ToolKey + "."}, true)
 		return err
 	}
-	ctx, stop := heartbeating(ctx)
+	ctx, stop := engine.Heartbeating(ctx)
 	defer stop()
 	out, err := tool.run(ctx, &toolScope{agent: a, session: sess, project: p, access: access}, c.Input)
 	var tf *toolFailure

@@ -1,10 +1,11 @@
-package engine
+package intake
 
 import (
 	"context"
 
 	"github.com/google/uuid"
 
+	"agencyhub/engine"
 	"agencyhub/models/automation"
 	"agencyhub/models/work"
 )
@@ -15,7 +16,7 @@ import (
 // (startOnEvent).
 func (in *Intake) StartTaskEvent(ctx context.Context, ev work.TaskEvent) ([]uuid.UUID, error) {
 	return in.startOnEvent(ctx, domainEvent{ID: ev.ID, CompanyID: ev.CompanyID, ProjectID: ev.ProjectID,
-		ActionType: automation.TypeTask, TriggerType: TriggerTask, EventType: ev.EventType,
+		ActionType: automation.TypeTask, TriggerType: engine.TriggerTask, EventType: ev.EventType,
 		Takes: func(config map[string]any) bool {
 			board, _ := config["board_id"].(string)
 			return board == "" || board == ev.BoardID.String()

@@ -1,4 +1,4 @@
-package engine
+package agent
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"agencyhub/engine"
 	"agencyhub/models"
 	"agencyhub/models/aiemployee"
 	"agencyhub/models/automation"
@@ -43,7 +44,7 @@ type AgentTool struct {
 	schema      *jsonschema.Schema
 }
 
-// Writes reports whether the tool changes the project.
+// engine.Writes reports whether the tool changes the project.
 func (t *AgentTool) Writes() bool { return t.Risk == RiskLow || t.Risk == RiskHigh }
 
 // toolScope is what a tool runs on: the session, its project and the caller's standing
@@ -386,7 +387,7 @@ func toolStartTestRun(ctx context.Context, t *toolScope, in map[string]any) (map
 	if err != nil {
 		return nil, err
 	}
-	if Writes(w.Draft().Graph) && !t.access.Role.Can(company.PermManage) {
+	if engine.Writes(w.Draft().Graph) && !t.access.Role.Can(company.PermManage) {
 		return nil, failTool("The draft writes to a database: only an owner or admin may run it.")
 	}
 	input, _ := in["input"].(map[string]any)

@@ -1,4 +1,4 @@
-package engine
+package intake
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"agencyhub/engine"
 	"agencyhub/models"
 	"agencyhub/models/automation"
 	"agencyhub/models/relay"
@@ -93,7 +94,7 @@ func (in *Intake) answerWaits(ctx context.Context, r *relay.Relay, u *relay.Upda
 		runIDs = append(runIDs, w.RunID)
 	}
 	if len(waits) > 0 {
-		in.Runs.queued()
+		in.Runs.OnQueued()
 	}
 	return runIDs, nil
 }
@@ -130,7 +131,7 @@ func (in *Intake) startRelay(ctx context.Context, r *relay.Relay, u *relay.Updat
 			relay.SessionNamespace: session.Namespace(),
 			botKey:                 parsed.Object,
 		}
-		run, err := in.fire(ctx, t, TriggerRelay, Start{Payload: parsed.Object, Namespaces: ns})
+		run, err := in.fire(ctx, t, engine.TriggerRelay, engine.Start{Payload: parsed.Object, Namespaces: ns})
 		if err := fired.add(t, run, err); err != nil {
 			return fired.runIDs(), err
 		}

@@ -1,4 +1,4 @@
-package engine
+package agent
 
 import (
 	"bytes"
@@ -18,22 +18,19 @@ import (
 
 	"agencyhub/activities"
 	"agencyhub/activities/llm"
+	"agencyhub/engine"
 	"agencyhub/models"
-	"agencyhub/models/automation"
 	"agencyhub/models/company"
 	"agencyhub/models/integration"
 	"agencyhub/schemas"
 )
 
-// The ai.agent action: a child workflow of the run (AgentAction) whose model steps and
-// read tools are activities.
+// The ai.agent action: a child workflow of the run (AgentAction, registered as
+// engine.AgentActionWorkflowName, the name the interpreter starts it by) whose model steps
+// and read tools are activities.
 const (
-	AgentActionWorkflowName = "ai.agent.run"
 	agentActionStepActivity = "ai.agent.step"
 	agentActionToolActivity = "ai.agent.tool"
-	// agentActionChange is the workflow.GetVersion change id under which the interpreter
-	// runs ai.agent as a child workflow instead of an activity.
-	agentActionChange = "ai.agent-child-workflow"
 )
 
 // agentActionPrompt is the system message's fixed part: tool output is data.
@@ -100,7 +97,7 @@ func ActionTools() []string {
 // it; a mismatch fails the action (validation).
 func AgentAction(ctx workflow.Context, req activities.Request) (activities.Result, error) {
 	allowed := stringList(req.Config["tools"])
-	maxSteps := toInt(req.Config["max_steps"])
+	maxSteps := engine.ToInt(req.Config["max_steps"])
 	if maxSteps <= 0 {
 		maxSteps = agentMaxSteps
 	}
@@ -115,7 +112,7 @@ func AgentAction(ctx workflow.Context, req activities.Request) (activities.Resul
 	input, _ := req.Config["input"].(string)
 	messages := []AgentActionMessage{{Role: "system", Content: system}, {Role: "user", Content: input}}
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 5 * time.Minute, HeartbeatTimeout: heartbeatTimeout, ScheduleToStartTimeout: scheduleToStartTimeout,
+		StartToCloseTimeout: 5 * time.Minute, HeartbeatTimeout: engine.HeartbeatTimeout, ScheduleToStartTimeout: engine.ScheduleToStartTimeout,
 		RetryPolicy: agentRetry,
 	})
 	calls := []any{}
@@ -149,14 +146,14 @@ func AgentAction(ctx workflow.Context, req activities.Request) (activities.Resul
 			messages = append(messages, AgentActionMessage{Role: "tool", Content: string(raw), ToolCallID: call.ID})
 		}
 	}
-	return activities.Result{}, applicationError(activities.Fail(activities.ClassPermanent, "agent_max_steps",
+	return activities.Result{}, engine.ApplicationError(activities.Fail(activities.ClassPermanent, "agent_max_steps",
 		fmt.Sprintf("The agent was still calling tools after %d model steps.", maxSteps), "Raise max_steps, or narrow the task"))
 }
 
 // childError hands an activity's classified failure on as the child's own, so the run's
 // action shows the class and the reason.
 func childError(err error) error {
-	return applicationError(activities.AsFailure(errorOf(err)))
+	return engine.ApplicationError(activities.AsFailure(engine.ErrorOf(err)))
 }
 
 func stringList(v any) []string {
@@ -204,7 +201,7 @@ func (a *Agent) actionStep(ctx context.Context, req AgentActionStep) (AgentActio
 		}
 		request.Messages = append(request.Messages, msg)
 	}
-	ctx, stop := heartbeating(ctx)
+	ctx, stop := engine.Heartbeating(ctx)
 	defer stop()
 	reply, err := a.llm(dep).Chat(ctx, request, func(string) error { activity.RecordHeartbeat(ctx); return nil })
 	if err != nil {
@@ -291,7 +288,7 @@ func (a *Agent) actionTool(ctx context.Context, req AgentActionTool) (AgentActio
 	if problem := tool.CheckInput(input); problem != "" {
 		return refuse("The input is not valid: %s", problem)
 	}
-	ctx, stop := heartbeating(ctx)
+	ctx, stop := engine.Heartbeating(ctx)
 	defer stop()
 	project := &company.Project{ID: req.Request.ProjectID, CompanyID: req.Request.CompanyID}
 	out, err := tool.run(ctx, &toolScope{agent: a, project: project}, input)
@@ -304,28 +301,7 @@ func (a *Agent) actionTool(ctx context.Context, req AgentActionTool) (AgentActio
 
 // registerAgentAction registers the ai.agent child workflow and its activities.
 func registerAgentAction(w worker.Worker, a *Agent) {
-	w.RegisterWorkflowWithOptions(AgentAction, workflow.RegisterOptions{Name: AgentActionWorkflowName})
+	w.RegisterWorkflowWithOptions(AgentAction, workflow.RegisterOptions{Name: engine.AgentActionWorkflowName})
 	w.RegisterActivityWithOptions(classified(a.actionStep), activity.RegisterOptions{Name: agentActionStepActivity})
 	w.RegisterActivityWithOptions(classified(a.actionTool), activity.RegisterOptions{Name: agentActionToolActivity})
-}
-
-// actionChild runs an ai.agent action as a child workflow of the run.
-func (r *interpreter) actionChild(a automation.Action, config map[string]any, selector workflow.Selector) {
-	policy := r.in.Policies[a.ActionKey]
-	now := workflow.Now(r.ctx)
-	attempt := r.attempts[a.ActionKey] + 1
-	r.status[a.ActionKey] = automation.ActionRunning
-	r.action(automation.ActionUpdate{ActionKey: a.ActionKey, Status: automation.ActionRunning, Input: config, StartedAt: &now, MaxAttempts: attempt})
-	r.event("action.started", a.ActionKey, automation.ActionRunning, "", nil)
-	ctx := workflow.WithChildOptions(r.ctx, workflow.ChildWorkflowOptions{
-		WorkflowID:               fmt.Sprintf("%s/%s/%d", workflow.GetInfo(r.ctx).WorkflowExecution.ID, a.ActionKey, attempt),
-		WorkflowExecutionTimeout: policy.Timeout,
-	})
-	req := activities.Request{RunID: r.in.RunID, CompanyID: r.in.CompanyID, ProjectID: r.in.ProjectID,
-		ActionKey: a.ActionKey, ActionType: a.ActionTypeKey, Config: config, Attempt: attempt}
-	r.inflight++
-	r.runStatus()
-	selector.AddFuture(workflow.ExecuteChildWorkflow(ctx, AgentActionWorkflowName, req), func(f workflow.Future) {
-		r.settle(a, f, func(res activities.Result) { r.succeed(a, res.Output, nil) })
-	})
 }

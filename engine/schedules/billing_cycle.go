@@ -1,4 +1,4 @@
-package engine
+package schedules
 
 import (
 	"context"
@@ -39,8 +39,9 @@ func BillingCycle(ctx workflow.Context) (billing.CycleResult, error) {
 	return res, err
 }
 
-// registerBillingCycle registers the billing workflow and its activity.
-func registerBillingCycle(w worker.Worker, services *billing.Service) {
+// RegisterBillingCycle registers the billing workflow and its activity on a worker of the
+// task queue the billing schedule starts it on.
+func RegisterBillingCycle(w worker.Worker, services *billing.Service) {
 	w.RegisterWorkflowWithOptions(BillingCycle, workflow.RegisterOptions{Name: BillingWorkflowName})
 	w.RegisterActivityWithOptions(func(ctx context.Context, planned time.Time) (billing.CycleResult, error) {
 		if planned.IsZero() {

@@ -1,4 +1,4 @@
-package engine
+package intake
 
 import (
 	"context"
@@ -10,16 +10,10 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"agencyhub/activities"
+	"agencyhub/engine"
 	"agencyhub/models"
 	"agencyhub/models/automation"
 )
-
-// ActionWorkflowCall is the action type that runs another workflow of the project.
-const ActionWorkflowCall = "workflow.call"
-
-// maxCallDepth is how deep workflow.call nests: a run started by a call started by a call …
-// A cycle through workflows published before it existed still ends here.
-const maxCallDepth = 5
 
 // TriggerCall is the trigger type of a run that workflow.call started.
 const TriggerCall = "call"
@@ -48,17 +42,17 @@ func (in *Intake) CallWorkflow(ctx context.Context, req activities.Request) (act
 		return activities.Result{}, err
 	}
 	called, _ := caller.NamespacesJSON()[callNamespace].(map[string]any) // nil unless the caller was called
-	depth := toInt(called["depth"]) + 1
-	if depth > maxCallDepth {
+	depth := engine.ToInt(called["depth"]) + 1
+	if depth > engine.MaxCallDepth {
 		return activities.Result{}, activities.Fail(activities.ClassValidation, "call_too_deep",
-			fmt.Sprintf("Calls nest at most %d deep; this one would be %d.", maxCallDepth, depth), "Call the workflow from fewer levels")
+			fmt.Sprintf("Calls nest at most %d deep; this one would be %d.", engine.MaxCallDepth, depth), "Call the workflow from fewer levels")
 	}
 	trigger, err := in.calleeTrigger(ctx, req, calleeID)
 	if err != nil {
 		return activities.Result{}, err
 	}
 	input, _ := req.Config["input_json"].(map[string]any)
-	run, err := in.fire(ctx, trigger, TriggerCall, Start{
+	run, err := in.fire(ctx, trigger, TriggerCall, engine.Start{
 		RunID: uuid.NewSHA1(req.RunID, []byte(req.ActionKey)), Payload: input,
 		Namespaces: map[string]any{callNamespace: map[string]any{"caller_run_id": req.RunID.String(), "depth": depth}},
 	})
@@ -96,7 +90,7 @@ func (in *Intake) calleeTrigger(ctx context.Context, req activities.Request, cal
 
 // awaitCall waits for the called run's execution to close, then answers its outputs.
 func (in *Intake) awaitCall(ctx context.Context, req activities.Request, run *automation.Run) (activities.Result, error) {
-	timeout := time.Duration(max(toInt(req.Config["timeout_seconds"]), 1)) * time.Second
+	timeout := time.Duration(max(engine.ToInt(req.Config["timeout_seconds"]), 1)) * time.Second
 	waitCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	err := in.Runs.Client.GetWorkflow(waitCtx, run.ID.String(), "").Get(waitCtx, nil)

@@ -1,4 +1,8 @@
-package engine
+// Package intake is how events start runs of published workflows: the Intake's adapters
+// per kind of trigger (manual, webhook, bot relay, schedule, payment and task events,
+// workflow.call), the Dispatcher that hands queued runs, replies and domain events to
+// Temporal, and the RelayPoller that pulls the updates of bots in polling mode.
+package intake
 
 import (
 	"context"
@@ -6,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"agencyhub/engine"
 	"agencyhub/models"
 	"agencyhub/models/automation"
 	"agencyhub/models/billing"
@@ -22,7 +27,7 @@ import (
 // workflow, version, written at publish and restore) and starts a run of each through fire.
 // A new kind of trigger is a line of automation.TriggerKeyFields and an adapter.
 type Intake struct {
-	Runs      *Runs
+	Runs      *engine.Runs
 	Workflows *automation.Service
 	Catalog   *schemas.Catalog
 	Webhooks  *webhook.Service
@@ -35,14 +40,14 @@ type Intake struct {
 
 // fire starts a run of the version an indexed trigger belongs to, from that trigger; st
 // carries what the event adds (payload, namespaces, run id, who started it).
-func (in *Intake) fire(ctx context.Context, t automation.Trigger, triggerType string, st Start) (*automation.Run, error) {
+func (in *Intake) fire(ctx context.Context, t automation.Trigger, triggerType string, st engine.Start) (*automation.Run, error) {
 	v, err := in.Workflows.Version(ctx, t.WorkflowID, t.WorkflowVersionID)
 	if err != nil {
 		return nil, err
 	}
 	st.CompanyID, st.ProjectID, st.WorkflowID = t.CompanyID, t.ProjectID, t.WorkflowID
 	st.Version, st.Graph, st.TriggerType, st.TriggerKey = v, v.Graph(), triggerType, t.ActionKey
-	return in.Runs.start(ctx, st)
+	return in.Runs.Start(ctx, st)
 }
 
 // StartManual runs the current version from its first manual trigger with the given input.
@@ -58,7 +63,7 @@ func (in *Intake) StartManual(ctx context.Context, w *automation.Workflow, userI
 	if len(triggers) == 0 {
 		return nil, models.Invalid("no_manual_trigger", "workflow_id")
 	}
-	return in.fire(ctx, triggers[0], TriggerManual, Start{Payload: input, StartedBy: &userID})
+	return in.fire(ctx, triggers[0], engine.TriggerManual, engine.Start{Payload: input, StartedBy: &userID})
 }
 
 // firings gathers what an event that starts one run per matching workflow started: each

@@ -1,4 +1,4 @@
-package engine
+package agent
 
 import (
 	"time"
@@ -8,6 +8,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"agencyhub/activities"
+	"agencyhub/engine"
 	"agencyhub/models/aiemployee"
 )
 
@@ -143,7 +144,7 @@ func AgentSession(ctx workflow.Context, in AgentInput) error {
 // agentRetry retries what may pass later (a provider down, rate limits) and nothing else.
 var agentRetry = &temporal.RetryPolicy{
 	InitialInterval: 2 * time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute, MaximumAttempts: 5,
-	NonRetryableErrorTypes: nonRetryableClasses,
+	NonRetryableErrorTypes: engine.NonRetryableClasses,
 }
 
 // run works one turn and closes it.
@@ -157,7 +158,7 @@ func (s *agentSession) run(ctx workflow.Context, turn int) error {
 	}
 	for step := 0; step < agentMaxSteps && outcome == aiemployee.TurnDone; step++ {
 		actx := workflow.WithActivityOptions(turnCtx, workflow.ActivityOptions{
-			StartToCloseTimeout: 5 * time.Minute, HeartbeatTimeout: heartbeatTimeout, ScheduleToStartTimeout: scheduleToStartTimeout,
+			StartToCloseTimeout: 5 * time.Minute, HeartbeatTimeout: engine.HeartbeatTimeout, ScheduleToStartTimeout: engine.ScheduleToStartTimeout,
 			RetryPolicy: agentRetry,
 		})
 		var res AgentStepResult
@@ -215,5 +216,5 @@ func (s *agentSession) failed(turnCtx workflow.Context, err error) (string, stri
 	if turnCtx.Err() != nil {
 		return aiemployee.TurnCancelled, ""
 	}
-	return aiemployee.TurnFailed, activities.AsFailure(errorOf(err)).HumanReason
+	return aiemployee.TurnFailed, activities.AsFailure(engine.ErrorOf(err)).HumanReason
 }

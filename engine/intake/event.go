@@ -1,4 +1,4 @@
-package engine
+package intake
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"agencyhub/engine"
 	"agencyhub/models/automation"
 )
 
@@ -52,7 +53,7 @@ func (in *Intake) startOnEvent(ctx context.Context, ev domainEvent) ([]uuid.UUID
 			}
 		}
 		runID := uuid.NewSHA1(ev.ID, []byte(t.WorkflowID.String()))
-		run, err := in.fire(ctx, t, ev.TriggerType, Start{RunID: runID, Payload: scope, Queued: true})
+		run, err := in.fire(ctx, t, ev.TriggerType, engine.Start{RunID: runID, Payload: scope, Queued: true})
 		if err := fired.add(t, run, err); err != nil {
 			return fired.runIDs(), err
 		}

@@ -1,4 +1,4 @@
-package engine
+package intake
 
 import (
 	"context"
@@ -7,12 +7,11 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"golang.org/x/sync/errgroup"
 
+	"agencyhub/engine"
 	"agencyhub/models"
-	"agencyhub/models/automation"
 	"agencyhub/models/billing"
 	"agencyhub/models/relay"
 	"agencyhub/models/work"
@@ -34,7 +33,7 @@ import (
 // payment and task events into the runs they trigger (Intake.StartPaymentEvent,
 // Intake.StartTaskEvent), which it then hands over as any queued run.
 type Dispatcher struct {
-	Runs   *Runs
+	Runs   *engine.Runs
 	Intake *Intake
 	// Interval is how often the queue is scanned when nothing wakes the dispatcher (runs
 	// that another instance stored), and the first delay after a failure.
@@ -52,9 +51,9 @@ const (
 
 // NewDispatcher makes the dispatcher of runs, replies and payment and task events, and has runs
 // wake it for each queued run or reply.
-func NewDispatcher(runs *Runs, intake *Intake, interval time.Duration, log *slog.Logger) *Dispatcher {
+func NewDispatcher(runs *engine.Runs, intake *Intake, interval time.Duration, log *slog.Logger) *Dispatcher {
 	d := &Dispatcher{Runs: runs, Intake: intake, Interval: interval, Log: log, wake: make(chan struct{}, 1)}
-	runs.queued = d.Notify
+	runs.OnQueued = d.Notify
 	return d
 }
 
@@ -129,7 +128,7 @@ func (d *Dispatcher) dispatch(ctx context.Context) (bool, error) {
 	var starting errgroup.Group
 	starting.SetLimit(dispatchConcurrency)
 	for i := range runs {
-		starting.Go(func() error { return d.handOver(ctx, &runs[i]) })
+		starting.Go(func() error { return d.Runs.HandOver(ctx, &runs[i]) })
 	}
 	if err := starting.Wait(); err != nil {
 		return false, err
@@ -171,19 +170,10 @@ func startEvents[E any](ctx context.Context, d *Dispatcher, queued func(context.
 	return len(events), nil
 }
 
-// handOver starts the run's execution in Temporal, or finds it started, and marks it
-// dispatched.
-func (d *Dispatcher) handOver(ctx context.Context, run *automation.Run) error {
-	if err := d.Runs.startExecution(ctx, run, d.Runs.runInput(run), enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE); err != nil {
-		return err
-	}
-	return d.Runs.Workflows.MarkDispatched(ctx, run.ID)
-}
-
 // signalReply hands a claimed reply to its waiting run and forgets the wait. A run that
 // has ended (it timed out or was cancelled meanwhile) no longer takes it.
 func (d *Dispatcher) signalReply(ctx context.Context, w relay.ReplyWait) error {
-	err := d.Runs.Client.SignalWorkflow(ctx, w.RunID.String(), "", replySignal(w.ActionKey), w.ReplyJSON())
+	err := d.Runs.Client.SignalWorkflow(ctx, w.RunID.String(), "", engine.ReplySignal(w.ActionKey), w.ReplyJSON())
 	var ended *serviceerror.NotFound
 	if err != nil && !errors.As(err, &ended) {
 		return err

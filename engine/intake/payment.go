@@ -1,10 +1,11 @@
-package engine
+package intake
 
 import (
 	"context"
 
 	"github.com/google/uuid"
 
+	"agencyhub/engine"
 	"agencyhub/models/automation"
 	"agencyhub/models/billing"
 )
@@ -14,6 +15,6 @@ import (
 // {{ payment.* }}, and answers their ids (startOnEvent).
 func (in *Intake) StartPaymentEvent(ctx context.Context, ev billing.PaymentEvent) ([]uuid.UUID, error) {
 	return in.startOnEvent(ctx, domainEvent{ID: ev.ID, CompanyID: ev.CompanyID, ProjectID: ev.ProjectID,
-		ActionType: automation.TypePayment, TriggerType: TriggerPayment, EventType: ev.EventType,
+		ActionType: automation.TypePayment, TriggerType: engine.TriggerPayment, EventType: ev.EventType,
 		Scope: func(ctx context.Context) (map[string]any, error) { return in.Billing.EventScope(ctx, ev) }})
 }

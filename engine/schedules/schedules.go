@@ -1,7 +1,12 @@
-package engine
+// Package schedules owns the engine's Temporal Schedules: those of workflows' schedule
+// triggers, kept in line with each current version by the Publisher (publish, restore), with
+// the cron checks and previews and the tick workflow the schedules start; and the daily
+// billing cycle's schedule and workflow.
+package schedules
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -18,6 +23,7 @@ import (
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
 
+	"agencyhub/engine"
 	"agencyhub/models"
 	"agencyhub/models/automation"
 	"agencyhub/schemas"
@@ -31,7 +37,8 @@ import (
 const (
 	// ScheduleWorkflowName is the tick workflow a schedule starts at each planned time.
 	ScheduleWorkflowName = "automation.schedule_tick"
-	scheduleFireActivity = "schedule.fire"
+	// ScheduleFireActivity is the tick's one activity (intake.Intake registers it).
+	ScheduleFireActivity = "schedule.fire"
 	// scheduleCatchupWindow: a planned time Temporal missed (its server was down) is still
 	// taken up to this late; older ones are dropped rather than started in a burst.
 	scheduleCatchupWindow = time.Minute
@@ -50,8 +57,8 @@ func ScheduleID(workflowID uuid.UUID, actionKey string) string {
 	return "schedule-" + workflowID.String() + "-" + actionKey
 }
 
-// scheduleTrigger is a schedule.trigger's config, defaults applied.
-type scheduleTrigger struct {
+// ScheduleTrigger is a schedule.trigger's config, defaults applied (ReadScheduleTrigger).
+type ScheduleTrigger struct {
 	Key      string // schedule_key
 	Enabled  bool
 	Every    time.Duration // or Cron
@@ -59,15 +66,16 @@ type scheduleTrigger struct {
 	TimeZone string
 }
 
-func readScheduleTrigger(catalog *schemas.Catalog, config map[string]any) scheduleTrigger {
+// ReadScheduleTrigger reads a schedule.trigger's config, its defaults applied.
+func ReadScheduleTrigger(catalog *schemas.Catalog, config map[string]any) ScheduleTrigger {
 	if t, ok := catalog.Action(automation.TypeSchedule); ok {
 		config = t.ApplyDefaults(config)
 	}
 	str := func(field string) string { v, _ := config[field].(string); return strings.TrimSpace(v) }
 	enabled, ok := config["enabled"].(bool)
-	t := scheduleTrigger{Key: str("schedule_key"), Enabled: enabled || !ok, Cron: str("cron"), TimeZone: str("timezone")}
+	t := ScheduleTrigger{Key: str("schedule_key"), Enabled: enabled || !ok, Cron: str("cron"), TimeZone: str("timezone")}
 	if t.Cron == "" {
-		t.Every = time.Duration(toInt(config["interval_seconds"])) * time.Second
+		t.Every = time.Duration(engine.ToInt(config["interval_seconds"])) * time.Second
 	}
 	if t.TimeZone == "" {
 		t.TimeZone = "UTC"
@@ -150,10 +158,10 @@ func (s *Schedules) Sync(ctx context.Context, w *automation.Workflow) error {
 	if err := checkSchedules(current); err != nil {
 		return err
 	}
-	want := map[string]scheduleTrigger{}
+	want := map[string]ScheduleTrigger{}
 	for _, a := range current.Actions {
 		if a.ActionTypeKey == automation.TypeSchedule {
-			want[a.ActionKey] = readScheduleTrigger(s.Catalog, a.Config)
+			want[a.ActionKey] = ReadScheduleTrigger(s.Catalog, a.Config)
 		}
 	}
 	keys, err := s.Workflows.ActionKeysEver(ctx, fresh.ID, automation.TypeSchedule)
@@ -200,7 +208,7 @@ type schedule struct {
 	source string
 }
 
-func (s *Schedules) schedule(id string, tick ScheduleTick, t scheduleTrigger) schedule {
+func (s *Schedules) schedule(id string, tick ScheduleTick, t ScheduleTrigger) schedule {
 	src := scheduleSource{Shape: scheduleShape, TaskQueue: s.TaskQueue, Cron: t.Cron, TimeZone: t.TimeZone}
 	spec := client.ScheduleSpec{TimeZoneName: t.TimeZone}
 	if t.Cron != "" {
@@ -209,7 +217,8 @@ func (s *Schedules) schedule(id string, tick ScheduleTick, t scheduleTrigger) sc
 		src.EverySeconds = int(t.Every / time.Second)
 		spec.Intervals = []client.ScheduleIntervalSpec{{Every: t.Every}}
 	}
-	out := schedule{spec: spec, paused: !t.Enabled, source: mustJSON(src)}
+	source, _ := json.Marshal(src) // strings and numbers: it always encodes
+	out := schedule{spec: spec, paused: !t.Enabled, source: string(source)}
 	out.action = &client.ScheduleWorkflowAction{
 		ID: id, Workflow: ScheduleWorkflowName, Args: []any{tick}, TaskQueue: s.TaskQueue,
 		WorkflowExecutionTimeout: scheduleTickTimeout, Memo: map[string]any{scheduleMemoKey: out.source},
@@ -232,7 +241,7 @@ func (sc schedule) matches(d client.ScheduleDescription) bool {
 }
 
 // putSchedule creates the schedule, or rewrites it when it differs.
-func (s *Schedules) putSchedule(ctx context.Context, id string, tick ScheduleTick, t scheduleTrigger) error {
+func (s *Schedules) putSchedule(ctx context.Context, id string, tick ScheduleTick, t ScheduleTrigger) error {
 	want := s.schedule(id, tick, t)
 	handle := s.Client.ScheduleClient().GetHandle(ctx, id)
 	update := func() error {

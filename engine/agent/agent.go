@@ -1,4 +1,8 @@
-package engine
+// Package agent is the project's AI employee on the engine: its sessions (a Temporal
+// workflow per session, whose model steps and tool calls are activities), the tool registry
+// and its runner, the deterministic preview without a model, the model lists and the
+// evaluation of models, and the ai.agent action a run starts as a child workflow.
+package agent
 
 import (
 	"context"
@@ -8,6 +12,7 @@ import (
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/client"
 
+	"agencyhub/engine"
 	"agencyhub/models"
 	"agencyhub/models/aiemployee"
 	"agencyhub/models/automation"
@@ -33,8 +38,8 @@ type Agent struct {
 	Workflows    *automation.Service
 	Integrations *integration.Service
 	Billing      *billing.Service
-	Drafts       *Drafts
-	Runs         *Runs
+	Drafts       *engine.Drafts
+	Runs         *engine.Runs
 	Catalog      *schemas.Catalog
 	Docs         *schemas.IntegrationDocs
 	// Client and TaskQueue are where the sessions' workflows run.

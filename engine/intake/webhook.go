@@ -1,4 +1,4 @@
-package engine
+package intake
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"agencyhub/engine"
 	"agencyhub/models"
 	"agencyhub/models/automation"
 	"agencyhub/models/webhook"
@@ -31,7 +32,7 @@ func (in *Intake) Webhook(ctx context.Context, t *webhook.Target, d webhook.Deli
 	// finds the run started when it retries.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), webhookStartTimeout)
 	defer cancel()
-	run, err := in.fire(ctx, t.Trigger, TriggerWebhook, Start{RunID: *ev.PlannedRunID, Payload: ev.Payload, Queued: true})
+	run, err := in.fire(ctx, t.Trigger, engine.TriggerWebhook, engine.Start{RunID: *ev.PlannedRunID, Payload: ev.Payload, Queued: true})
 	if err != nil {
 		return nil, in.Webhooks.Refuse(ctx, ev, err)
 	}
@@ -61,7 +62,7 @@ func (in *Intake) ReplayWebhookEvent(ctx context.Context, ev *webhook.Event, use
 		}
 		return nil, models.Conflict("webhook_trigger_missing", "endpoint_key")
 	}
-	run, err := in.fire(ctx, trigger, TriggerWebhook, Start{Payload: ev.Payload, StartedBy: &userID})
+	run, err := in.fire(ctx, trigger, engine.TriggerWebhook, engine.Start{Payload: ev.Payload, StartedBy: &userID})
 	if run == nil {
 		return nil, err
 	}

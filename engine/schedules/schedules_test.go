@@ -1,8 +1,8 @@
-package engine
+package schedules
 
 import (
 	"context"
-	"strings"
+	"os"
 	"testing"
 	"time"
 
@@ -12,13 +12,25 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
+	"agencyhub/engine"
+	"agencyhub/engine/enginetest"
 	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
 	"agencyhub/models/automation"
-	"agencyhub/platform/realtime"
 )
+
+// TestMain gives the SDK a binary checksum of this test binary. Without one, the first
+// activity a test environment schedules has the SDK read the whole binary (it links the
+// embedded Temporal server) to compute it, inside the workflow's task: on a loaded machine
+// that passes the environment's one-second deadlock detector, and the tick test fails on a
+// deadlock that is none.
+func TestMain(m *testing.M) {
+	worker.SetBinaryChecksum("engine-schedules-test")
+	os.Exit(m.Run())
+}
 
 func TestScheduleCronExpressions(t *testing.T) {
 	for _, tc := range []struct {
@@ -66,7 +78,7 @@ func TestScheduleTickHandsThePlannedTimeToScheduleFire(t *testing.T) {
 			env.RegisterActivityWithOptions(func(_ context.Context, f ScheduleFiring) error {
 				got = append(got, f)
 				return nil
-			}, activity.RegisterOptions{Name: scheduleFireActivity})
+			}, activity.RegisterOptions{Name: ScheduleFireActivity})
 			env.SetStartTime(planned.Add(time.Hour))
 			if tc.attribute {
 				if err := env.SetTypedSearchAttributesOnStart(temporal.NewSearchAttributes(scheduledStartTime.ValueSet(planned))); err != nil {
@@ -84,51 +96,46 @@ func TestScheduleTickHandsThePlannedTimeToScheduleFire(t *testing.T) {
 	}
 }
 
-// scheduleFixture is a workflow in a project of its own, with the engine's services on a
-// task queue of its own.
+// scheduleFixture is a workflow in a project of its own, with its schedules and publisher
+// on a task queue of its own.
 type scheduleFixture struct {
-	ctx    context.Context
-	engine *Services
-	w      *automation.Workflow
-	userID uuid.UUID
+	ctx       context.Context
+	workflows *automation.Service
+	schedules *Schedules
+	publisher *Publisher
+	w         *automation.Workflow
+	userID    uuid.UUID
 }
 
 func newScheduleFixture(t *testing.T, db *dbtest.DB) *scheduleFixture {
 	t.Helper()
-	tenant := dbtest.NewTenant(t, db.DB, "s"+strings.ReplaceAll(models.NewID().String(), "-", ""))
-	f := &scheduleFixture{ctx: context.Background(), userID: tenant.UserID}
-	workflows := automation.NewService(db.DB, tenant.Companies, tenant.Catalog, realtime.NewLocal())
-	f.engine = NewServices(testTemporal(t), "schedule-test-"+models.NewID().String(), "https://hub.test", tenant.Catalog,
-		Stores{Workflows: workflows})
-	var err error
-	if f.w, err = workflows.Create(f.ctx, tenant.Project, f.userID, "Scheduled", ""); err != nil {
-		t.Fatal(err)
-	}
+	tenant, workflows, w := enginetest.Workflow(t, db, "Scheduled")
+	f := &scheduleFixture{ctx: context.Background(), workflows: workflows, w: w, userID: tenant.UserID}
+	c, queue := enginetest.Temporal(t), "schedule-test-"+models.NewID().String()
+	f.schedules = &Schedules{Client: c, Workflows: f.workflows, Catalog: tenant.Catalog, TaskQueue: queue}
+	drafts := &engine.Drafts{Catalog: tenant.Catalog, Workflows: f.workflows}
+	f.publisher = &Publisher{Workflows: f.workflows, Schedules: f.schedules, Drafts: drafts}
 	t.Cleanup(func() {
 		for _, key := range []string{"tick", "nightly"} {
-			_ = f.engine.Schedules.deleteSchedule(context.Background(), ScheduleID(f.w.ID, key))
+			_ = f.schedules.deleteSchedule(context.Background(), ScheduleID(f.w.ID, key))
 		}
 	})
 	return f
 }
 
 func scheduleTriggerAction(key string, config map[string]any) automation.Action {
-	return action(key, automation.TypeSchedule, config)
+	return automation.Action{ActionKey: key, Label: key, ActionTypeKey: automation.TypeSchedule, Config: config}
 }
 
 // publish saves the actions, each connected to a final stop, as the draft and publishes it.
 func (f *scheduleFixture) publish(t *testing.T, actions ...automation.Action) (*automation.Version, error) {
 	t.Helper()
-	g := graph(append(actions, action("done", automation.TypeStop, nil)))
-	for _, a := range actions {
-		g.Connections = append(g.Connections, edge(a.ActionKey, "done"))
-	}
-	w, err := f.engine.Runs.Workflows.PutDraft(f.ctx, f.w, automation.Draft{Graph: g})
+	w, err := f.workflows.PutDraft(f.ctx, f.w, automation.Draft{Graph: enginetest.EndingInStop(actions...)})
 	if err != nil {
 		t.Fatalf("save draft: %v", err)
 	}
 	f.w = w
-	v, err := f.engine.Publisher.Publish(f.ctx, f.w, f.userID, nil)
+	v, err := f.publisher.Publish(f.ctx, f.w, f.userID, nil)
 	if err == nil {
 		f.w.CurrentVersionID = &v.ID
 	}
@@ -147,7 +154,7 @@ func (f *scheduleFixture) mustPublish(t *testing.T, actions ...automation.Action
 // describe answers the trigger's schedule, or nil when there is none.
 func (f *scheduleFixture) describe(t *testing.T, key string) *client.ScheduleDescription {
 	t.Helper()
-	d, err := f.engine.Schedules.Client.ScheduleClient().GetHandle(f.ctx, ScheduleID(f.w.ID, key)).Describe(f.ctx)
+	d, err := f.schedules.Client.ScheduleClient().GetHandle(f.ctx, ScheduleID(f.w.ID, key)).Describe(f.ctx)
 	if isNotFound(err) {
 		return nil
 	}
@@ -184,14 +191,14 @@ func TestScheduleSync(t *testing.T) {
 				t.Errorf("overlap policy %v, want skip", d.Schedule.Policy.Overlap)
 			}
 			a, ok := d.Schedule.Action.(*client.ScheduleWorkflowAction)
-			if !ok || a.Workflow != ScheduleWorkflowName || a.TaskQueue != f.engine.Schedules.TaskQueue {
+			if !ok || a.Workflow != ScheduleWorkflowName || a.TaskQueue != f.schedules.TaskQueue {
 				t.Errorf("action %+v, want the tick workflow on the runs' task queue", d.Schedule.Action)
 			}
 		})
 
 		t.Run("syncing again changes nothing", func(t *testing.T) {
 			before := f.mustDescribe(t, "tick").Info.LastUpdateAt
-			if err := f.engine.Schedules.Sync(f.ctx, f.w); err != nil {
+			if err := f.schedules.Sync(f.ctx, f.w); err != nil {
 				t.Fatal(err)
 			}
 			if after := f.mustDescribe(t, "tick").Info.LastUpdateAt; !after.Equal(before) {
@@ -230,7 +237,7 @@ func TestScheduleSync(t *testing.T) {
 		})
 
 		t.Run("a version without the triggers deletes their schedules", func(t *testing.T) {
-			f.mustPublish(t, manualTrigger("start"))
+			f.mustPublish(t, automation.Action{ActionKey: "start", Label: "start", ActionTypeKey: automation.TypeManual, Config: map[string]any{}})
 			for _, key := range []string{"tick", "nightly"} {
 				if d := f.describe(t, key); d != nil {
 					t.Errorf("schedule %s still exists", key)
@@ -239,7 +246,7 @@ func TestScheduleSync(t *testing.T) {
 		})
 
 		t.Run("restoring a version brings its schedules back", func(t *testing.T) {
-			restored, err := f.engine.Publisher.Restore(f.ctx, f.w, withBoth.ID)
+			restored, err := f.publisher.Restore(f.ctx, f.w, withBoth.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -258,100 +265,6 @@ func TestScheduleSync(t *testing.T) {
 			var w automation.Workflow
 			if err := db.Take(&w, "id = ?", f.w.ID).Error; err != nil || *w.CurrentVersionID != current {
 				t.Errorf("the current version changed to %v (%v)", w.CurrentVersionID, err)
-			}
-		})
-	})
-}
-
-func TestScheduleStartScheduled(t *testing.T) {
-	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
-		f := newScheduleFixture(t, db)
-		trigger := func(config map[string]any) automation.Action {
-			config["schedule_key"] = "tick"
-			config["interval_seconds"] = 3600
-			return scheduleTriggerAction("tick", config)
-		}
-		f.mustPublish(t, trigger(map[string]any{}))
-		planned := time.Date(2026, 3, 1, 9, 0, 0, 0, time.FixedZone("MSK", 3*3600))
-		fire := func(t *testing.T, at time.Time) (*automation.Run, string) {
-			t.Helper()
-			run, skipped, err := f.engine.Intake.StartScheduled(f.ctx, ScheduleFiring{WorkflowID: f.w.ID, ActionKey: "tick", ScheduledAt: at})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if (run == nil) == (skipped == "") {
-				t.Fatalf("StartScheduled answered run %v and skip reason %q: want exactly one", run, skipped)
-			}
-			return run, skipped
-		}
-		finish := func(t *testing.T, run *automation.Run) {
-			t.Helper()
-			if err := db.Model(&automation.Run{}).Where("id = ?", run.ID).Update("status", automation.RunSucceeded).Error; err != nil {
-				t.Fatal(err)
-			}
-		}
-
-		first, _ := fire(t, planned)
-		t.Run("a firing starts a schedule run with the planned time in UTC", func(t *testing.T) {
-			if first == nil {
-				t.Fatal("no run started")
-			}
-			if first.TriggerType != TriggerSchedule || first.TriggerActionKey != "tick" || first.WorkflowVersionID == nil || first.IsTest {
-				t.Errorf("run %+v, want a schedule run of the current version from tick", first)
-			}
-			want := "2026-03-01T06:00:00Z"
-			if got := first.InputJSON()["scheduled_at"]; got != want {
-				t.Errorf("input scheduled_at %v, want %s", got, want)
-			}
-			ns := first.NamespacesJSON()
-			for _, name := range []string{"tick", "schedule"} {
-				if m, _ := ns[name].(map[string]any); m["scheduled_at"] != want {
-					t.Errorf("namespace %s = %v, want scheduled_at %s", name, ns[name], want)
-				}
-			}
-		})
-
-		t.Run("the same planned time again answers the run it started", func(t *testing.T) {
-			again, _ := fire(t, planned)
-			if again == nil || again.ID != first.ID {
-				t.Fatalf("answered %v, want run %s", again, first.ID)
-			}
-		})
-
-		t.Run("a firing while the previous scheduled run is unfinished is skipped", func(t *testing.T) {
-			run, skipped := fire(t, planned.Add(time.Hour))
-			if run != nil || !strings.Contains(skipped, first.ID.String()) {
-				t.Fatalf("answered run %v, reason %q: want a skip naming %s", run, skipped, first.ID)
-			}
-		})
-
-		t.Run("a firing after the previous run finished starts the next run", func(t *testing.T) {
-			finish(t, first)
-			next, _ := fire(t, planned.Add(2*time.Hour))
-			if next == nil {
-				t.Fatal("no run started")
-			}
-			finish(t, next)
-		})
-
-		t.Run("a firing of a disabled trigger is skipped", func(t *testing.T) {
-			f.mustPublish(t, trigger(map[string]any{"enabled": false}))
-			if run, skipped := fire(t, planned.Add(3*time.Hour)); run != nil || !strings.Contains(skipped, "disabled") {
-				t.Fatalf("answered run %v, reason %q: want a skip", run, skipped)
-			}
-		})
-
-		t.Run("a firing of a trigger the current version lacks is skipped", func(t *testing.T) {
-			f.mustPublish(t, manualTrigger("start"))
-			if run, skipped := fire(t, planned.Add(4*time.Hour)); run != nil || !strings.Contains(skipped, "no schedule trigger") {
-				t.Fatalf("answered run %v, reason %q: want a skip", run, skipped)
-			}
-		})
-
-		t.Run("a firing of an unknown workflow is skipped", func(t *testing.T) {
-			run, skipped, err := f.engine.Intake.StartScheduled(f.ctx, ScheduleFiring{WorkflowID: models.NewID(), ActionKey: "tick", ScheduledAt: planned})
-			if err != nil || run != nil || skipped == "" {
-				t.Fatalf("answered %v, %q, %v: want a skip", run, skipped, err)
 			}
 		})
 	})

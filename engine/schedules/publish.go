@@ -1,10 +1,11 @@
-package engine
+package schedules
 
 import (
 	"context"
 
 	"github.com/google/uuid"
 
+	"agencyhub/engine"
 	"agencyhub/models/automation"
 )
 
@@ -14,7 +15,7 @@ import (
 type Publisher struct {
 	Workflows *automation.Service
 	Schedules *Schedules
-	Drafts    *Drafts
+	Drafts    *engine.Drafts
 }
 
 // Publish freezes the draft as the next version (automation.Service.Publish, which also
