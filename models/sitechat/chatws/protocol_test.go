@@ -262,7 +262,7 @@ func TestCallSignallingReachesOnlyTheOtherEnd(t *testing.T) {
 			t.Fatal("the operator who offered the call does not watch it")
 		}
 		offered := only(t, s.route(sitechat.NoticeCallOffer), chatws.CallOffer, chatws.Target{Operators: true, VisitSessionID: s.session})
-		if offered["status"] != sitechat.CallOffered {
+		if offered["status"] != string(sitechat.CallOffered) {
 			t.Fatalf("call.offer delivered as %v", offered)
 		}
 
