@@ -70,20 +70,20 @@ func (s *Server) ingestDelivery(c *gin.Context) (*webhook.Answer, error) {
 }
 
 type webhookActionReceipt struct {
-	ActionKey      string     `json:"action_key"`
-	ActionTypeKey  string     `json:"action_type_key"`
-	Status         string     `json:"status"`
-	AttemptCount   int        `json:"attempt_count"`
-	MaxAttempts    int        `json:"max_attempts"`
-	RetryClass     string     `json:"retry_class,omitempty"`
-	TerminalReason string     `json:"terminal_reason"`
-	StartedAt      *time.Time `json:"started_at,omitempty"`
-	FinishedAt     *time.Time `json:"finished_at,omitempty"`
+	ActionKey      string                  `json:"action_key"`
+	ActionTypeKey  string                  `json:"action_type_key"`
+	Status         automation.ActionStatus `json:"status"`
+	AttemptCount   int                     `json:"attempt_count"`
+	MaxAttempts    int                     `json:"max_attempts"`
+	RetryClass     string                  `json:"retry_class,omitempty"`
+	TerminalReason string                  `json:"terminal_reason"`
+	StartedAt      *time.Time              `json:"started_at,omitempty"`
+	FinishedAt     *time.Time              `json:"finished_at,omitempty"`
 }
 
 type webhookRunReceipt struct {
 	WorkflowRunID  uuid.UUID              `json:"workflow_run_id"`
-	Status         string                 `json:"status"`
+	Status         automation.RunStatus   `json:"status"`
 	Terminal       bool                   `json:"terminal"`
 	TerminalReason string                 `json:"terminal_reason"`
 	StartedAt      *time.Time             `json:"started_at,omitempty"`

@@ -37,25 +37,25 @@ type paymentFactView struct {
 
 // paymentActionView is the specification's PaymentActionView.
 type paymentActionView struct {
-	PaymentActionID uuid.UUID               `json:"payment_action_id"`
-	CompanyID       uuid.UUID               `json:"company_id"`
-	ClientID        uuid.UUID               `json:"client_id"`
-	ClientName      string                  `json:"client_name"`
-	ProjectID       uuid.UUID               `json:"project_id"`
-	ProjectName     string                  `json:"project_name"`
-	Status          string                  `json:"status"`
-	Source          string                  `json:"source"`
-	PaymentMethod   string                  `json:"payment_method"`
-	PeriodStart     models.Date             `json:"period_start"`
-	PeriodEnd       models.Date             `json:"period_end"`
-	DueDate         models.Date             `json:"due_date"`
-	TotalAmount     money.Amount            `json:"total_amount"`
-	Currency        string                  `json:"currency"`
-	Comment         string                  `json:"comment"`
-	ConfirmedAt     *time.Time              `json:"confirmed_at,omitempty"`
-	WorkflowRunID   *uuid.UUID              `json:"workflow_run_id,omitempty"`
-	Items           []paymentActionItemView `json:"items"`
-	Facts           []paymentFactView       `json:"facts"`
+	PaymentActionID uuid.UUID                   `json:"payment_action_id"`
+	CompanyID       uuid.UUID                   `json:"company_id"`
+	ClientID        uuid.UUID                   `json:"client_id"`
+	ClientName      string                      `json:"client_name"`
+	ProjectID       uuid.UUID                   `json:"project_id"`
+	ProjectName     string                      `json:"project_name"`
+	Status          billing.PaymentActionStatus `json:"status"`
+	Source          string                      `json:"source"`
+	PaymentMethod   string                      `json:"payment_method"`
+	PeriodStart     models.Date                 `json:"period_start"`
+	PeriodEnd       models.Date                 `json:"period_end"`
+	DueDate         models.Date                 `json:"due_date"`
+	TotalAmount     money.Amount                `json:"total_amount"`
+	Currency        string                      `json:"currency"`
+	Comment         string                      `json:"comment"`
+	ConfirmedAt     *time.Time                  `json:"confirmed_at,omitempty"`
+	WorkflowRunID   *uuid.UUID                  `json:"workflow_run_id,omitempty"`
+	Items           []paymentActionItemView     `json:"items"`
+	Facts           []paymentFactView           `json:"facts"`
 }
 
 func viewPaymentAction(d billing.PaymentActionDetail) paymentActionView {

@@ -8,14 +8,15 @@ import (
 	"agencyhub/api/httpx"
 	"agencyhub/engine"
 	"agencyhub/models"
+	"agencyhub/models/automation"
 )
 
 type actionEffectView struct {
-	ActionKey     string `json:"action_key"`
-	Label         string `json:"label"`
-	ActionTypeKey string `json:"action_type_key"`
-	Idempotent    bool   `json:"idempotent"`
-	Status        string `json:"status"`
+	ActionKey     string                  `json:"action_key"`
+	Label         string                  `json:"label"`
+	ActionTypeKey string                  `json:"action_type_key"`
+	Idempotent    bool                    `json:"idempotent"`
+	Status        automation.ActionStatus `json:"status"`
 }
 
 type runEffectsView struct {

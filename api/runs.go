@@ -18,24 +18,24 @@ import (
 )
 
 type runView struct {
-	WorkflowRunID     uuid.UUID      `json:"workflow_run_id"`
-	WorkflowID        uuid.UUID      `json:"workflow_id"`
-	WorkflowVersionID *uuid.UUID     `json:"workflow_version_id"`
-	ProjectID         uuid.UUID      `json:"project_id"`
-	Status            string         `json:"status"`
-	Terminal          bool           `json:"terminal"`
-	TerminalReason    string         `json:"terminal_reason"`
-	Error             string         `json:"error"`
-	TriggerType       string         `json:"trigger_type"`
-	TriggerActionKey  string         `json:"trigger_action_key"`
-	IsTest            bool           `json:"is_test"`
-	InputJSON         map[string]any `json:"input_json"`
-	ReplayOfRunID     *uuid.UUID     `json:"replay_of_run_id"`
-	StartedAt         *time.Time     `json:"started_at"`
-	FinishedAt        *time.Time     `json:"finished_at"`
-	CreatedAt         time.Time      `json:"created_at"`
-	UpdatedAt         time.Time      `json:"updated_at"`
-	HistoryURL        string         `json:"history_url"`
+	WorkflowRunID     uuid.UUID            `json:"workflow_run_id"`
+	WorkflowID        uuid.UUID            `json:"workflow_id"`
+	WorkflowVersionID *uuid.UUID           `json:"workflow_version_id"`
+	ProjectID         uuid.UUID            `json:"project_id"`
+	Status            automation.RunStatus `json:"status"`
+	Terminal          bool                 `json:"terminal"`
+	TerminalReason    string               `json:"terminal_reason"`
+	Error             string               `json:"error"`
+	TriggerType       string               `json:"trigger_type"`
+	TriggerActionKey  string               `json:"trigger_action_key"`
+	IsTest            bool                 `json:"is_test"`
+	InputJSON         map[string]any       `json:"input_json"`
+	ReplayOfRunID     *uuid.UUID           `json:"replay_of_run_id"`
+	StartedAt         *time.Time           `json:"started_at"`
+	FinishedAt        *time.Time           `json:"finished_at"`
+	CreatedAt         time.Time            `json:"created_at"`
+	UpdatedAt         time.Time            `json:"updated_at"`
+	HistoryURL        string               `json:"history_url"`
 }
 
 func (s *Server) viewRun(r *automation.Run) runView {
@@ -132,7 +132,7 @@ func (s *Server) projectRunList(c *gin.Context) {
 // created_from, created_to).
 // Errors: invalid (the parameter).
 func runFilter(c *gin.Context) (automation.RunFilter, error) {
-	f := automation.RunFilter{Status: c.Query("status"), TriggerType: c.Query("trigger_type")}
+	f := automation.RunFilter{Status: automation.RunStatus(c.Query("status")), TriggerType: c.Query("trigger_type")}
 	if v := c.Query("workflow_version_id"); v != "" {
 		id, err := uuid.Parse(v)
 		if err != nil {
@@ -159,20 +159,20 @@ func runFilter(c *gin.Context) (automation.RunFilter, error) {
 func (s *Server) runGet(c *gin.Context) { c.JSON(http.StatusOK, s.viewRun(run(c))) }
 
 type actionRunView struct {
-	ActionRunID          uuid.UUID      `json:"action_run_id"`
-	ActionKey            string         `json:"action_key"`
-	ActionTypeKey        string         `json:"action_type_key"`
-	Status               string         `json:"status"`
-	AttemptCount         int            `json:"attempt_count"`
-	MaxAttempts          int            `json:"max_attempts"`
-	RetryClass           string         `json:"retry_class,omitempty"`
-	InputJSON            map[string]any `json:"input_json"`
-	OutputJSON           map[string]any `json:"output_json"`
-	ProviderResponseJSON map[string]any `json:"provider_response_json"`
-	Error                *string        `json:"error"`
-	Diagnostics          map[string]any `json:"diagnostics"`
-	StartedAt            *time.Time     `json:"started_at"`
-	FinishedAt           *time.Time     `json:"finished_at"`
+	ActionRunID          uuid.UUID               `json:"action_run_id"`
+	ActionKey            string                  `json:"action_key"`
+	ActionTypeKey        string                  `json:"action_type_key"`
+	Status               automation.ActionStatus `json:"status"`
+	AttemptCount         int                     `json:"attempt_count"`
+	MaxAttempts          int                     `json:"max_attempts"`
+	RetryClass           string                  `json:"retry_class,omitempty"`
+	InputJSON            map[string]any          `json:"input_json"`
+	OutputJSON           map[string]any          `json:"output_json"`
+	ProviderResponseJSON map[string]any          `json:"provider_response_json"`
+	Error                *string                 `json:"error"`
+	Diagnostics          map[string]any          `json:"diagnostics"`
+	StartedAt            *time.Time              `json:"started_at"`
+	FinishedAt           *time.Time              `json:"finished_at"`
 }
 
 func viewActionRun(a automation.ActionRun) actionRunView {
@@ -198,14 +198,14 @@ func (s *Server) runActions(c *gin.Context) {
 
 type graphActionView struct {
 	automation.Action
-	Status       string `json:"status"`
-	AttemptCount int    `json:"attempt_count"`
-	MaxAttempts  int    `json:"max_attempts"`
+	Status       automation.ActionStatus `json:"status"`
+	AttemptCount int                     `json:"attempt_count"`
+	MaxAttempts  int                     `json:"max_attempts"`
 }
 
 type runGraphView struct {
 	WorkflowRunID uuid.UUID               `json:"workflow_run_id"`
-	Status        string                  `json:"status"`
+	Status        automation.RunStatus    `json:"status"`
 	Actions       []graphActionView       `json:"actions"`
 	Connections   []automation.Connection `json:"connections"`
 }

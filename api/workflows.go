@@ -98,10 +98,10 @@ type workflowListItem struct {
 }
 
 type workflowLastRun struct {
-	WorkflowRunID uuid.UUID  `json:"workflow_run_id"`
-	Status        string     `json:"status"`
-	CreatedAt     time.Time  `json:"created_at"`
-	FinishedAt    *time.Time `json:"finished_at"`
+	WorkflowRunID uuid.UUID            `json:"workflow_run_id"`
+	Status        automation.RunStatus `json:"status"`
+	CreatedAt     time.Time            `json:"created_at"`
+	FinishedAt    *time.Time           `json:"finished_at"`
 }
 
 // workflowList serves GET /api/v1/projects/{project_id}/workflows, those whose name

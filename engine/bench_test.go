@@ -243,7 +243,7 @@ func (t *throughputBench) engineRun() error {
 	// so the row is terminal by now; poll anyway rather than assume it.
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		var status string
+		var status automation.RunStatus
 		if err := t.db.WithContext(t.ctx).Model(&automation.Run{}).Select("status").Where("id = ?", run.ID).Scan(&status).Error; err != nil {
 			return err
 		}

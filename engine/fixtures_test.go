@@ -120,12 +120,13 @@ type projection struct {
 }
 
 type runRow struct {
-	Status, TerminalReason, Error string
-	StartedAt, FinishedAt         *time.Time
+	Status                automation.RunStatus
+	TerminalReason, Error string
+	StartedAt, FinishedAt *time.Time
 }
 
 type actionRow struct {
-	Status                                       string
+	Status                                       automation.ActionStatus
 	MaxAttempts                                  int
 	Input, Output, ProviderResponse, Diagnostics map[string]any
 	Error, RetryClass                            string
@@ -198,7 +199,7 @@ func fold(batches []automation.Progress) projection {
 }
 
 // status is an action's folded status; an action the log never mentions is pending.
-func (p projection) status(key string) string {
+func (p projection) status(key string) automation.ActionStatus {
 	if a, ok := p.Actions[key]; ok {
 		return a.Status
 	}

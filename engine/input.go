@@ -88,7 +88,7 @@ type Resume struct {
 
 // ResumedAction is one action's state from the earlier execution.
 type ResumedAction struct {
-	Status   string
+	Status   automation.ActionStatus
 	Output   map[string]any
 	Attempts int
 }

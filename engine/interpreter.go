@@ -28,7 +28,7 @@ const (
 type interpreter struct {
 	ctx      workflow.Context
 	in       RunInput
-	status   map[string]string
+	status   map[string]automation.ActionStatus
 	outputs  map[string]map[string]any
 	attempts map[string]int
 	edges    []int
@@ -51,7 +51,7 @@ type interpreter struct {
 func Interpret(ctx workflow.Context, in RunInput) error {
 	r := &interpreter{
 		ctx: ctx, in: in,
-		status:   map[string]string{},
+		status:   map[string]automation.ActionStatus{},
 		outputs:  map[string]map[string]any{},
 		attempts: map[string]int{},
 		edges:    make([]int, len(in.Graph.Connections)),
@@ -68,9 +68,9 @@ func Interpret(ctx workflow.Context, in RunInput) error {
 				r.outputs[key] = st.Output
 			}
 		}
-		r.event("run.resumed", in.Resume.RetryKey, automation.RunRunning, "the run continues from action "+in.Resume.RetryKey, nil)
+		r.event("run.resumed", in.Resume.RetryKey, string(automation.RunRunning), "the run continues from action "+in.Resume.RetryKey, nil)
 	} else {
-		r.event("run.started", in.TriggerKey, automation.RunRunning, "the run started", nil)
+		r.event("run.started", in.TriggerKey, string(automation.RunRunning), "the run started", nil)
 	}
 	r.progress.begin(workflow.Now(ctx))
 
@@ -168,7 +168,7 @@ func (r *interpreter) skip(a automation.Action, why string) {
 	r.status[a.ActionKey] = automation.ActionSkipped
 	r.resolve(a.ActionKey, takeNone)
 	r.action(automation.ActionUpdate{ActionKey: a.ActionKey, Status: automation.ActionSkipped})
-	r.event("action.skipped", a.ActionKey, automation.ActionSkipped, why, nil)
+	r.event("action.skipped", a.ActionKey, string(automation.ActionSkipped), why, nil)
 }
 
 func (r *interpreter) succeed(a automation.Action, output, providerResponse map[string]any) {
@@ -203,10 +203,10 @@ func (r *interpreter) succeed(a automation.Action, output, providerResponse map[
 		ProviderResponse: providerResponse,
 		FinishedAt:       &now,
 	})
-	r.event("action.succeeded", a.ActionKey, automation.ActionSucceeded, "", nil)
+	r.event("action.succeeded", a.ActionKey, string(automation.ActionSucceeded), "", nil)
 }
 
-func (r *interpreter) fail(a automation.Action, status string, f *activities.Failure) {
+func (r *interpreter) fail(a automation.Action, status automation.ActionStatus, f *activities.Failure) {
 	now := workflow.Now(r.ctx)
 	r.status[a.ActionKey] = status
 	r.resolve(a.ActionKey, takeNone)
@@ -217,7 +217,7 @@ func (r *interpreter) fail(a automation.Action, status string, f *activities.Fai
 		ActionKey: a.ActionKey, Status: status, Error: f.HumanReason, RetryClass: f.RetryClass,
 		ProviderResponse: f.ProviderResponse, Diagnostics: diagnostics(f), FinishedAt: &now,
 	})
-	r.event("action."+status, a.ActionKey, status, f.HumanReason,
+	r.event("action."+string(status), a.ActionKey, string(status), f.HumanReason,
 		map[string]any{"retry_class": f.RetryClass, "reason_code": f.ReasonCode})
 }
 
@@ -299,7 +299,7 @@ func (r *interpreter) delay(a automation.Action, config map[string]any, selector
 		StartedAt:   &now,
 		MaxAttempts: 1,
 	})
-	r.event("action.waiting", a.ActionKey, automation.ActionWaiting, fmt.Sprintf("waiting %d seconds", seconds), nil)
+	r.event("action.waiting", a.ActionKey, string(automation.ActionWaiting), fmt.Sprintf("waiting %d seconds", seconds), nil)
 	r.inflight++
 	r.timers++
 	r.runStatus()
@@ -323,7 +323,7 @@ func (r *interpreter) waitForReply(a automation.Action, recorded activities.Resu
 	seconds := ToInt(recorded.Output["timeout_seconds"])
 	r.status[a.ActionKey] = automation.ActionWaiting
 	r.action(automation.ActionUpdate{ActionKey: a.ActionKey, Status: automation.ActionWaiting})
-	r.event("action.waiting", a.ActionKey, automation.ActionWaiting,
+	r.event("action.waiting", a.ActionKey, string(automation.ActionWaiting),
 		fmt.Sprintf("waiting %d seconds for the chat's reply", seconds), nil)
 	r.inflight++
 	r.timers++
@@ -378,7 +378,7 @@ func (r *interpreter) activity(a automation.Action, config map[string]any, selec
 	// Attempts of earlier executions (retry-action) count too, so max_attempts grows with them.
 	r.action(automation.ActionUpdate{ActionKey: a.ActionKey, Status: automation.ActionRunning, Input: config, StartedAt: &now,
 		MaxAttempts: r.attempts[a.ActionKey] + policy.MaxAttempts})
-	r.event("action.started", a.ActionKey, automation.ActionRunning, "", nil)
+	r.event("action.started", a.ActionKey, string(automation.ActionRunning), "", nil)
 	retry := policy.retryPolicy()
 	req := ActionRequest{
 		Request: activities.Request{
@@ -465,12 +465,12 @@ func (r *interpreter) finish() error {
 		update.Status, update.TerminalReason, update.Error = automation.RunFailed, r.failure, r.failure
 	}
 	r.progress.end(update)
-	r.event("run."+update.Status, "", update.Status, update.TerminalReason, nil)
+	r.event("run."+string(update.Status), "", string(update.Status), update.TerminalReason, nil)
 	if err := r.progress.flush(); err != nil {
 		return err
 	}
 	if r.in.SearchAttributes {
-		if err := workflow.UpsertTypedSearchAttributes(r.disconnected, saStatus.ValueSet(update.Status)); err != nil {
+		if err := workflow.UpsertTypedSearchAttributes(r.disconnected, saStatus.ValueSet(string(update.Status))); err != nil {
 			return err
 		}
 	}

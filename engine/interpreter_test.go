@@ -130,7 +130,7 @@ func checkSequence(t *testing.T, events []automation.EventRecord, first int) {
 // checkFinished asserts that a finished run left no action pending, running or waiting.
 func checkFinished(t *testing.T, g automation.Graph, p projection) {
 	t.Helper()
-	finished := []string{automation.ActionSucceeded, automation.ActionFailed, automation.ActionSkipped, automation.ActionDeadLettered}
+	finished := []automation.ActionStatus{automation.ActionSucceeded, automation.ActionFailed, automation.ActionSkipped, automation.ActionDeadLettered}
 	for _, a := range g.Actions {
 		if st := p.status(a.ActionKey); !slices.Contains(finished, st) {
 			t.Errorf("action %s is still %s after the run ended", a.ActionKey, st)
@@ -138,7 +138,7 @@ func checkFinished(t *testing.T, g automation.Graph, p projection) {
 	}
 }
 
-func wantStatuses(t *testing.T, p projection, want map[string]string) {
+func wantStatuses(t *testing.T, p projection, want map[string]automation.ActionStatus) {
 	t.Helper()
 	for _, key := range slices.Sorted(maps.Keys(want)) {
 		if got := p.status(key); got != want[key] {
@@ -147,7 +147,7 @@ func wantStatuses(t *testing.T, p projection, want map[string]string) {
 	}
 }
 
-func wantRun(t *testing.T, p projection, status string) {
+func wantRun(t *testing.T, p projection, status automation.RunStatus) {
 	t.Helper()
 	if p.Run.Status != status {
 		t.Fatalf("run is %s (%s), want %s; events %v", p.Run.Status, p.Run.TerminalReason, status, p.eventsOf())
@@ -158,7 +158,7 @@ func wantRun(t *testing.T, p projection, status string) {
 	if p.Run.FinishedAt == nil {
 		t.Error("run has no finished_at")
 	}
-	if last := p.Events[len(p.Events)-1]; last.Type != "run."+status {
+	if last := p.Events[len(p.Events)-1]; last.Type != "run."+string(status) {
 		t.Errorf("last event is %s, want run.%s", last.Type, status)
 	}
 }
@@ -285,7 +285,7 @@ func TestAConditionTakesOnlyTheEdgeOfItsResult(t *testing.T) {
 			p := h.execute(h.newRun(g, "start", map[string]any{"amount": tc.amount}))
 			h.succeeded()
 			wantRun(t, p, automation.RunSucceeded)
-			wantStatuses(t, p, map[string]string{"check": automation.ActionSucceeded, tc.ran: automation.ActionSucceeded, tc.skips: automation.ActionSkipped})
+			wantStatuses(t, p, map[string]automation.ActionStatus{"check": automation.ActionSucceeded, tc.ran: automation.ActionSucceeded, tc.skips: automation.ActionSkipped})
 			if got := p.action(t, "check").Output["result"]; got != tc.result {
 				t.Errorf("condition output %v", got)
 			}
@@ -311,7 +311,7 @@ func TestAConditionWhoseExpressionFailsFailsTheRunAsAValidationError(t *testing.
 	h.succeeded()
 
 	wantRun(t, p, automation.RunFailed)
-	wantStatuses(t, p, map[string]string{"check": automation.ActionFailed, "big": automation.ActionSkipped, "small": automation.ActionSkipped})
+	wantStatuses(t, p, map[string]automation.ActionStatus{"check": automation.ActionFailed, "big": automation.ActionSkipped, "small": automation.ActionSkipped})
 	check := p.action(t, "check")
 	if check.RetryClass != activities.ClassValidation || check.Diagnostics["reason_code"] != "condition_error" || check.Diagnostics["retryable"] != false {
 		t.Errorf("check failed as %s, diagnostics %v", check.RetryClass, check.Diagnostics)
@@ -336,7 +336,7 @@ func TestAStopEndsItsOwnBranchOnly(t *testing.T) {
 	h.succeeded()
 
 	wantRun(t, p, automation.RunSucceeded)
-	wantStatuses(t, p, map[string]string{"done": automation.ActionSucceeded, "after_stop": automation.ActionSkipped, "beside": automation.ActionSucceeded})
+	wantStatuses(t, p, map[string]automation.ActionStatus{"done": automation.ActionSucceeded, "after_stop": automation.ActionSkipped, "beside": automation.ActionSucceeded})
 	if len(h.fakes.requests("after_stop")) != 0 {
 		t.Error("the action after stop ran")
 	}
@@ -365,9 +365,9 @@ func TestADelayIsADurableTimerDuringWhichTheRunWaits(t *testing.T) {
 	if during.Run.Status != automation.RunWaiting {
 		t.Errorf("run is %s half-way through the delay, want waiting", during.Run.Status)
 	}
-	wantStatuses(t, during, map[string]string{"wait": automation.ActionWaiting, "after": automation.ActionPending})
+	wantStatuses(t, during, map[string]automation.ActionStatus{"wait": automation.ActionWaiting, "after": automation.ActionPending})
 	wantRun(t, p, automation.RunSucceeded)
-	wantStatuses(t, p, map[string]string{"wait": automation.ActionSucceeded, "after": automation.ActionSucceeded})
+	wantStatuses(t, p, map[string]automation.ActionStatus{"wait": automation.ActionSucceeded, "after": automation.ActionSucceeded})
 	if got := p.action(t, "wait").Output["waited_seconds"]; ToInt(got) != 3600 {
 		t.Errorf("waited_seconds %v", got)
 	}
@@ -393,7 +393,7 @@ func TestTheRunIsRunningWhileAnActivityRunsBesideADelay(t *testing.T) {
 	wantRun(t, p, automation.RunSucceeded)
 	// running while fetch runs, waiting when only the timer is left, then finished: what
 	// follows the timer and the end are written as one batch.
-	want := []string{automation.RunRunning, automation.RunWaiting, automation.RunSucceeded}
+	want := []automation.RunStatus{automation.RunRunning, automation.RunWaiting, automation.RunSucceeded}
 	if got := runStatuses(h.log.snapshot()); !slices.Equal(got, want) {
 		t.Errorf("run statuses %v, want %v", got, want)
 	}
@@ -420,8 +420,8 @@ func TestARunThatNeverWaitsWritesItsProjectionOnce(t *testing.T) {
 }
 
 // runStatuses lists the run statuses the batches wrote, without repeats.
-func runStatuses(batches []automation.Progress) []string {
-	var out []string
+func runStatuses(batches []automation.Progress) []automation.RunStatus {
+	var out []automation.RunStatus
 	for _, b := range batches {
 		if b.Run != nil && (len(out) == 0 || out[len(out)-1] != b.Run.Status) {
 			out = append(out, b.Run.Status)
@@ -458,7 +458,7 @@ func TestAFanOutRunsBothBranchesInParallelAndTheJoinOnceAfterBoth(t *testing.T) 
 	h.succeeded()
 
 	wantRun(t, p, automation.RunSucceeded)
-	wantStatuses(t, p, map[string]string{"a": automation.ActionSucceeded, "b": automation.ActionSucceeded, "join": automation.ActionSucceeded})
+	wantStatuses(t, p, map[string]automation.ActionStatus{"a": automation.ActionSucceeded, "b": automation.ActionSucceeded, "join": automation.ActionSucceeded})
 	if got := h.onlyRequest("join").Config["combined"]; got != "A+B" {
 		t.Errorf("join saw %v", got)
 	}
@@ -485,7 +485,7 @@ func TestAJoinRunsWhenOneInboundBranchIsTakenAndTheOtherIsNot(t *testing.T) {
 	h.succeeded()
 
 	wantRun(t, p, automation.RunSucceeded)
-	wantStatuses(t, p, map[string]string{"yes": automation.ActionSucceeded, "no": automation.ActionSkipped, "join": automation.ActionSucceeded})
+	wantStatuses(t, p, map[string]automation.ActionStatus{"yes": automation.ActionSucceeded, "no": automation.ActionSkipped, "join": automation.ActionSucceeded})
 	if n := len(h.fakes.requests("join")); n != 1 {
 		t.Errorf("join ran %d times", n)
 	}
@@ -506,7 +506,7 @@ func TestASkipPropagatesDownstreamOfASkippedAction(t *testing.T) {
 	h.succeeded()
 
 	wantRun(t, p, automation.RunSucceeded)
-	wantStatuses(t, p, map[string]string{"x": automation.ActionSkipped, "y": automation.ActionSkipped, "z": automation.ActionSkipped, "other": automation.ActionSucceeded})
+	wantStatuses(t, p, map[string]automation.ActionStatus{"x": automation.ActionSkipped, "y": automation.ActionSkipped, "z": automation.ActionSkipped, "other": automation.ActionSucceeded})
 	// One pass over the graph resolves the whole skipped chain.
 	wantEvents(t, p, "run.started start", "action.succeeded start", "action.succeeded check",
 		"action.skipped x", "action.skipped y", "action.skipped z", "action.started other",
@@ -527,7 +527,7 @@ func TestASecondTriggerInTheGraphIsSkipped(t *testing.T) {
 	h.succeeded()
 
 	wantRun(t, p, automation.RunSucceeded)
-	wantStatuses(t, p, map[string]string{"start": automation.ActionSucceeded, "hook": automation.ActionSkipped, "notify": automation.ActionSucceeded})
+	wantStatuses(t, p, map[string]automation.ActionStatus{"start": automation.ActionSucceeded, "hook": automation.ActionSkipped, "notify": automation.ActionSucceeded})
 	if e := p.event(t, "action.skipped", "hook"); e.Message != "another trigger started this run" {
 		t.Errorf("skip message %q", e.Message)
 	}
@@ -573,7 +573,7 @@ func TestANonRetryableFailureFailsTheActionAfterOneAttempt(t *testing.T) {
 			h.succeeded()
 
 			wantRun(t, p, automation.RunFailed)
-			wantStatuses(t, p, map[string]string{"charge": automation.ActionFailed, "receipt": automation.ActionSkipped})
+			wantStatuses(t, p, map[string]automation.ActionStatus{"charge": automation.ActionFailed, "receipt": automation.ActionSkipped})
 			if n := len(h.fakes.requests("charge")); n != 1 {
 				t.Errorf("charge ran %d times", n)
 			}
@@ -614,7 +614,7 @@ func TestATransientFailureThatSucceedsOnTheSecondAttemptSucceeds(t *testing.T) {
 	h.succeeded()
 
 	wantRun(t, p, automation.RunSucceeded)
-	wantStatuses(t, p, map[string]string{"charge": automation.ActionSucceeded, "receipt": automation.ActionSucceeded})
+	wantStatuses(t, p, map[string]automation.ActionStatus{"charge": automation.ActionSucceeded, "receipt": automation.ActionSucceeded})
 	var attempts []int
 	for _, r := range h.fakes.requests("charge") {
 		attempts = append(attempts, r.Attempt)
@@ -638,7 +638,7 @@ func TestATransientFailureThatExhaustsItsAttemptsIsDeadLettered(t *testing.T) {
 	h.succeeded()
 
 	wantRun(t, p, automation.RunFailed)
-	wantStatuses(t, p, map[string]string{"charge": automation.ActionDeadLettered, "receipt": automation.ActionSkipped})
+	wantStatuses(t, p, map[string]automation.ActionStatus{"charge": automation.ActionDeadLettered, "receipt": automation.ActionSkipped})
 	if n := len(h.fakes.requests("charge")); n != defaultMaxAttempts {
 		t.Errorf("charge ran %d times, want %d", n, defaultMaxAttempts)
 	}
@@ -652,7 +652,7 @@ func TestATransientFailureThatExhaustsItsAttemptsIsDeadLettered(t *testing.T) {
 	if !strings.Contains(p.Run.TerminalReason, "charge") {
 		t.Errorf("terminal reason %q", p.Run.TerminalReason)
 	}
-	if e := p.event(t, "action.dead_lettered", "charge"); e.Status != automation.ActionDeadLettered {
+	if e := p.event(t, "action.dead_lettered", "charge"); e.Status != string(automation.ActionDeadLettered) {
 		t.Errorf("event %+v", e)
 	}
 }
@@ -680,7 +680,7 @@ func TestAFailureStartsNothingNewWhileARunningBranchFinishes(t *testing.T) {
 	h.succeeded()
 
 	wantRun(t, p, automation.RunFailed)
-	wantStatuses(t, p, map[string]string{
+	wantStatuses(t, p, map[string]automation.ActionStatus{
 		"bad": automation.ActionFailed, "after_bad": automation.ActionSkipped,
 		"slow": automation.ActionSucceeded, "after_slow": automation.ActionSkipped,
 	})
@@ -708,7 +708,7 @@ func TestAPanickingActionIsAnUnknownOutcomeAndNotRetried(t *testing.T) {
 	h.succeeded()
 
 	wantRun(t, p, automation.RunFailed)
-	wantStatuses(t, p, map[string]string{"charge": automation.ActionFailed, "receipt": automation.ActionSkipped})
+	wantStatuses(t, p, map[string]automation.ActionStatus{"charge": automation.ActionFailed, "receipt": automation.ActionSkipped})
 	if n := len(h.fakes.requests("charge")); n != 1 {
 		t.Errorf("charge ran %d times, want 1: it may have taken effect before it panicked", n)
 	}
@@ -755,7 +755,7 @@ func wantCancelled(t *testing.T, h *engineTest, p projection, interrupted string
 	if a.Status != automation.ActionFailed || a.RetryClass != activities.ClassCanceled || a.FinishedAt == nil {
 		t.Errorf("interrupted action %s: %+v", interrupted, a)
 	}
-	wantStatuses(t, p, map[string]string{"after": automation.ActionSkipped})
+	wantStatuses(t, p, map[string]automation.ActionStatus{"after": automation.ActionSkipped})
 	if e := p.event(t, "action.skipped", "after"); e.Message != "the run stopped before this action" {
 		t.Errorf("skip message %q", e.Message)
 	}
@@ -821,7 +821,7 @@ func TestRetryingAnActionReusesEarlierOutputsAndContinuesTheRun(t *testing.T) {
 	h.succeeded()
 
 	wantRun(t, p, automation.RunSucceeded)
-	wantStatuses(t, p, map[string]string{"fetch": automation.ActionSucceeded, "send": automation.ActionSucceeded, "after": automation.ActionSucceeded})
+	wantStatuses(t, p, map[string]automation.ActionStatus{"fetch": automation.ActionSucceeded, "send": automation.ActionSucceeded, "after": automation.ActionSucceeded})
 	if n := len(h.fakes.requests("fetch")); n != 0 {
 		t.Errorf("fetch ran %d times, want its earlier output reused", n)
 	}
@@ -863,7 +863,7 @@ func TestARetryKeepsOtherFailedActionsFailed(t *testing.T) {
 	h.succeeded()
 
 	wantRun(t, p, automation.RunFailed)
-	wantStatuses(t, p, map[string]string{"a": automation.ActionSucceeded, "b": automation.ActionFailed})
+	wantStatuses(t, p, map[string]automation.ActionStatus{"a": automation.ActionSucceeded, "b": automation.ActionFailed})
 	if len(h.fakes.requests("b")) != 0 {
 		t.Error("b ran again")
 	}

@@ -78,7 +78,7 @@ func (p *projector) event(typ, actionKey, status, message string, data map[strin
 
 // runStatus changes only the status of a pending run update, so the start time written
 // with the first batch is not lost.
-func (p *projector) runStatus(status string) {
+func (p *projector) runStatus(status automation.RunStatus) {
 	if p.pending.Run == nil {
 		p.pending.Run = &automation.RunUpdate{}
 	}

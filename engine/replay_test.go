@@ -168,7 +168,7 @@ func (r *historyRecorder) branchingSuccess() {
 		branch("ok", "halt", automation.BranchFalse), edge("wait", "join"), edge("notify", "join"))
 	in := newRun(r.t, r.workflows, g, "start", map[string]any{"id": "inv_1"})
 	p := r.record("branching_success", in, nil)
-	r.want(p, automation.RunSucceeded, map[string]string{"hook": automation.ActionSkipped, "join": automation.ActionSucceeded, "halt": automation.ActionSkipped})
+	r.want(p, automation.RunSucceeded, map[string]automation.ActionStatus{"hook": automation.ActionSkipped, "join": automation.ActionSucceeded, "halt": automation.ActionSkipped})
 }
 
 func failureGraphWithSideBranch() automation.Graph {
@@ -190,7 +190,7 @@ func (r *historyRecorder) failureWithRetries() RunInput {
 	in := newRun(r.t, r.workflows, failureGraphWithSideBranch(), "start", nil)
 	quickRetries(in)
 	p := r.record("failure_with_retries", in, nil)
-	r.want(p, automation.RunFailed, map[string]string{
+	r.want(p, automation.RunFailed, map[string]automation.ActionStatus{
 		"flaky": automation.ActionSucceeded, "charge": automation.ActionDeadLettered,
 		"receipt": automation.ActionSkipped, "side": automation.ActionSucceeded,
 	})
@@ -210,7 +210,7 @@ func (r *historyRecorder) resumedRetry(failed RunInput) {
 	in := failed
 	in.Resume = resume
 	p = r.record("resumed_retry", in, nil)
-	r.want(p, automation.RunSucceeded, map[string]string{"charge": automation.ActionSucceeded, "receipt": automation.ActionSucceeded})
+	r.want(p, automation.RunSucceeded, map[string]automation.ActionStatus{"charge": automation.ActionSucceeded, "receipt": automation.ActionSucceeded})
 }
 
 // localRetries: failureWithRetries with its actions run as local activities, retried by
@@ -223,7 +223,7 @@ func (r *historyRecorder) localRetries() {
 	quickRetries(in)
 	allLocal(in)
 	p := r.record("local_retries", in, nil)
-	r.want(p, automation.RunFailed, map[string]string{
+	r.want(p, automation.RunFailed, map[string]automation.ActionStatus{
 		"flaky": automation.ActionSucceeded, "charge": automation.ActionDeadLettered,
 		"receipt": automation.ActionSkipped, "side": automation.ActionSucceeded,
 	})
@@ -251,7 +251,7 @@ func (r *historyRecorder) markedLocalBranching() {
 	in := newRun(r.t, r.workflows, g, "start", nil)
 	allLocal(in)
 	p := r.record("marked_local_branching", in, nil)
-	r.want(p, automation.RunSucceeded, map[string]string{
+	r.want(p, automation.RunSucceeded, map[string]automation.ActionStatus{
 		"fetch": automation.ActionSucceeded, "notify": automation.ActionSucceeded,
 		"join": automation.ActionSucceeded, "halt": automation.ActionSkipped,
 	})
@@ -273,7 +273,7 @@ func (r *historyRecorder) cancelledDuringDelay() {
 			r.t.Fatal(err)
 		}
 	})
-	r.want(p, automation.RunCancelled, map[string]string{"pause": automation.ActionFailed, "after": automation.ActionSkipped})
+	r.want(p, automation.RunCancelled, map[string]automation.ActionStatus{"pause": automation.ActionFailed, "after": automation.ActionSkipped})
 }
 
 // record executes a run to its end, writes its history to testdata/<name>.json and returns
@@ -325,7 +325,7 @@ func (r *historyRecorder) projection(in RunInput) projection {
 }
 
 // want checks that the recorded run is the one the scenario describes.
-func (r *historyRecorder) want(p projection, status string, actions map[string]string) {
+func (r *historyRecorder) want(p projection, status automation.RunStatus, actions map[string]automation.ActionStatus) {
 	r.t.Helper()
 	wantRun(r.t, p, status)
 	wantStatuses(r.t, p, actions)

@@ -262,7 +262,7 @@ func (l *lostAnswer) ExecuteActivity(ctx context.Context, in *interceptor.Execut
 }
 
 // awaitStatus waits, on the run's bus topic, until the run's projection has status.
-func awaitStatus(t *testing.T, workflows *automation.Service, run *automation.Run, status string) *automation.Run {
+func awaitStatus(t *testing.T, workflows *automation.Service, run *automation.Run, status automation.RunStatus) *automation.Run {
 	t.Helper()
 	sub := workflows.Bus.Subscribe(automation.RunTopic(run.ID))
 	defer sub.Close()

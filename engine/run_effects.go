@@ -17,7 +17,7 @@ type ActionEffect struct {
 	// the effect of acting once.
 	Idempotent bool
 	// Status is the action's status in the run previewed.
-	Status string
+	Status automation.ActionStatus
 }
 
 // RunEffects are what a retry or a replay would do: the actions that will or may act again,
@@ -59,7 +59,7 @@ func (s *Runs) RetryEffects(ctx context.Context, r *automation.Run, actionKey st
 		return RunEffects{}, err
 	}
 	g := r.GraphJSON()
-	status := map[string]string{}
+	status := map[string]automation.ActionStatus{}
 	for _, row := range rows {
 		status[row.ActionKey] = row.Status
 	}
@@ -83,7 +83,7 @@ func (s *Runs) ReplayEffects(ctx context.Context, r *automation.Run) (RunEffects
 		return RunEffects{}, err
 	}
 	g := r.GraphJSON()
-	status := map[string]string{}
+	status := map[string]automation.ActionStatus{}
 	for _, row := range rows {
 		status[row.ActionKey] = row.Status
 	}
@@ -103,7 +103,7 @@ func (s *Runs) ReplayEffects(ctx context.Context, r *automation.Run) (RunEffects
 
 // effects sorts the actions of g, in graph order, by what sort says a retry or replay does
 // with each.
-func (s *Runs) effects(g automation.Graph, status map[string]string, sort func(key string) (acts, reused bool)) RunEffects {
+func (s *Runs) effects(g automation.Graph, status map[string]automation.ActionStatus, sort func(key string) (acts, reused bool)) RunEffects {
 	policies := s.policies(g)
 	out := RunEffects{ActsAgain: []ActionEffect{}, Reused: []ActionEffect{}}
 	for _, a := range g.Actions {

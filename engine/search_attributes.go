@@ -41,7 +41,7 @@ func (s *Runs) searchAttributes(ctx context.Context, run *automation.Run) tempor
 	updates := []temporal.SearchAttributeUpdate{
 		saCompany.ValueSet(run.CompanyID.String()), saProject.ValueSet(run.ProjectID.String()),
 		saWorkflow.ValueSet(run.WorkflowID.String()), saTrigger.ValueSet(run.TriggerType),
-		saStatus.ValueSet(automation.RunRunning),
+		saStatus.ValueSet(string(automation.RunRunning)),
 	}
 	if run.WorkflowVersionID != nil {
 		updates = append(updates, saVersion.ValueSet(run.WorkflowVersionID.String()))

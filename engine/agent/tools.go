@@ -216,7 +216,7 @@ func toolListRuns(ctx context.Context, t *toolScope, in map[string]any) (map[str
 		return nil, err
 	}
 	status, _ := in["status"].(string)
-	rows, _, err := t.agent.Workflows.Runs(ctx, w.ID, automation.RunFilter{Status: status}, models.PageRequest{Limit: 20})
+	rows, _, err := t.agent.Workflows.Runs(ctx, w.ID, automation.RunFilter{Status: automation.RunStatus(status)}, models.PageRequest{Limit: 20})
 	if err != nil {
 		return nil, err
 	}
@@ -278,7 +278,7 @@ func toolListClients(ctx context.Context, t *toolScope, in map[string]any) (map[
 }
 
 // openPayments are the statuses of payments that still await the user.
-var openPayments = []string{billing.ActionPending, billing.ActionSnoozed, billing.ActionNeedsDecision}
+var openPayments = []billing.PaymentActionStatus{billing.PaymentActionPending, billing.PaymentActionSnoozed, billing.PaymentActionNeedsDecision}
 
 func toolListPaymentActions(ctx context.Context, t *toolScope, _ map[string]any) (map[string]any, error) {
 	rows, _, err := t.agent.Billing.PaymentActions(ctx, billing.PaymentActionFilter{ProjectID: t.project.ID, Statuses: openPayments},

@@ -109,7 +109,7 @@ func (in *Intake) awaitCall(ctx context.Context, req activities.Request, run *au
 		return activities.Result{}, err
 	}
 	if ended.Status != automation.RunSucceeded {
-		return activities.Result{}, activities.Fail(activities.ClassPermanent, "called_run_"+ended.Status,
+		return activities.Result{}, activities.Fail(activities.ClassPermanent, "called_run_"+string(ended.Status),
 			fmt.Sprintf("The called run %s ended %s: %s.", run.ID, ended.Status, ended.TerminalReason), "Look at the called run, then retry this action")
 	}
 	actions, err := in.Workflows.ActionRuns(ctx, ended)

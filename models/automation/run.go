@@ -15,25 +15,31 @@ import (
 	"agencyhub/models/company"
 )
 
-// Run states (the specification's WebhookRunReceipt.status) and action states
-// (WebhookActionReceipt.status).
-const (
-	RunPending   = "pending"
-	RunRunning   = "running"
-	RunWaiting   = "waiting"
-	RunSucceeded = "succeeded"
-	RunFailed    = "failed"
-	RunCancelled = "cancelled"
+// RunStatus is a run's state (the specification's WebhookRunReceipt.status).
+type RunStatus string
 
-	ActionPending   = "pending"
-	ActionRunning   = "running"
-	ActionSucceeded = "succeeded"
-	ActionFailed    = "failed"
-	ActionSkipped   = "skipped"
-	ActionWaiting   = "waiting"
-	ActionRetrying  = "retrying"
+const (
+	RunPending   RunStatus = "pending"
+	RunRunning   RunStatus = "running"
+	RunWaiting   RunStatus = "waiting"
+	RunSucceeded RunStatus = "succeeded"
+	RunFailed    RunStatus = "failed"
+	RunCancelled RunStatus = "cancelled"
+)
+
+// ActionStatus is an action run's state (the specification's WebhookActionReceipt.status).
+type ActionStatus string
+
+const (
+	ActionPending   ActionStatus = "pending"
+	ActionRunning   ActionStatus = "running"
+	ActionSucceeded ActionStatus = "succeeded"
+	ActionFailed    ActionStatus = "failed"
+	ActionSkipped   ActionStatus = "skipped"
+	ActionWaiting   ActionStatus = "waiting"
+	ActionRetrying  ActionStatus = "retrying"
 	// ActionDeadLettered is a retryable failure whose attempts ran out.
-	ActionDeadLettered = "dead_lettered"
+	ActionDeadLettered ActionStatus = "dead_lettered"
 )
 
 // Run is the stored projection of one workflow run; its id is the Temporal workflow id.
@@ -43,7 +49,7 @@ type Run struct {
 	ProjectID         uuid.UUID
 	WorkflowID        uuid.UUID
 	WorkflowVersionID *uuid.UUID
-	Status            string
+	Status            RunStatus
 	TriggerType       string
 	TriggerActionKey  string
 	IsTest            bool
@@ -91,7 +97,7 @@ type ActionRun struct {
 	RunID           uuid.UUID
 	ActionKey       string
 	ActionTypeKey   string
-	Status          string
+	Status          ActionStatus
 	AttemptCount    int
 	MaxAttempts     int
 	SettledAttempts int
@@ -139,7 +145,7 @@ type Progress struct {
 
 // RunUpdate changes the run row; empty fields are left alone except Status.
 type RunUpdate struct {
-	Status         string
+	Status         RunStatus
 	TerminalReason string
 	Error          string
 	StartedAt      *time.Time
@@ -149,7 +155,7 @@ type RunUpdate struct {
 // ActionUpdate changes one action row; empty fields are left alone except Status.
 type ActionUpdate struct {
 	ActionKey        string
-	Status           string
+	Status           ActionStatus
 	MaxAttempts      int
 	Input            map[string]any
 	Output           map[string]any
@@ -303,7 +309,7 @@ func (s *Service) ApplyProgress(ctx context.Context, p Progress) error {
 			}
 			update := tx.Model(&Run{}).Where("id = ?", p.RunID)
 			if !(&Run{Status: p.Run.Status}).Terminal() {
-				update = update.Where("status NOT IN ?", []string{RunSucceeded, RunFailed, RunCancelled})
+				update = update.Where("status NOT IN ?", []RunStatus{RunSucceeded, RunFailed, RunCancelled})
 			}
 			if err := update.Updates(runChanges(p.Run, now)).Error; err != nil {
 				return err
@@ -497,11 +503,11 @@ func (s *Service) Run(ctx context.Context, id uuid.UUID) (*Run, error) {
 }
 
 // RunStatuses are the values a run list may filter by.
-var RunStatuses = []string{RunPending, RunRunning, RunWaiting, RunSucceeded, RunFailed, RunCancelled}
+var RunStatuses = []RunStatus{RunPending, RunRunning, RunWaiting, RunSucceeded, RunFailed, RunCancelled}
 
 // RunFilter narrows a list of runs; zero fields do not narrow it.
 type RunFilter struct {
-	Status            string
+	Status            RunStatus
 	TriggerType       string
 	WorkflowVersionID *uuid.UUID
 	// CreatedFrom and CreatedTo bound created_at, both inclusive.

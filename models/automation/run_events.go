@@ -28,7 +28,7 @@ type RunFinished struct {
 	WorkflowID  uuid.UUID `json:"workflow_id"`
 	TriggerType string    `json:"trigger_type"`
 	IsTest      bool      `json:"is_test"`
-	Status      string    `json:"status"`
+	Status      RunStatus `json:"status"`
 	// Reason is the run's terminal reason.
 	Reason     string    `json:"reason"`
 	FinishedAt time.Time `json:"finished_at"`
@@ -39,7 +39,7 @@ func (RunFinished) EventName() string { return "workflow_run.finished" }
 // recordFinish reads the run that a write is about to give status and, when that write
 // finishes it (status is terminal and the stored one is not), records RunFinished in tx.
 // It answers whether it recorded one.
-func recordFinish(tx *gorm.DB, runID uuid.UUID, status, reason string, at time.Time) (bool, error) {
+func recordFinish(tx *gorm.DB, runID uuid.UUID, status RunStatus, reason string, at time.Time) (bool, error) {
 	if !(&Run{Status: status}).Terminal() {
 		return false, nil
 	}

@@ -24,14 +24,14 @@ func TestAReplayedWorkflowTaskDoesNotReopenAnEndedRun(t *testing.T) {
 		finished := started.Add(time.Second)
 		begin := func(r *automation.Run) automation.Progress {
 			return automation.Progress{RunID: r.ID, Begin: true, Run: &automation.RunUpdate{Status: automation.RunRunning, StartedAt: &started},
-				Events: []automation.EventRecord{{Sequence: 1, Type: "run.started", Status: automation.RunRunning, At: started}}}
+				Events: []automation.EventRecord{{Sequence: 1, Type: "run.started", Status: string(automation.RunRunning), At: started}}}
 		}
 		waiting := func(r *automation.Run) automation.Progress {
 			return automation.Progress{RunID: r.ID, Run: &automation.RunUpdate{Status: automation.RunWaiting}}
 		}
 		end := func(r *automation.Run) automation.Progress {
 			return automation.Progress{RunID: r.ID, Run: &automation.RunUpdate{Status: automation.RunSucceeded, TerminalReason: "all actions finished", FinishedAt: &finished},
-				Events: []automation.EventRecord{{Sequence: 2, Type: "run.succeeded", Status: automation.RunSucceeded, At: finished}}}
+				Events: []automation.EventRecord{{Sequence: 2, Type: "run.succeeded", Status: string(automation.RunSucceeded), At: finished}}}
 		}
 
 		run := createRun(t, svc, wf, "manual")

@@ -24,7 +24,7 @@ type Summary struct {
 type LastRun struct {
 	ID         uuid.UUID
 	WorkflowID uuid.UUID
-	Status     string
+	Status     RunStatus
 	CreatedAt  time.Time
 	FinishedAt *time.Time
 }

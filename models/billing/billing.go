@@ -40,15 +40,16 @@ func (s *Service) now() time.Time { return s.Now().UTC().Truncate(time.Microseco
 
 // StatusFilter is the `status` query of a list: a comma-separated subset of allowed; empty
 // means the default ones. Errors: invalid (status).
-func StatusFilter(raw string, allowed []string, defaults ...string) ([]string, error) {
+func StatusFilter[S ~string](raw string, allowed []S, defaults ...S) ([]S, error) {
 	if raw == "" {
 		return defaults, nil
 	}
-	statuses := strings.Split(raw, ",")
-	for _, st := range statuses {
-		if !slices.Contains(allowed, st) {
+	var statuses []S
+	for st := range strings.SplitSeq(raw, ",") {
+		if !slices.Contains(allowed, S(st)) {
 			return nil, models.Invalid("invalid_status_filter", "status")
 		}
+		statuses = append(statuses, S(st))
 	}
 	return statuses, nil
 }

@@ -39,8 +39,8 @@ func (s *Service) RunCycle(ctx context.Context, today models.Date) (CycleResult,
 	var res CycleResult
 	db := s.DB.WithContext(ctx)
 	now := s.now()
-	woken := db.Model(&PaymentAction{}).Where("status = ? AND snoozed_until <= ?", ActionSnoozed, today).
-		Updates(map[string]any{"status": ActionPending, "snoozed_until": nil, "updated_at": now})
+	woken := db.Model(&PaymentAction{}).Where("status = ? AND snoozed_until <= ?", PaymentActionSnoozed, today).
+		Updates(map[string]any{"status": PaymentActionPending, "snoozed_until": nil, "updated_at": now})
 	if woken.Error != nil {
 		return res, models.Internal("wake snoozed payment actions: %w", woken.Error)
 	}
@@ -86,7 +86,7 @@ func (s *Service) billGroup(db *gorm.DB, g dueGroup, services []TypedService) (b
 	err := db.Transaction(func(tx *gorm.DB) error {
 		now := s.now()
 		a := PaymentAction{ID: models.NewID(), CompanyID: services[0].CompanyID, ClientID: g.clientID, ProjectID: g.projectID,
-			Status: ActionPending, Source: SourceManual, PaymentMethod: methodUnknown, PeriodStart: g.due, PeriodEnd: g.due,
+			Status: PaymentActionPending, Source: SourceManual, PaymentMethod: methodUnknown, PeriodStart: g.due, PeriodEnd: g.due,
 			DueDate: g.due, Currency: g.currency, CreatedAt: now, UpdatedAt: now}
 		items := make([]PaymentActionItem, len(services))
 		for i, ts := range services {

@@ -167,7 +167,7 @@ func (s *Service) periodAction(tx *gorm.DB, cs ClientService, p ManualPayment, n
 	err := tx.Take(&item, "client_service_id = ? AND due_date = ?", cs.ID, p.PeriodStart).Error
 	if err == nil {
 		a, err := lockAction(tx, item.PaymentActionID)
-		if err == nil && a.Status == ActionCancelled {
+		if err == nil && a.Status == PaymentActionCancelled {
 			return nil, models.Conflict("payment_action_closed", "period_start")
 		}
 		return a, err
@@ -183,7 +183,7 @@ func (s *Service) periodAction(tx *gorm.DB, cs ClientService, p ManualPayment, n
 	if p.PeriodEnd != nil {
 		end = *p.PeriodEnd
 	}
-	a := PaymentAction{ID: models.NewID(), CompanyID: cs.CompanyID, ClientID: cs.ClientID, ProjectID: cs.ProjectID, Status: ActionPending,
+	a := PaymentAction{ID: models.NewID(), CompanyID: cs.CompanyID, ClientID: cs.ClientID, ProjectID: cs.ProjectID, Status: PaymentActionPending,
 		Source: SourceManual, PaymentMethod: methodUnknown, PeriodStart: p.PeriodStart, PeriodEnd: end, DueDate: p.PeriodStart,
 		Total: p.Amount, Currency: cs.Currency, Comment: p.Comment, CreatedAt: now, UpdatedAt: now}
 	if err := createAction(tx, &a, []PaymentActionItem{itemOf(typed[0], p.PeriodStart, p.Amount)}, "period_start"); err != nil {

@@ -15,20 +15,30 @@ import (
 	"agencyhub/models/money"
 )
 
-// Statuses of a payment action. A new one is pending; snoozed until a date, after which the
-// billing cycle makes it pending again; paid once its facts cover its total, needs_decision
-// when a confirmation left it short. sent and cancelled are states no operation sets yet.
+// PaymentActionStatus is a payment action's state (the specification's
+// PaymentAction.status). A new one is pending; snoozed until a date, after which the billing
+// cycle makes it pending again; paid once its facts cover its total, needs_decision when a
+// confirmation left it short. sent and cancelled are states no operation sets yet.
+type PaymentActionStatus string
+
 const (
-	ActionPending       = "pending"
-	ActionSent          = "sent"
-	ActionSnoozed       = "snoozed"
-	ActionPaid          = "paid"
-	ActionCancelled     = "cancelled"
-	ActionNeedsDecision = "needs_decision"
+	PaymentActionPending       PaymentActionStatus = "pending"
+	PaymentActionSent          PaymentActionStatus = "sent"
+	PaymentActionSnoozed       PaymentActionStatus = "snoozed"
+	PaymentActionPaid          PaymentActionStatus = "paid"
+	PaymentActionCancelled     PaymentActionStatus = "cancelled"
+	PaymentActionNeedsDecision PaymentActionStatus = "needs_decision"
 )
 
 // PaymentActionStatuses are the states of a payment action.
-var PaymentActionStatuses = []string{ActionPending, ActionSent, ActionSnoozed, ActionPaid, ActionCancelled, ActionNeedsDecision}
+var PaymentActionStatuses = []PaymentActionStatus{
+	PaymentActionPending,
+	PaymentActionSent,
+	PaymentActionSnoozed,
+	PaymentActionPaid,
+	PaymentActionCancelled,
+	PaymentActionNeedsDecision,
+}
 
 // PaymentMethods are how a client actually paid.
 var PaymentMethods = []string{"cash", "legal_invoice", "bank_transfer", "card", "other"}
@@ -53,7 +63,7 @@ type PaymentAction struct {
 	CompanyID     uuid.UUID
 	ClientID      uuid.UUID
 	ProjectID     uuid.UUID
-	Status        string
+	Status        PaymentActionStatus
 	Source        string
 	PaymentMethod string
 	PeriodStart   models.Date
@@ -70,7 +80,9 @@ type PaymentAction struct {
 }
 
 // closed reports whether the action takes no more confirmations or snoozes.
-func (a *PaymentAction) closed() bool { return a.Status == ActionPaid || a.Status == ActionCancelled }
+func (a *PaymentAction) closed() bool {
+	return a.Status == PaymentActionPaid || a.Status == PaymentActionCancelled
+}
 
 // PaymentActionItem is one service's share of an action: what it costs for the period
 // starting on DueDate. A service has at most one item per due date (a unique index).
@@ -122,7 +134,7 @@ func (s *Service) PaymentActionAccess(ctx context.Context, userID, id uuid.UUID)
 // uuid.Nil) by status (none: all) and due date (nil bounds: open).
 type PaymentActionFilter struct {
 	ClientID, ProjectID uuid.UUID
-	Statuses            []string
+	Statuses            []PaymentActionStatus
 	DueFrom, DueTo      *models.Date
 }
 
@@ -273,7 +285,7 @@ func (s *Service) CreateManualAction(ctx context.Context, p *company.Project, in
 			return uuid.Nil, err
 		}
 		now := s.now()
-		a := PaymentAction{ID: models.NewID(), CompanyID: p.CompanyID, ClientID: client.ID, ProjectID: p.ID, Status: ActionPending,
+		a := PaymentAction{ID: models.NewID(), CompanyID: p.CompanyID, ClientID: client.ID, ProjectID: p.ID, Status: PaymentActionPending,
 			Source: SourceManual, PaymentMethod: methodUnknown, PeriodStart: in.DueDate, PeriodEnd: in.DueDate, DueDate: in.DueDate,
 			Currency: services[0].Currency, Comment: in.Comment, CreatedAt: now, UpdatedAt: now}
 		items := make([]PaymentActionItem, len(in.Items))
@@ -394,7 +406,7 @@ func (s *Service) SnoozeAction(ctx context.Context, a *PaymentAction, until mode
 		return nil, models.Invalid("snooze_not_in_future", "snoozed_until")
 	}
 	return s.changeOpenAction(ctx, a.ID, func(tx *gorm.DB, fresh *PaymentAction) error {
-		fresh.Status, fresh.SnoozedUntil, fresh.UpdatedAt = ActionSnoozed, &until, s.now()
+		fresh.Status, fresh.SnoozedUntil, fresh.UpdatedAt = PaymentActionSnoozed, &until, s.now()
 		setText(&fresh.Comment, comment)
 		if err := tx.Select("status", "snoozed_until", "comment", "updated_at").Updates(fresh).Error; err != nil {
 			return models.Internal("snooze payment action: %w", err)
@@ -530,9 +542,9 @@ func (s *Service) recordFact(tx *gorm.DB, a *PaymentAction, f *PaymentFact, next
 	if err != nil {
 		return err
 	}
-	a.Status = ActionNeedsDecision
+	a.Status = PaymentActionNeedsDecision
 	if paid >= a.Total {
-		a.Status = ActionPaid
+		a.Status = PaymentActionPaid
 	}
 	a.Source, a.PaymentMethod, a.SnoozedUntil, a.ConfirmedAt, a.UpdatedAt = f.Source, f.PaymentMethod, nil, &f.CreatedAt, f.CreatedAt
 	if err := tx.Select("status", "source", "payment_method", "snoozed_until", "confirmed_at", "updated_at").Updates(a).Error; err != nil {

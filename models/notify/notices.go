@@ -22,7 +22,7 @@ func (n *Notifier) runStarted(_ context.Context, ev automation.RunStarted) (func
 // runFinished counts the run, and tells the owner of its workflow when it failed (a test
 // run's author watches it already). A workflow that is gone has nobody to tell.
 func (n *Notifier) runFinished(ctx context.Context, ev automation.RunFinished) (func(), error) {
-	count := func() { n.Metrics.RunFinished(ev.TriggerType, ev.Status) }
+	count := func() { n.Metrics.RunFinished(ev.TriggerType, string(ev.Status)) }
 	if ev.Status != automation.RunFailed || ev.IsTest {
 		return count, nil
 	}

@@ -89,7 +89,7 @@ func (f *fixture) run(wf *automation.Workflow, trigger string, test bool) *autom
 }
 
 // finish writes the interpreter's batch that gives r status.
-func (f *fixture) finish(r *automation.Run, status, reason string) {
+func (f *fixture) finish(r *automation.Run, status automation.RunStatus, reason string) {
 	f.t.Helper()
 	now := time.Now()
 	err := f.workflows.ApplyProgress(context.Background(), automation.Progress{RunID: r.ID,
