@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -76,7 +77,12 @@ func (s *Server) clientList(c *gin.Context) {
 		if err != nil {
 			return nil, "", err
 		}
-		return s.Billing.Clients(c, access(c).Company.ID, billing.ClientFilter{Statuses: statuses, Query: c.Query("q")}, page)
+		var types []string // each one of the contract's enum, which the request check enforces
+		if raw := c.Query("client_type"); raw != "" {
+			types = strings.Split(raw, ",")
+		}
+		filter := billing.ClientFilter{Statuses: statuses, Types: types, Query: c.Query("q")}
+		return s.Billing.Clients(c, access(c).Company.ID, filter, page)
 	}, each(viewClient))
 }
 

@@ -3,6 +3,7 @@ package api_test
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -259,6 +260,27 @@ func TestClients(t *testing.T) {
 					t.Errorf("q=%s found %d clients, want %d", q, len(items), want)
 				}
 			}
+		})
+
+		t.Run("client_type keeps the clients of those types", func(t *testing.T) {
+			names := func(query string) []string {
+				var out []string
+				for _, c := range e.do(req{method: "GET", path: clients + query, token: ada.token}).expect(t, http.StatusOK).items() {
+					out = append(out, c["name"].(string))
+				}
+				slices.Sort(out)
+				return out
+			}
+			if got := names("?client_type=legal_entity"); !slices.Equal(got, []string{"Race", "Romashka"}) {
+				t.Errorf("legal entities: %v", got)
+			}
+			if got := names("?client_type=individual,individual_entrepreneur"); !slices.Equal(got, []string{"Ivanov", "Petrov"}) {
+				t.Errorf("people: %v", got)
+			}
+			if got := names("?client_type=individual&q=iv"); len(got) != 0 {
+				t.Errorf("individuals named iv: %v", got)
+			}
+			e.do(req{method: "GET", path: clients + "?client_type=trust", token: ada.token}).expect(t, http.StatusBadRequest, "client_type")
 		})
 
 		t.Run("lists hide archived and deleted clients unless status asks", func(t *testing.T) {

@@ -156,12 +156,17 @@ func (s *Service) ClientAccess(ctx context.Context, userID, id uuid.UUID) (*Clie
 // the name, full name, short name or INN contains, in any case.
 type ClientFilter struct {
 	Statuses []string
-	Query    string
+	// Types keeps the clients of these types; empty keeps every type.
+	Types []string
+	Query string
 }
 
 // Clients lists a company's clients.
 func (s *Service) Clients(ctx context.Context, companyID uuid.UUID, filter ClientFilter, page models.PageRequest) ([]CountedClient, string, error) {
 	q := s.DB.WithContext(ctx).Where("company_id = ? AND status IN ?", companyID, filter.Statuses)
+	if len(filter.Types) > 0 {
+		q = q.Where("client_type IN ?", filter.Types)
+	}
 	if filter.Query != "" {
 		q = q.Where(`search_text LIKE ? ESCAPE '\'`, models.LikeContains(strings.ToLower(strings.TrimSpace(filter.Query))))
 	}

@@ -84,7 +84,14 @@ const session: Middleware = {
 // again: a Request's body can be read once.
 const replayableFetch = (input: Request) => fetch(input.clone());
 
-export const api = createClient<paths>({ baseUrl: "", credentials: "same-origin", fetch: replayableFetch });
+// The contract's list parameters (`status=active,archived`) are comma-separated: every array
+// in a query is `style: form, explode: false` there.
+export const api = createClient<paths>({
+  baseUrl: "",
+  credentials: "same-origin",
+  fetch: replayableFetch,
+  querySerializer: { array: { style: "form", explode: false } },
+});
 api.use(session);
 
 /** data returns a response's body, or throws its Problem, for TanStack Query's functions. */

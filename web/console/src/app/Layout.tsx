@@ -4,6 +4,7 @@ import { Link, NavLink, Outlet, useNavigate } from "react-router";
 import { api, data } from "../api/client";
 import { LanguageSelect } from "../components/LanguageSelect";
 import { WorkspaceSwitcher } from "../features/workspace/WorkspaceSwitcher";
+import { ClientsAndBillingLinks } from "../features/workspace/ClientsAndBillingLinks";
 import { useMe } from "../features/auth/session";
 
 /** Layout is the frame of every signed-in page: the header with the workspace and the page. */
@@ -33,6 +34,7 @@ export function Layout() {
           <NavLink to="/runs" end>
             {t("runs")}
           </NavLink>
+          <ClientsAndBillingLinks />
         </nav>
         <WorkspaceSwitcher />
         <div className="topbar-end">

@@ -63,6 +63,36 @@ export const router = createBrowserRouter([
             path: "runs/:runId",
             lazy: () => import("../features/runs/RunInspectorPage").then((m) => ({ Component: m.RunInspectorPage })),
           },
+          // Clients and billing (billing-ui).
+          {
+            path: "companies/:companyId/clients",
+            lazy: () => import("../features/clients/ClientsPage").then((m) => ({ Component: m.ClientsPage })),
+          },
+          {
+            path: "companies/:companyId/clients/new",
+            lazy: () => import("../features/clients/NewClientPage").then((m) => ({ Component: m.NewClientPage })),
+          },
+          { path: "clients/:clientId", lazy: () => import("../features/clients/ClientPage").then((m) => ({ Component: m.ClientPage })) },
+          {
+            path: "companies/:companyId/legal-entities",
+            lazy: () => import("../features/legal-entities/LegalEntitiesPage").then((m) => ({ Component: m.LegalEntitiesPage })),
+          },
+          {
+            path: "projects/:projectId/billing",
+            lazy: () => import("../features/billing/PaymentQueuePage").then((m) => ({ Component: m.PaymentQueuePage })),
+          },
+          {
+            path: "projects/:projectId/billing/schedule",
+            lazy: () => import("../features/billing/PaymentSchedulePage").then((m) => ({ Component: m.PaymentSchedulePage })),
+          },
+          {
+            path: "projects/:projectId/billing/service-types",
+            lazy: () => import("../features/billing/ServiceTypesPage").then((m) => ({ Component: m.ServiceTypesPage })),
+          },
+          {
+            path: "payment-actions/:paymentActionId",
+            lazy: () => import("../features/billing/PaymentActionPage").then((m) => ({ Component: m.PaymentActionPage })),
+          },
           {
             path: "site-chat/*",
             lazy: () => import("../features/sitechat/SiteChatPage").then((m) => ({ Component: m.SiteChatPage })),

@@ -12,6 +12,10 @@ import type { editor } from "../features/editor/texts";
 import type { runs } from "../features/runs/texts";
 import type { webhooks } from "../features/webhooks/texts";
 import type { config } from "../features/editor/config/texts";
+import type { taxid } from "../components/taxIdTexts";
+import type { clients } from "../features/clients/texts";
+import type { billing } from "../features/billing/texts";
+import type { legalEntities } from "../features/legal-entities/texts";
 
 export const languages = ["en", "ru"] as const;
 export type Language = (typeof languages)[number];
@@ -59,6 +63,10 @@ type Namespaces = typeof firstNamespaces & {
   config: typeof config;
   runs: typeof runs;
   webhooks: typeof webhooks;
+  taxid: typeof taxid;
+  clients: typeof clients;
+  billing: typeof billing;
+  legalEntities: typeof legalEntities;
 };
 
 declare module "i18next" {

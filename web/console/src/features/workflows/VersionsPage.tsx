@@ -21,14 +21,13 @@ export function VersionsPage() {
   const { t: common } = useTranslation();
   const workflow = useWorkflow(workflowId);
   const versions = useVersions(workflowId);
-  const loaded = workflow.data && versions.data && !versions.hasNextPage;
   return (
     <>
       <WorkflowTabs workflowId={workflowId} />
       <section className="page versions-page">
         <ProblemAlert error={workflow.error ?? versions.error} />
-        {loaded ? (
-          <WorkflowVersions workflow={workflow.data} versions={versions.data.pages.flatMap((p) => p.items)} />
+        {workflow.data && versions.items ? (
+          <WorkflowVersions workflow={workflow.data} versions={versions.items} />
         ) : (
           !workflow.error && !versions.error && <p className="muted">{common("loading")}</p>
         )}

@@ -1,9 +1,11 @@
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
 import { useActionTypes } from "../../canvas/catalog";
 import { statusGlyph } from "../../canvas/graph";
+import { LoadMore } from "../../components/LoadMore";
 import { ProblemAlert } from "../../components/ProblemAlert";
+import { useSearchParam } from "../../lib/useSearchParam";
 import { SetupWorkspace } from "../workspace/SetupWorkspace";
 import { useWorkspace } from "../workspace/workspace";
 import { NewWorkflowForm } from "./NewWorkflowForm";
@@ -78,11 +80,7 @@ function ProjectWorkflows({ projectId }: { projectId: string }) {
           </tbody>
         </table>
       )}
-      {list.hasNextPage && (
-        <button type="button" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
-          {list.isFetchingNextPage ? common("loading") : common("loadMore")}
-        </button>
-      )}
+      <LoadMore list={list} />
     </section>
   );
 }
@@ -132,39 +130,4 @@ function LastRun({ run }: { run: WorkflowListItem["last_run"] }) {
       </time>
     </span>
   );
-}
-
-/** useSearchParam is a text box's value kept in the URL's search parameter name: the URL
- * follows the box once typing pauses for 300 ms (so each pause, not each key, is one search,
- * and reloading or sharing the URL keeps it), and the box follows the URL when it changes
- * otherwise (a link to the page without it). Answers the box's value, its setter and the
- * settled value. */
-function useSearchParam(name: string): [string, (value: string) => void, string] {
-  const [params, setParams] = useSearchParams();
-  const settled = params.get(name) ?? "";
-  const [value, setValue] = useState(settled);
-  const [seen, setSeen] = useState(settled);
-  if (settled !== seen) {
-    setSeen(settled);
-    if (value.trim() !== settled) setValue(settled);
-  }
-  useEffect(() => {
-    const next = value.trim();
-    if (next === settled) return;
-    const timer = setTimeout(
-      () =>
-        setParams(
-          (current) => {
-            const out = new URLSearchParams(current);
-            if (next) out.set(name, next);
-            else out.delete(name);
-            return out;
-          },
-          { replace: true },
-        ),
-      300,
-    );
-    return () => clearTimeout(timer);
-  }, [value, settled, name, setParams]);
-  return [value, setValue, settled];
 }

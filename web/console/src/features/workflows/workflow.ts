@@ -1,7 +1,7 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
-import { useEffect } from "react";
 import { api, data } from "../../api/client";
 import type { components } from "../../api/schema.gen";
+import { useEveryPage } from "../../lib/useEveryPage";
 
 export type Workflow = components["schemas"]["WorkflowView"];
 export type WorkflowListItem = components["schemas"]["WorkflowListItem"];
@@ -55,22 +55,13 @@ export function useCreateWorkflow(projectId: string | undefined) {
  * the versions page needs them all (the list, the current one, the diff's choices), and a
  * workflow gathers versions slowly, so every page is loaded. */
 export function useVersions(workflowId: string) {
-  const query = useInfiniteQuery({
-    queryKey: versionsKey(workflowId),
-    initialPageParam: "",
-    queryFn: ({ pageParam }) =>
-      data(
-        api.GET("/api/v1/workflows/{workflow_id}/versions", {
-          params: { path: { workflow_id: workflowId }, query: { limit: 200, cursor: pageParam || undefined } },
-        }),
-      ),
-    getNextPageParam: (last) => last.next_cursor || undefined,
-  });
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
-  useEffect(() => {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
-  return query;
+  return useEveryPage(versionsKey(workflowId), (cursor) =>
+    data(
+      api.GET("/api/v1/workflows/{workflow_id}/versions", {
+        params: { path: { workflow_id: workflowId }, query: { limit: 200, cursor: cursor || undefined } },
+      }),
+    ),
+  );
 }
 
 /** usePublish freezes the draft as the next version. */

@@ -1,0 +1,143 @@
+import { useId, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate, useParams } from "react-router";
+import { FormButtons } from "../../components/FormButtons";
+import { ProblemAlert } from "../../components/ProblemAlert";
+import { partyNumber, taxIdProblems } from "../../lib/taxid";
+import { useWorkspace } from "../workspace/workspace";
+import { ClientFields, draftOf, emptyClient, type ClientDraft } from "./ClientForm";
+import { useClientsWithInn, useCreateClient, useFindParty, type Party } from "./clients";
+import "./clients.css";
+import "../../components/taxIdTexts";
+import "./texts";
+
+/** NewClientPage creates a client, from a tax number looked up in the registry (the party
+ * found fills the form) or typed in by hand. A client of the company that already has the
+ * INN is pointed out, and the form will not create a second one. */
+export function NewClientPage() {
+  const { t } = useTranslation("clients");
+  const companyId = useParams().companyId!;
+  const navigate = useNavigate();
+  const create = useCreateClient(companyId);
+  const [draft, setDraft] = useState<ClientDraft>(emptyClient);
+  const [sent, setSent] = useState(false);
+  const existing = useClientsWithInn(companyId, taxIdProblems(draft.client_type, { inn: draft.inn }).includes("inn") ? "" : draft.inn);
+  const twin = existing.data?.[0];
+  const titleId = useId();
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    setSent(true);
+    if (twin || taxIdProblems(draft.client_type, draft).length > 0) return;
+    create.mutate(draft, { onSuccess: (c) => void navigate(`/clients/${c.client_id}`) });
+  }
+
+  return (
+    <section className="page back-office new-client" aria-labelledby={titleId}>
+      <p className="crumbs">
+        <Link to={`/companies/${companyId}/clients`}>{t("title")}</Link>
+      </p>
+      <h1 id={titleId}>{t("newClient")}</h1>
+      <PartyLookup companyId={companyId} onFound={(party) => setDraft(draftOf(party.client))} />
+      <form className="panel stack" onSubmit={submit} noValidate aria-label={t("clientDetails")}>
+        <h2>{t("clientDetails")}</h2>
+        <ClientFields draft={draft} onChange={setDraft} error={create.error} sent={sent} />
+        {twin && (
+          <div role="alert" className="alert">
+            <strong>{t("innTaken", { inn: twin.inn })}</strong>
+            <p>
+              <Link to={`/clients/${twin.client_id}`}>{t("openExisting", { name: twin.name })}</Link>
+            </p>
+          </div>
+        )}
+        <ProblemAlert error={create.error} />
+        <FormButtons label={t("createClient")} pending={create.isPending} disabled={!!twin} onCancel={() => void navigate(`/companies/${companyId}/clients`)} />
+      </form>
+    </section>
+  );
+}
+
+/** PartyLookup finds a party in the registry by INN, OGRN or OGRNIP and hands the chosen one
+ * over; with one party found, that one. The number is checked as typed, as the API checks it,
+ * so a mistyped number costs no lookup. */
+function PartyLookup({ companyId, onFound }: { companyId: string; onFound: (p: Party) => void }) {
+  const { t } = useTranslation("clients");
+  const { t: tt } = useTranslation("taxid");
+  const workspace = useWorkspace().data;
+  // The active project's settings override the company's, when it is this company's project.
+  const projectId = workspace?.active_company_id === companyId ? workspace.active_project_id || undefined : undefined;
+  const find = useFindParty(companyId, projectId);
+  const [number, setNumber] = useState("");
+  const [tried, setTried] = useState(false);
+  const inputId = useId();
+  const query = partyNumber(number);
+  const wrong = tried && !query;
+
+  function lookUp(e: FormEvent) {
+    e.preventDefault();
+    setTried(true);
+    if (!query) return;
+    find.mutate(query, {
+      onSuccess: (found) => {
+        if (found.items.length === 1) onFound(found.items[0]);
+      },
+    });
+  }
+
+  return (
+    <form className="panel stack" onSubmit={lookUp} noValidate aria-label={t("lookupTitle")}>
+      <h2>{t("lookupTitle")}</h2>
+      <p className="muted">{t("lookupIntro")}</p>
+      <div className="field">
+        <label htmlFor={inputId}>{t("taxNumber")}</label>
+        <div className="row">
+          <input
+            id={inputId}
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={17}
+            value={number}
+            onChange={(e) => setNumber(e.target.value.trim())}
+            aria-invalid={wrong ? true : undefined}
+            aria-describedby={`${inputId}-hint`}
+          />
+          <button type="submit" disabled={find.isPending}>
+            {find.isPending ? t("finding") : t("find")}
+          </button>
+        </div>
+        <small id={`${inputId}-hint`} className={wrong ? "field-error" : query ? "field-ok" : "muted"}>
+          {wrong ? t("taxNumberWrong") : query ? t("taxNumberRight") : t("taxNumberHint")}
+        </small>
+      </div>
+      <ProblemAlert error={find.error} />
+      {find.data?.items.length === 0 && <p>{t("nothingFound")}</p>}
+      {find.data && find.data.items.length > 0 && (
+        <ul className="parties" aria-label={t("partiesFound")}>
+          {find.data.items.map((p) => (
+            <li key={`${p.client.inn}-${p.client.ogrn}${p.client.ogrnip}`}>
+              <strong>{p.client.name}</strong>
+              {p.registry_status && <span className={`badge party-${p.registry_status}`}>{t(`registry_${p.registry_status}`, { defaultValue: p.registry_status })}</span>}
+              <div className="muted">
+                {tt("inn")} {p.client.inn}
+                {p.client.ogrn && ` · ${tt("ogrn")} ${p.client.ogrn}`}
+                {p.client.ogrnip && ` · ${tt("ogrnip")} ${p.client.ogrnip}`}
+              </div>
+              {p.client.legal_address && <div className="muted">{p.client.legal_address}</div>}
+              {p.management_name && <div className="muted">{t("management", { name: p.management_name })}</div>}
+              {find.data.items.length > 1 && (
+                <button type="button" onClick={() => onFound(p)}>
+                  {t("useParty")}
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {find.data?.items.length === 1 && (
+        <p className="notice" role="status">
+          {t("filledFromRegistry")}
+        </p>
+      )}
+    </form>
+  );
+}
