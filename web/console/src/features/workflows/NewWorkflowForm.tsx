@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { Field } from "../../components/Field";
 import { ProblemAlert } from "../../components/ProblemAlert";
-import { TextAreaField } from "./TextAreaField";
+import { TextAreaField } from "../../components/TextAreaField";
 import { useCreateWorkflow } from "./workflow";
 import "./texts";
 

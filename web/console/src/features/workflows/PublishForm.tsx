@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { DiagnosticList } from "./DiagnosticList";
-import { TextAreaField } from "./TextAreaField";
+import { TextAreaField } from "../../components/TextAreaField";
 import { usePublish, type Workflow } from "./workflow";
 import "./texts";
 

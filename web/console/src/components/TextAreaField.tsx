@@ -1,5 +1,5 @@
 import { useId, type TextareaHTMLAttributes } from "react";
-import { fieldError } from "../../components/ProblemAlert";
+import { fieldError } from "./ProblemAlert";
 
 type TextAreaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
   label: string;
