@@ -12,6 +12,7 @@ import type { editor } from "../features/editor/texts";
 import type { runs } from "../features/runs/texts";
 import type { webhooks } from "../features/webhooks/texts";
 import type { config } from "../features/editor/config/texts";
+import type { work } from "../features/work/texts";
 
 export const languages = ["en", "ru"] as const;
 export type Language = (typeof languages)[number];
@@ -59,6 +60,7 @@ type Namespaces = typeof firstNamespaces & {
   config: typeof config;
   runs: typeof runs;
   webhooks: typeof webhooks;
+  work: typeof work;
 };
 
 declare module "i18next" {
