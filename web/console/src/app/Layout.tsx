@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, NavLink, Outlet, useNavigate } from "react-router";
 import { api, data } from "../api/client";
@@ -6,6 +7,10 @@ import { LanguageSelect } from "../components/LanguageSelect";
 import { WorkspaceSwitcher } from "../features/workspace/WorkspaceSwitcher";
 import { ClientsAndBillingLinks } from "../features/workspace/ClientsAndBillingLinks";
 import { useMe } from "../features/auth/session";
+
+// The work tracker's running timer loads with the first signed-in page, not with the
+// sign-in page's script.
+const TimerBadge = lazy(() => import("../features/work/TimerBadge").then((m) => ({ default: m.TimerBadge })));
 
 /** Layout is the frame of every signed-in page: the header with the workspace and the page. */
 export function Layout() {
@@ -35,9 +40,13 @@ export function Layout() {
             {t("runs")}
           </NavLink>
           <ClientsAndBillingLinks />
+          <NavLink to="/work">{t("work")}</NavLink>
         </nav>
         <WorkspaceSwitcher />
         <div className="topbar-end">
+          <Suspense fallback={null}>
+            <TimerBadge />
+          </Suspense>
           <LanguageSelect quiet />
           <span className="muted" title={me.data?.email}>
             {me.data?.name || me.data?.email}

@@ -97,6 +97,25 @@ export const router = createBrowserRouter([
             path: "site-chat/*",
             lazy: () => import("../features/sitechat/SiteChatPage").then((m) => ({ Component: m.SiteChatPage })),
           },
+          {
+            path: "work",
+            lazy: () => import("../features/work/WorkFrame").then((m) => ({ Component: m.WorkFrame })),
+            children: [
+              { index: true, lazy: () => import("../features/work/MyTasksPage").then((m) => ({ Component: m.MyTasksPage })) },
+              { path: "boards", lazy: () => import("../features/work/BoardsPage").then((m) => ({ Component: m.BoardsPage })) },
+              { path: "boards/:boardId", lazy: () => import("../features/work/BoardPage").then((m) => ({ Component: m.BoardPage })) },
+              { path: "tasks/:taskId", lazy: () => import("../features/work/TaskPage").then((m) => ({ Component: m.TaskPage })) },
+              { path: "reports", lazy: () => import("../features/work/ReportsPage").then((m) => ({ Component: m.ReportsPage })) },
+              {
+                path: "task-workflows",
+                lazy: () => import("../features/work/TaskWorkflowsPage").then((m) => ({ Component: m.TaskWorkflowsPage })),
+              },
+              {
+                path: "task-workflows/:taskWorkflowId",
+                lazy: () => import("../features/work/TaskWorkflowPage").then((m) => ({ Component: m.TaskWorkflowPage })),
+              },
+            ],
+          },
           { path: "*", element: <NotFoundPage /> },
         ],
       },

@@ -16,6 +16,7 @@ import type { taxid } from "../components/taxIdTexts";
 import type { clients } from "../features/clients/texts";
 import type { billing } from "../features/billing/texts";
 import type { legalEntities } from "../features/legal-entities/texts";
+import type { work } from "../features/work/texts";
 
 export const languages = ["en", "ru"] as const;
 export type Language = (typeof languages)[number];
@@ -67,6 +68,7 @@ type Namespaces = typeof firstNamespaces & {
   clients: typeof clients;
   billing: typeof billing;
   legalEntities: typeof legalEntities;
+  work: typeof work;
 };
 
 declare module "i18next" {

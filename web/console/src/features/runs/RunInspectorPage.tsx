@@ -11,7 +11,7 @@ import { useRunGraphShape } from "./run";
 import { RunHeader } from "./RunHeader";
 import { CancelRun, ReplayRun, RetryAction } from "./RunSteps";
 import { RunTimeline } from "./RunTimeline";
-import { useNow } from "./now";
+import { useNow } from "../../lib/now";
 import "./runs.css";
 import "./texts";
 

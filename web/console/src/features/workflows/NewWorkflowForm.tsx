@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { Field } from "../../components/Field";
+import { FormButtons } from "../../components/FormButtons";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { TextAreaField } from "../../components/TextAreaField";
 import { useCreateWorkflow } from "./workflow";
@@ -35,14 +36,7 @@ export function NewWorkflowForm({ projectId, onCancel }: { projectId: string; on
         error={create.error}
       />
       <ProblemAlert error={create.error} />
-      <div className="row">
-        <button type="submit" className="primary" disabled={create.isPending}>
-          {create.isPending ? common("saving") : common("create")}
-        </button>
-        <button type="button" onClick={onCancel}>
-          {common("cancel")}
-        </button>
-      </div>
+      <FormButtons label={common("create")} pending={create.isPending} onCancel={onCancel} />
     </form>
   );
 }
