@@ -80,6 +80,11 @@ fmt:
 cluster: cluster-build
 	./bin/cluster $(CLUSTER_FLAGS)
 
+# The fault tests (cmd/server/faults_test.go, build tag faults) break that cluster under
+# load: a worker and an API instance killed. They need PostgreSQL; `make test` leaves them out.
+fault-test: cluster-build
+	go test -tags=release,faults -count=1 -timeout 30m -run '^TestFault' -v ./cmd/server
+
 cluster-build: build
 	go build -o bin/cluster ./cmd/cluster
 	go build -o bin/temporal-server go.temporal.io/server/cmd/server
