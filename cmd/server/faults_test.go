@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -498,4 +499,57 @@ func (cl *testCluster) temporalPID(t *testing.T, service string) int {
 	}
 	t.Errorf("no Temporal %s process runs", service)
 	return 0
+}
+
+// TestMeasureWorkers measures the cluster's throughput with two workers and then, one
+// stopped (SIGTERM), with one: MEASURE_RUNS deliveries (default 400) sent at once by eight
+// senders, runs finished a second from the first send to the last run's end, and the CPU
+// time of every process of the cluster (ours and Temporal's; not PostgreSQL's) per run.
+// `make fault-test` leaves it out; docs/operations.md has its figures.
+func TestMeasureWorkers(t *testing.T) {
+	cl := startCluster(t)
+	l := newLoad(t, cl)
+	runs := envInt(t, "MEASURE_RUNS", 400)
+	tick := clockTick(t)
+	var seq atomic.Int64
+	measure := func(workers int) {
+		ours := append(slices.Clone(cl.apiPIDs), cl.workerPIDs[2-workers:]...)
+		cpu := func(pids []int) (sum time.Duration) {
+			for _, pid := range pids {
+				sum += processCPU(t, pid, tick)
+			}
+			return sum
+		}
+		temporal := processesMentioning(cl.dataDir) // Temporal's services and the cluster with its proxy
+		ours0, temporal0, start := cpu(ours), cpu(temporal), time.Now()
+		var wg sync.WaitGroup
+		var sent atomic.Int64
+		for range 8 {
+			wg.Go(func() {
+				for sent.Add(1) <= int64(runs) {
+					n := seq.Add(1)
+					if err := l.deliver(fmt.Sprintf("measure-%d", n), n); err != nil {
+						t.Error(err)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		accepted := time.Since(start)
+		l.c.waitDrained(t, l.hookWF, 10*time.Minute)
+		took, usedOurs, usedTemporal := time.Since(start), cpu(ours)-ours0, cpu(temporal)-temporal0
+		perRun := func(d time.Duration) float64 { return float64(d.Milliseconds()) / float64(runs) }
+		t.Logf("%d worker(s): %d runs accepted in %v, finished in %v: %.1f runs/s; CPU per run %.1f ms ours + %.1f ms Temporal's (%.2f cores busy)",
+			workers, runs, accepted.Round(100*time.Millisecond), took.Round(100*time.Millisecond), float64(runs)/took.Seconds(),
+			perRun(usedOurs), perRun(usedTemporal), (usedOurs+usedTemporal).Seconds()/took.Seconds())
+	}
+	measure(2)
+	if err := syscall.Kill(cl.workerPIDs[0], syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	for syscall.Kill(cl.workerPIDs[0], 0) == nil {
+		time.Sleep(100 * time.Millisecond)
+	}
+	measure(1)
+	l.check(t)
 }
