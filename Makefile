@@ -10,7 +10,7 @@ export GOFLAGS := -tags=release
 BIN := bin/server
 GO_FILES = $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')
 
-.PHONY: run build console console-check test fmt-check lint bench crash fmt
+.PHONY: run build console console-check test fmt-check lint bench crash fmt cluster cluster-build fault-test
 
 run: build
 	./$(BIN)
@@ -72,3 +72,20 @@ crash:
 
 fmt:
 	gofmt -w $(GO_FILES)
+
+# The production shape on this machine, without containers (docs/operations.md): Temporal's
+# own server and SQL tool from the module go.mod pins (its `tool` lines), two API instances,
+# two workers and a proxy, on the PostgreSQL at 127.0.0.1:5432. CLUSTER_FLAGS go to
+# cmd/cluster, e.g. CLUSTER_FLAGS=-fresh.
+cluster: cluster-build
+	./bin/cluster $(CLUSTER_FLAGS)
+
+# The fault tests (cmd/server/faults_test.go, build tag faults) break that cluster under
+# load: a worker and an API instance killed. They need PostgreSQL; `make test` leaves them out.
+fault-test: cluster-build
+	go test -tags=release,faults -count=1 -timeout 30m -run '^TestFault' -v ./cmd/server
+
+cluster-build: build
+	go build -o bin/cluster ./cmd/cluster
+	go build -o bin/temporal-server go.temporal.io/server/cmd/server
+	go build -o bin/temporal-sql-tool go.temporal.io/server/cmd/tools/sql

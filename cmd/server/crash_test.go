@@ -22,21 +22,7 @@ func TestNoActionActsTwiceAcrossCrashes(t *testing.T) {
 	env := newChildEnv(t)
 	server := env.start(t)
 	c, project := signUp(t, "http://"+env.addr)
-	wf := str(t, c.do(t, "POST", "/api/v1/projects/"+project+"/workflows", map[string]any{"name": "Charge twice"}, http.StatusCreated), "workflow_id")
-	c.do(t, "PUT", "/api/v1/workflows/"+wf+"/draft", map[string]any{
-		"actions": []map[string]any{
-			manualTrigger("start"),
-			post("charge", tg.URL+"/charge/{{ system.run_id }}"),
-			{"action_key": "pause", "action_type_key": "delay.wait", "config": map[string]any{"seconds": 2}},
-			post("confirm", tg.URL+"/confirm/{{ system.run_id }}"),
-			stop("done"),
-		},
-		"connections": []map[string]any{
-			{"from": "start", "to": "charge"}, {"from": "charge", "to": "pause"},
-			{"from": "pause", "to": "confirm"}, {"from": "confirm", "to": "done"},
-		},
-	}, http.StatusOK)
-	c.do(t, "POST", "/api/v1/workflows/"+wf+"/publish", map[string]any{}, http.StatusCreated)
+	wf := c.publishChargeTwice(t, project, "Charge twice", manualTrigger("start"), tg, 2)
 
 	var runIDs []string
 	for round := range rounds {
@@ -55,38 +41,90 @@ func TestNoActionActsTwiceAcrossCrashes(t *testing.T) {
 	deadline := time.Now().Add(90 * time.Second)
 	succeeded, unknown, duplicated := 0, 0, 0
 	for _, id := range runIDs {
-		run := c.run(t, id)
-		for run["terminal"] != true {
-			if time.Now().After(deadline) {
-				t.Fatalf("run %s is lost: still %v after every restart", id, run["status"])
-			}
-			<-time.After(250 * time.Millisecond)
-			run = c.run(t, id)
-		}
-		charges, confirms := tg.count("POST /charge/"+id), tg.count("POST /confirm/"+id)
-		if charges > 1 || confirms > 1 {
+		switch status, once := c.actedOnce(t, tg, id, c.waitEnded(t, id, deadline), "charge", "confirm"); {
+		case !once:
 			duplicated++
-			t.Errorf("run %s: the target saw %d charges and %d confirmations: a POST was sent twice", id, charges, confirms)
-		}
-		switch run["status"] {
-		case "succeeded":
+		case status == "succeeded":
 			succeeded++
-			if charges != 1 || confirms != 1 {
-				t.Errorf("run %s succeeded with %d charges and %d confirmations, want one each", id, charges, confirms)
-			}
-		case "failed":
+		case status == "failed":
 			unknown++
-			for key, a := range c.actions(t, id) {
-				if a["status"] == "failed" && a["retry_class"] != "unknown_outcome" {
-					t.Errorf("run %s: action %s failed with %v (%v), want only unknown outcomes of POSTs cut off by a kill", id, key, a["retry_class"], a["error"])
-				}
-			}
-		default:
-			t.Errorf("run %s ended %v (%v)", id, run["status"], run["terminal_reason"])
 		}
 	}
 	t.Logf("%d runs over %d kills: %d succeeded, %d failed with an unknown outcome, %d with a POST sent twice",
 		len(runIDs), rounds, succeeded, unknown, duplicated)
+}
+
+// publishChargeTwice creates and publishes a workflow that, started by trigger (action key
+// start), POSTs to the target's /charge/<run id>, waits pause seconds and POSTs to
+// /confirm/<run id>: two non-idempotent calls around a durable timer. It answers its id.
+func (c *apiClient) publishChargeTwice(t *testing.T, project, name string, trigger map[string]any, tg *target, pause int) string {
+	t.Helper()
+	wf := str(t, c.do(t, "POST", "/api/v1/projects/"+project+"/workflows", map[string]any{"name": name}, http.StatusCreated), "workflow_id")
+	draft := c.do(t, "PUT", "/api/v1/workflows/"+wf+"/draft", map[string]any{
+		"actions": []map[string]any{
+			trigger,
+			post("charge", tg.URL+"/charge/{{ system.run_id }}"),
+			{"action_key": "pause", "action_type_key": "delay.wait", "config": map[string]any{"seconds": pause}},
+			post("confirm", tg.URL+"/confirm/{{ system.run_id }}"),
+			stop("done"),
+		},
+		"connections": []map[string]any{
+			{"from": "start", "to": "charge"}, {"from": "charge", "to": "pause"},
+			{"from": "pause", "to": "confirm"}, {"from": "confirm", "to": "done"},
+		},
+	}, http.StatusOK)
+	if ds, _ := draft["diagnostics"].([]any); len(ds) > 0 {
+		t.Fatalf("the draft of %s has diagnostics: %v", name, ds)
+	}
+	c.do(t, "POST", "/api/v1/workflows/"+wf+"/publish", map[string]any{}, http.StatusCreated)
+	return wf
+}
+
+// waitEnded polls the run until it has ended, failing when it has not by the deadline: the
+// run is lost.
+func (c *apiClient) waitEnded(t *testing.T, id string, deadline time.Time) map[string]any {
+	t.Helper()
+	run := c.run(t, id)
+	for run["terminal"] != true {
+		if time.Now().After(deadline) {
+			t.Fatalf("run %s is lost: still %v", id, run["status"])
+		}
+		<-time.After(250 * time.Millisecond)
+		run = c.run(t, id)
+	}
+	return run
+}
+
+// actedOnce checks a run that ended against the target, which its POSTs to /<path>/<run id>
+// reached: none reached it twice, a run that succeeded made each once, and a run that failed
+// did so only because a POST was cut off by a kill (unknown_outcome), never by sending it
+// again. It answers the run's status and whether no POST reached the target twice.
+func (c *apiClient) actedOnce(t *testing.T, tg *target, id string, run map[string]any, paths ...string) (string, bool) {
+	t.Helper()
+	once := true
+	for _, path := range paths {
+		n := tg.count("POST /" + path + "/" + id)
+		if n > 1 {
+			once = false
+			t.Errorf("run %s: the target saw %d POSTs to /%s: a POST was sent twice", id, n, path)
+		}
+		if run["status"] == "succeeded" && n != 1 {
+			t.Errorf("run %s succeeded with %d POSTs to /%s, want one", id, n, path)
+		}
+	}
+	switch run["status"] {
+	case "succeeded":
+	case "failed":
+		for key, a := range c.actions(t, id) {
+			if a["status"] == "failed" && a["retry_class"] != "unknown_outcome" {
+				t.Errorf("run %s: action %s failed with %v (%v), want only unknown outcomes of POSTs cut off by a kill", id, key, a["retry_class"], a["error"])
+			}
+		}
+	default:
+		t.Errorf("run %s ended %v (%v)", id, run["status"], run["terminal_reason"])
+	}
+	status, _ := run["status"].(string)
+	return status, once
 }
 
 func envInt(t testing.TB, name string, def int) int {

@@ -20,7 +20,6 @@ import (
 	uiconfig "github.com/temporalio/ui-server/v2/server/config"
 	uiserveroptions "github.com/temporalio/ui-server/v2/server/server_options"
 	enumspb "go.temporal.io/api/enums/v1"
-	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 	"go.temporal.io/server/common/cluster"
@@ -33,6 +32,8 @@ import (
 	sqliteschema "go.temporal.io/server/schema/sqlite"
 	"go.temporal.io/server/temporal"
 	"go.uber.org/zap"
+
+	"agencyhub/engine/temporalns"
 )
 
 // Options configure the embedded Temporal server.
@@ -146,8 +147,7 @@ func Start(opts Options) (*Server, error) {
 }
 
 // addSearchAttributes adds the search attributes a namespace created before they were
-// configured lacks; a new namespace has them already. Runs use them from the next start
-// (engine.Runs asks once per process).
+// configured lacks; a new namespace has them already.
 func (d *Server) addSearchAttributes(opts Options) error {
 	if len(opts.SearchAttributes) == 0 {
 		return nil
@@ -159,21 +159,7 @@ func (d *Server) addSearchAttributes(opts Options) error {
 	defer c.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	have, err := c.OperatorService().ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: opts.Namespace})
-	if err != nil {
-		return err
-	}
-	missing := map[string]enumspb.IndexedValueType{}
-	for name, typ := range opts.SearchAttributes {
-		if _, ok := have.GetCustomAttributes()[name]; !ok {
-			missing[name] = typ
-		}
-	}
-	if len(missing) == 0 {
-		return nil
-	}
-	_, err = c.OperatorService().AddSearchAttributes(ctx, &operatorservice.AddSearchAttributesRequest{Namespace: opts.Namespace, SearchAttributes: missing})
-	return err
+	return temporalns.AddSearchAttributes(ctx, c, opts.Namespace, opts.SearchAttributes)
 }
 
 // servicePorts are where the embedded cluster's services listen.
