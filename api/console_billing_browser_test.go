@@ -122,6 +122,8 @@ func TestConsoleClientsAndBilling(t *testing.T) {
 	}
 
 	tb.click("Billing: Orders")
+	tb.at("/projects/" + projectID + "/billing")
+	tb.see("2 payments")
 	tb.click("SEO")
 	tb.seeHeading("ПАО СБЕРБАНК, due Nov 27, 2026")
 	tb.setDate("Snooze until", "2026-12-15")
@@ -132,6 +134,8 @@ func TestConsoleClientsAndBilling(t *testing.T) {
 	}
 
 	tb.click("Billing: Orders")
+	tb.at("/projects/" + projectID + "/billing")
+	tb.see("Support, Hosting")
 	tb.click("Support, Hosting")
 	tb.click("Hosting")
 	tb.click("Confirm ticked items")
