@@ -19,8 +19,10 @@ const ActionBotSetState = "bot.set_state"
 // BotSessions keeps the dialog state of messenger bot chats, one per integration and chat,
 // and the runs waiting for a chat's reply; *relay.Service is the real one.
 type BotSessions interface {
-	SetRunChatState(ctx context.Context, companyID, projectID, runID uuid.UUID, stateKey string, botContext map[string]any, merge bool) (map[string]any, error)
-	AwaitRunChatReply(ctx context.Context, companyID, projectID, runID uuid.UUID, actionKey string, allowed []string, timeout time.Duration) error
+	SetRunChatState(ctx context.Context, companyID, projectID, runID uuid.UUID, stateKey string,
+		botContext map[string]any, merge bool) (map[string]any, error)
+	AwaitRunChatReply(ctx context.Context, companyID, projectID, runID uuid.UUID, actionKey string, allowed []string,
+		timeout time.Duration) error
 }
 
 // stateKeyPattern is the state_key of bot.set_state's config schema, checked again after

@@ -127,12 +127,21 @@ func (a DBQuery) connConfig(dep *integration.Unsealed, timeoutSeconds int) (*pgx
 		return nil, Fail(ClassValidation, "integration_incomplete", "The database integration lacks its host, database or user name.",
 			"Complete the integration's settings")
 	}
-	u := url.URL{Scheme: "postgres", User: url.UserPassword(user, password), Host: net.JoinHostPort(host, strconv.Itoa(port)), Path: "/" + database,
-		RawQuery: url.Values{"sslmode": {sslmode}, "connect_timeout": {"10"}, "application_name": {"agencyhub db.query"}}.Encode()}
+	u := url.URL{
+		Scheme:   "postgres",
+		User:     url.UserPassword(user, password),
+		Host:     net.JoinHostPort(host, strconv.Itoa(port)),
+		Path:     "/" + database,
+		RawQuery: url.Values{"sslmode": {sslmode}, "connect_timeout": {"10"}, "application_name": {"agencyhub db.query"}}.Encode(),
+	}
 	cfg, err := pgx.ParseConfig(u.String())
 	if err != nil {
-		return nil, Fail(ClassValidation, "integration_incomplete", "The database integration's settings do not make a connection: "+err.Error()+".",
-			"Fix the integration's settings")
+		return nil, Fail(
+			ClassValidation,
+			"integration_incomplete",
+			"The database integration's settings do not make a connection: "+err.Error()+".",
+			"Fix the integration's settings",
+		)
 	}
 	cfg.DialFunc = a.Policy.DialContext
 	cfg.RuntimeParams["statement_timeout"] = strconv.Itoa(timeoutSeconds * 1000)
@@ -223,7 +232,12 @@ func dbFailure(ctx context.Context, err error, readOnly bool) error {
 	reason := fmt.Sprintf("The database answered %s (SQLSTATE %s).", pgErr.Message, pgErr.Code)
 	switch {
 	case pgErr.Code == "25006":
-		return fail(ClassValidation, "read_only_transaction", reason, "The statement writes: set read_only to false (an owner or admin publishes it)")
+		return fail(
+			ClassValidation,
+			"read_only_transaction",
+			reason,
+			"The statement writes: set read_only to false (an owner or admin publishes it)",
+		)
 	case pgErr.Code == "57014" && readOnly:
 		return fail(ClassTransient, "statement_timeout", reason, "Raise timeout_seconds or make the statement faster")
 	case pgErr.Code == "57014":
@@ -232,7 +246,8 @@ func dbFailure(ctx context.Context, err error, readOnly bool) error {
 		return fail(ClassAuth, "database_auth_failed", reason, "Check the integration's user name and password")
 	case strings.HasPrefix(pgErr.Code, "42"), strings.HasPrefix(pgErr.Code, "22"), strings.HasPrefix(pgErr.Code, "23"), pgErr.Code == "08P01":
 		return fail(ClassValidation, "statement_refused", reason, "Fix the statement or its parameters")
-	case strings.HasPrefix(pgErr.Code, "53"), strings.HasPrefix(pgErr.Code, "57"), strings.HasPrefix(pgErr.Code, "40"), strings.HasPrefix(pgErr.Code, "08"):
+	case strings.HasPrefix(pgErr.Code, "53"), strings.HasPrefix(pgErr.Code, "57"),
+		strings.HasPrefix(pgErr.Code, "40"), strings.HasPrefix(pgErr.Code, "08"):
 		return fail(ClassTransient, "database_busy", reason, "The action is retried automatically")
 	}
 	return fail(ClassPermanent, "database_error", reason, "Check the statement and the database")

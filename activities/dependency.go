@@ -34,7 +34,8 @@ func integrationIn(typeKey, field string) string {
 // returns nil, nil when the field is empty and not required. Every failure names the
 // field: validation when the id is missing, malformed, unknown in the project or of
 // another type; transient when the lookup itself failed.
-func loadDependency(ctx context.Context, deps ActionDependencies, req Request, field, typeKey string, required bool) (*integration.Unsealed, error) {
+func loadDependency(ctx context.Context, deps ActionDependencies, req Request, field, typeKey string,
+	required bool) (*integration.Unsealed, error) {
 	raw, err := optionalString(req.Config, field)
 	if err != nil {
 		return nil, err

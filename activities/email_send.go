@@ -271,16 +271,26 @@ func sendErrorFailure(se *mail.SendError, host string) *Failure {
 		case code >= 400:
 			return fromSMTP(Fail(ClassTransient, "smtp_"+strconv.Itoa(code), said, "The action is retried automatically"), response)
 		}
-		return fromSMTP(Fail(ClassUnknownOutcome, "no_reply_after_data",
-			fmt.Sprintf("The message was handed to the mail server %s but no reply confirmed it: %s. It may or may not be delivered.", host, se.Error()),
-			"Ask a recipient whether it arrived, then retry the action by hand if it did not"), response)
+		return fromSMTP(Fail(
+			ClassUnknownOutcome,
+			"no_reply_after_data",
+			fmt.Sprintf(
+				"The message was handed to the mail server %s but no reply confirmed it: %s. It may or may not be delivered.",
+				host,
+				se.Error(),
+			),
+			"Ask a recipient whether it arrived, then retry the action by hand if it did not",
+		), response)
 	case mail.ErrSMTPMailFrom, mail.ErrSMTPRcptTo, mail.ErrSMTPData, mail.ErrConnCheck, mail.ErrNoUnencoded:
 		switch {
 		case code == 530 || code == 534 || code == 535 || code == 538 || enhanced == "5.7.8" ||
 			se.Reason == mail.ErrSMTPMailFrom && enhanced == "5.7.0":
 			return fromSMTP(Fail(ClassAuth, "smtp_auth_required", said, "Set the integration's username and password"), response)
 		case code >= 500:
-			return fromSMTP(Fail(ClassPermanent, "smtp_"+strconv.Itoa(code), said, "Check the recipients and the integration's from address"), response)
+			return fromSMTP(
+				Fail(ClassPermanent, "smtp_"+strconv.Itoa(code), said, "Check the recipients and the integration's from address"),
+				response,
+			)
 		case code >= 400:
 			return fromSMTP(Fail(ClassTransient, "smtp_"+strconv.Itoa(code), said, "The action is retried automatically"), response)
 		}

@@ -380,9 +380,16 @@ func (c *httpCall) transportFailure(err error, sent bool) *Failure {
 	)
 	switch {
 	case errors.As(err, &notAllowed):
-		return Fail(ClassValidation, "host_not_allowed",
-			fmt.Sprintf("%s redirected to %s, where the http.auth integration in auth_dependency_id may not be sent; the redirect was not followed.", host, notAllowed.host),
-			"Call the final address directly, if it is one of the integration's allowed_hosts")
+		return Fail(
+			ClassValidation,
+			"host_not_allowed",
+			fmt.Sprintf(
+				"%s redirected to %s, where the http.auth integration in auth_dependency_id may not be sent; the redirect was not followed.",
+				host,
+				notAllowed.host,
+			),
+			"Call the final address directly, if it is one of the integration's allowed_hosts",
+		)
 	case errors.As(err, &refused):
 		return Fail(ClassValidation, "egress_refused",
 			fmt.Sprintf("%s may not be called: %s.", host, refused.Reason),

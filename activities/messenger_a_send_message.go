@@ -24,11 +24,20 @@ type MessengerASendMessage struct {
 
 // Run sends one message.
 func (a MessengerASendMessage) Run(ctx context.Context, req Request) (Result, error) {
-	client, msg, err := prepareBotMessage(ctx, req, a.ActionDependencies, a.Client, integration.TypeMessengerABot, messenger.ProviderA, a.DefaultBaseURL,
-		messenger.NewClientA, func(chatID, text string) (messenger.MessageA, error) {
+	client, msg, err := prepareBotMessage(
+		ctx,
+		req,
+		a.ActionDependencies,
+		a.Client,
+		integration.TypeMessengerABot,
+		messenger.ProviderA,
+		a.DefaultBaseURL,
+		messenger.NewClientA,
+		func(chatID, text string) (messenger.MessageA, error) {
 			parseMode, err := optionalString(req.Config, "parse_mode")
 			return messenger.MessageA{ChatID: chatID, Text: text, ParseMode: parseMode}, err
-		})
+		},
+	)
 	if err != nil {
 		return Result{}, err
 	}

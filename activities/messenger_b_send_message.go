@@ -23,10 +23,19 @@ type MessengerBSendMessage struct {
 
 // Run sends one message.
 func (a MessengerBSendMessage) Run(ctx context.Context, req Request) (Result, error) {
-	client, msg, err := prepareBotMessage(ctx, req, a.ActionDependencies, a.Client, integration.TypeMessengerBBot, messenger.ProviderB, a.DefaultBaseURL,
-		messenger.NewClientB, func(chatID, text string) (messenger.MessageB, error) {
+	client, msg, err := prepareBotMessage(
+		ctx,
+		req,
+		a.ActionDependencies,
+		a.Client,
+		integration.TypeMessengerBBot,
+		messenger.ProviderB,
+		a.DefaultBaseURL,
+		messenger.NewClientB,
+		func(chatID, text string) (messenger.MessageB, error) {
 			return messenger.MessageB{ChatID: chatID, Text: text}, nil
-		})
+		},
+	)
 	if err != nil {
 		return Result{}, err
 	}

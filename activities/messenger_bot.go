@@ -68,9 +68,16 @@ func readBot(dep *integration.Unsealed, field, provider, defaultBaseURL string) 
 		base = defaultBaseURL
 	}
 	if base == "" {
-		return botIntegration{}, Fail(ClassValidation, "api_base_url_missing",
-			fmt.Sprintf("No %s API address is known: %s has no api_base_url and the server has no default.", provider, integrationIn(dep.TypeKey, field)),
-			"Set api_base_url on the integration, or ask the operator to configure the default")
+		return botIntegration{}, Fail(
+			ClassValidation,
+			"api_base_url_missing",
+			fmt.Sprintf(
+				"No %s API address is known: %s has no api_base_url and the server has no default.",
+				provider,
+				integrationIn(dep.TypeKey, field),
+			),
+			"Set api_base_url on the integration, or ask the operator to configure the default",
+		)
 	}
 	return botIntegration{baseURL: base, token: token}, nil
 }
@@ -129,13 +136,27 @@ func classifyMessengerError(me *messenger.Error) *Failure {
 			fmt.Sprintf("Could not reach the %s API, nothing was sent: %s.", me.Provider, networkReason(me)),
 			"The action is retried automatically")
 	case !me.Answered():
-		return Fail(ClassUnknownOutcome, "no_answer",
-			fmt.Sprintf("The message was sent to the %s API but no answer arrived: %s. It may or may not have been delivered.", me.Provider, networkReason(me)),
-			"Check the chat, then retry the action by hand if the message is missing")
+		return Fail(
+			ClassUnknownOutcome,
+			"no_answer",
+			fmt.Sprintf(
+				"The message was sent to the %s API but no answer arrived: %s. It may or may not have been delivered.",
+				me.Provider,
+				networkReason(me),
+			),
+			"Check the chat, then retry the action by hand if the message is missing",
+		)
 	case me.StatusCode < 400:
-		return Fail(ClassUnknownOutcome, "unreadable_answer",
-			fmt.Sprintf("The %s API accepted the call but its answer could not be read (%s). The message was probably delivered.", me.Provider, me.Description),
-			"Check the chat before retrying the action by hand")
+		return Fail(
+			ClassUnknownOutcome,
+			"unreadable_answer",
+			fmt.Sprintf(
+				"The %s API accepted the call but its answer could not be read (%s). The message was probably delivered.",
+				me.Provider,
+				me.Description,
+			),
+			"Check the chat before retrying the action by hand",
+		)
 	case me.StatusCode == http.StatusUnauthorized || me.StatusCode == http.StatusForbidden:
 		return Fail(ClassAuth, "bot_token_rejected", said,
 			"Check the bot token in the integration and that the bot may write to this chat")

@@ -38,7 +38,8 @@ var partyLookupFailures = map[string]string{
 // one of them given, with the settings of the project, when projectID names one that has
 // enabled settings, else of the company. Errors: invalid (inn, ogrn, project_id), conflict
 // (no enabled settings), upstream (the provider failed or may not be called).
-func (p *PartyLookup) FindParty(ctx context.Context, companyID uuid.UUID, projectID *uuid.UUID, inn, ogrn string) ([]partylookup.Party, error) {
+func (p *PartyLookup) FindParty(ctx context.Context, companyID uuid.UUID, projectID *uuid.UUID,
+	inn, ogrn string) ([]partylookup.Party, error) {
 	id, err := billing.PartyRegistryNumber(inn, ogrn)
 	if err != nil {
 		return nil, err

@@ -38,7 +38,8 @@ type ProviderCheck struct {
 // result, not an error; the result is stored on the dependency (a messenger_a test also
 // records the bot's user name in metadata.bot_username) unless the dependency changed while
 // the call was under way. It answers the dependency as it now is.
-func (p *ProviderCheck) Test(ctx context.Context, d *integration.ActionDependency) (*integration.ActionDependency, integration.TestResult, error) {
+func (p *ProviderCheck) Test(ctx context.Context,
+	d *integration.ActionDependency) (*integration.ActionDependency, integration.TestResult, error) {
 	dep, err := p.Store.UnsealDependency(d)
 	if err != nil {
 		return nil, integration.TestResult{}, err
@@ -144,8 +145,13 @@ func botFailure(err error) integration.TestResult {
 	var refused *egress.RefusedError
 	switch {
 	case errors.As(me, &refused):
-		return failed(ClassValidation, "egress_refused",
-			"The %s API address may not be called: %s. Use a public api_base_url, or ask the operator to allow-list it in APP_EGRESS_ALLOW.", me.Provider, refused.Reason)
+		return failed(
+			ClassValidation,
+			"egress_refused",
+			"The %s API address may not be called: %s. Use a public api_base_url, or ask the operator to allow-list it in APP_EGRESS_ALLOW.",
+			me.Provider,
+			refused.Reason,
+		)
 	case !me.Answered():
 		reason := "no answer"
 		if cause := me.Unwrap(); cause != nil {
@@ -178,8 +184,13 @@ func (p *ProviderCheck) testSMTP(ctx context.Context, dep *integration.Unsealed)
 	if err := p.Policy.CheckHost(ctx, cfg.Host); err != nil {
 		var refused *egress.RefusedError
 		if errors.As(err, &refused) {
-			return failed(ClassValidation, "egress_refused",
-				"The mail server %s may not be reached: %s. Use a public mail server, or ask the operator to allow-list it in APP_EGRESS_ALLOW.", cfg.Host, refused.Reason)
+			return failed(
+				ClassValidation,
+				"egress_refused",
+				"The mail server %s may not be reached: %s. Use a public mail server, or ask the operator to allow-list it in APP_EGRESS_ALLOW.",
+				cfg.Host,
+				refused.Reason,
+			)
 		}
 		return failed(ClassTransient, "dns_failed", "The mail server's name %s could not be resolved: %s.", cfg.Host, egress.Reason(err))
 	}
@@ -205,7 +216,12 @@ func (p *ProviderCheck) testModelProvider(ctx context.Context, dep *integration.
 	case !errors.As(err, &le):
 		return failed(ClassTransient, "connection_failed", "The model provider could not be called: %s.", egress.Reason(err))
 	case le.Refused():
-		return failed(ClassValidation, "egress_refused", "The model provider's address may not be called: %s. Use a public base_url, or ask the operator to allow-list it in APP_EGRESS_ALLOW.", egress.Reason(le.Err))
+		return failed(
+			ClassValidation,
+			"egress_refused",
+			"The model provider's address may not be called: %s. Use a public base_url, or ask the operator to allow-list it in APP_EGRESS_ALLOW.",
+			egress.Reason(le.Err),
+		)
 	case le.StatusCode == 0:
 		return failed(ClassTransient, "connection_failed", "%s.", le.Error())
 	case le.StatusCode == http.StatusUnauthorized || le.StatusCode == http.StatusForbidden:

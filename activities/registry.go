@@ -39,11 +39,19 @@ func Registry(d Deps) map[string]Func {
 		client = egress.NewClient(d.EgressPolicy, egress.DefaultMaxBody)
 	}
 	actions := map[string]Func{
-		ActionHTTPRequest:           HTTPRequest{ActionDependencies: d.ActionDependencies, Client: client}.Run,
-		ActionMessengerASendMessage: MessengerASendMessage{ActionDependencies: d.ActionDependencies, Client: client, DefaultBaseURL: d.MessengerABaseURL}.Run,
-		ActionMessengerBSendMessage: MessengerBSendMessage{ActionDependencies: d.ActionDependencies, Client: client, DefaultBaseURL: d.MessengerBBaseURL}.Run,
-		ActionEmailSend:             EmailSend{ActionDependencies: d.ActionDependencies, Policy: d.EgressPolicy}.Run,
-		ActionDBQuery:               DBQuery{ActionDependencies: d.ActionDependencies, Policy: d.EgressPolicy}.Run,
+		ActionHTTPRequest: HTTPRequest{ActionDependencies: d.ActionDependencies, Client: client}.Run,
+		ActionMessengerASendMessage: MessengerASendMessage{
+			ActionDependencies: d.ActionDependencies,
+			Client:             client,
+			DefaultBaseURL:     d.MessengerABaseURL,
+		}.Run,
+		ActionMessengerBSendMessage: MessengerBSendMessage{
+			ActionDependencies: d.ActionDependencies,
+			Client:             client,
+			DefaultBaseURL:     d.MessengerBBaseURL,
+		}.Run,
+		ActionEmailSend: EmailSend{ActionDependencies: d.ActionDependencies, Policy: d.EgressPolicy}.Run,
+		ActionDBQuery:   DBQuery{ActionDependencies: d.ActionDependencies, Policy: d.EgressPolicy}.Run,
 	}
 	if d.Tasks != nil {
 		actions[ActionTaskCreate] = TaskCreate{Tasks: d.Tasks}.Run

@@ -89,10 +89,15 @@ func inResource[T any](param, key string, perm company.Permission,
 
 // inCompany loads the company of :company_id with the caller's role and requires perm.
 func (s *Server) inCompany(perm company.Permission) gin.HandlerFunc {
-	return inResource("company_id", accessKey, perm, func(ctx context.Context, userID, id uuid.UUID) (*company.Access, *company.Access, error) {
-		a, err := s.Company.Access(ctx, userID, id)
-		return a, a, err
-	})
+	return inResource(
+		"company_id",
+		accessKey,
+		perm,
+		func(ctx context.Context, userID, id uuid.UUID) (*company.Access, *company.Access, error) {
+			a, err := s.Company.Access(ctx, userID, id)
+			return a, a, err
+		},
+	)
 }
 
 // inProject loads the project of :project_id, its company and the caller's role there.
@@ -190,7 +195,12 @@ func (s *Server) inProjectServiceType(perm company.Permission) gin.HandlerFunc {
 // inCompanyServiceType loads the service type of :client_service_type_id of the company of
 // :company_id: a global one, its own or one of its projects'.
 func (s *Server) inCompanyServiceType(perm company.Permission) gin.HandlerFunc {
-	return inNested(s.inCompany(perm), "client_service_type_id", serviceTypeKey, func(c *gin.Context, id uuid.UUID) (*billing.ServiceType, error) {
-		return s.Billing.ServiceTypeIn(c, access(c).Company.ID, nil, id)
-	})
+	return inNested(
+		s.inCompany(perm),
+		"client_service_type_id",
+		serviceTypeKey,
+		func(c *gin.Context, id uuid.UUID) (*billing.ServiceType, error) {
+			return s.Billing.ServiceTypeIn(c, access(c).Company.ID, nil, id)
+		},
+	)
 }

@@ -112,7 +112,14 @@ type apiKeyView struct {
 }
 
 func viewAPIKey(k auth.APIKey) apiKeyView {
-	return apiKeyView{APIKeyID: k.ID, Name: k.Name, MaskedKey: k.MaskedKey(), CreatedAt: k.CreatedAt, LastUsedAt: k.LastUsedAt, ExpiresAt: k.ExpiresAt}
+	return apiKeyView{
+		APIKeyID:   k.ID,
+		Name:       k.Name,
+		MaskedKey:  k.MaskedKey(),
+		CreatedAt:  k.CreatedAt,
+		LastUsedAt: k.LastUsedAt,
+		ExpiresAt:  k.ExpiresAt,
+	}
 }
 
 // apiKeyList serves GET /api/v1/auth/api-keys.
@@ -181,7 +188,11 @@ func renderWorkspace(c *gin.Context, wc *company.WorkspaceContext) {
 		}
 		return id.String()
 	}
-	c.JSON(http.StatusOK, workspaceContext{UserID: wc.UserID, ActiveCompanyID: idOrEmpty(wc.ActiveCompanyID), ActiveProjectID: idOrEmpty(wc.ActiveProjectID)})
+	c.JSON(http.StatusOK, workspaceContext{
+		UserID:          wc.UserID,
+		ActiveCompanyID: idOrEmpty(wc.ActiveCompanyID),
+		ActiveProjectID: idOrEmpty(wc.ActiveProjectID),
+	})
 }
 
 // workspaceContextGet serves GET /api/v1/auth/workspace-context.

@@ -74,8 +74,16 @@ type aiCapabilityView struct {
 }
 
 func viewCapability(c *gin.Context, capab aiemployee.Capability) aiCapabilityView {
-	v := aiCapabilityView{State: capab.State, Runtime: capab.Runtime, Production: capab.Production, AllowsRead: capab.AllowsRead,
-		AllowsProposals: capab.AllowsProposals, AllowsWrites: capab.AllowsWrites, Reasons: []string{}, Dependencies: map[string]aiCapabilityDependencyView{}}
+	v := aiCapabilityView{
+		State:           capab.State,
+		Runtime:         capab.Runtime,
+		Production:      capab.Production,
+		AllowsRead:      capab.AllowsRead,
+		AllowsProposals: capab.AllowsProposals,
+		AllowsWrites:    capab.AllowsWrites,
+		Reasons:         []string{},
+		Dependencies:    map[string]aiCapabilityDependencyView{},
+	}
 	for _, r := range capab.Reasons {
 		v.Reasons = append(v.Reasons, aiReason(c, r))
 	}
@@ -121,10 +129,14 @@ type aiModelProviderView struct {
 // OpenAI-compatible chat completions API, which local servers speak too.
 func (s *Server) modelProviders() []aiModelProviderView {
 	return []aiModelProviderView{{
-		ProviderKey: agent.ProviderOpenAICompatible, DependencyTypeKey: agent.TypeAIModelProvider, DisplayName: "OpenAI-compatible chat completions",
-		DefaultBaseURL: "https://api.openai.com/v1", DocsURL: s.PublicURL + "/api/v1/action-dependency-types/" + agent.TypeAIModelProvider,
-		Status: "supported", ToolLoop: "temporal_workflow",
-		Capabilities: []string{"chat", "streaming", "tool_calling", "model_list"},
+		ProviderKey:       agent.ProviderOpenAICompatible,
+		DependencyTypeKey: agent.TypeAIModelProvider,
+		DisplayName:       "OpenAI-compatible chat completions",
+		DefaultBaseURL:    "https://api.openai.com/v1",
+		DocsURL:           s.PublicURL + "/api/v1/action-dependency-types/" + agent.TypeAIModelProvider,
+		Status:            "supported",
+		ToolLoop:          "temporal_workflow",
+		Capabilities:      []string{"chat", "streaming", "tool_calling", "model_list"},
 	}}
 }
 
@@ -267,9 +279,14 @@ func (s *Server) readiness(c *gin.Context) aiReadinessView {
 		core["status"] = "down"
 	}
 	return aiReadinessView{
-		OK: coreOK && runtimeUp, Runtime: aiemployee.RuntimeAgent, CoreAPI: core, AgentGRPC: agent, CheckedAt: s.Now().UTC(),
-		EndpointNote: "Readiness of the AI runtime as a whole; a project's own capability is GET /api/v1/projects/{project_id}/ai/employee/capability.",
-		ReadyPolicy:  "ok when the database answers and the workflow engine (Temporal), where every session's agent runs, answers.",
+		OK:        coreOK && runtimeUp,
+		Runtime:   aiemployee.RuntimeAgent,
+		CoreAPI:   core,
+		AgentGRPC: agent,
+		CheckedAt: s.Now().UTC(),
+		EndpointNote: "Readiness of the AI runtime as a whole; a project's own capability is GET " +
+			"/api/v1/projects/{project_id}/ai/employee/capability.",
+		ReadyPolicy: "ok when the database answers and the workflow engine (Temporal), where every session's agent runs, answers.",
 	}
 }
 
@@ -291,16 +308,37 @@ func (s *Server) aiRuntimeReadiness(c *gin.Context) { writeReadiness(c, s.readin
 // instance runs none); 503 with the same body when it cannot serve.
 func (s *Server) aiRuntimeCapabilities(c *gin.Context) {
 	r := s.readiness(c)
-	capab := aiemployee.Capability{State: aiemployee.StateReady, Runtime: aiemployee.RuntimeAgent, Production: true, AllowsRead: true,
-		AllowsProposals: true, AllowsWrites: true, Reasons: []string{"runtime_in_process"},
-		Dependencies: map[string]aiemployee.CapabilityDependency{aiemployee.DependencyAgentRuntime: {Status: aiemployee.DependencyOK, Detail: "runtime_in_process"}}}
+	capab := aiemployee.Capability{
+		State:           aiemployee.StateReady,
+		Runtime:         aiemployee.RuntimeAgent,
+		Production:      true,
+		AllowsRead:      true,
+		AllowsProposals: true,
+		AllowsWrites:    true,
+		Reasons:         []string{"runtime_in_process"},
+		Dependencies: map[string]aiemployee.CapabilityDependency{
+			aiemployee.DependencyAgentRuntime: {Status: aiemployee.DependencyOK, Detail: "runtime_in_process"},
+		},
+	}
 	switch {
 	case s.Agent == nil:
-		capab = aiemployee.Capability{State: aiemployee.StateDisabled, Runtime: aiemployee.RuntimeNone, Reasons: []string{"runtime_not_configured"},
-			Dependencies: map[string]aiemployee.CapabilityDependency{aiemployee.DependencyAgentRuntime: {Status: aiemployee.DependencyMissing, Detail: "runtime_not_configured"}}}
+		capab = aiemployee.Capability{
+			State:   aiemployee.StateDisabled,
+			Runtime: aiemployee.RuntimeNone,
+			Reasons: []string{"runtime_not_configured"},
+			Dependencies: map[string]aiemployee.CapabilityDependency{
+				aiemployee.DependencyAgentRuntime: {Status: aiemployee.DependencyMissing, Detail: "runtime_not_configured"},
+			},
+		}
 	case !r.OK:
-		capab = aiemployee.Capability{State: aiemployee.StateDisabled, Runtime: aiemployee.RuntimeNone, Reasons: []string{"runtime_unavailable"},
-			Dependencies: map[string]aiemployee.CapabilityDependency{aiemployee.DependencyAgentRuntime: {Status: aiemployee.DependencyUnavailable, Detail: "runtime_unavailable"}}}
+		capab = aiemployee.Capability{
+			State:   aiemployee.StateDisabled,
+			Runtime: aiemployee.RuntimeNone,
+			Reasons: []string{"runtime_unavailable"},
+			Dependencies: map[string]aiemployee.CapabilityDependency{
+				aiemployee.DependencyAgentRuntime: {Status: aiemployee.DependencyUnavailable, Detail: "runtime_unavailable"},
+			},
+		}
 	}
 	view := viewCapability(c, capab)
 	r.Capability = &view

@@ -254,8 +254,18 @@ func (s *Server) docsAITools(c *gin.Context) {
 	uuidField := func(what string) map[string]any {
 		return map[string]any{"type": "string", "format": "uuid", "description": what}
 	}
-	query := map[string]any{"type": "string", "maxLength": docsMaxQuery, "description": "What the workflow should do, in plain words, e.g. \"send a message to the manager when an order arrives\"."}
-	limit := map[string]any{"type": "integer", "minimum": 1, "maximum": docsMaxLimit, "default": docsDefaultLimit, "description": "How many documents to answer."}
+	query := map[string]any{
+		"type":        "string",
+		"maxLength":   docsMaxQuery,
+		"description": "What the workflow should do, in plain words, e.g. \"send a message to the manager when an order arrives\".",
+	}
+	limit := map[string]any{
+		"type":        "integer",
+		"minimum":     1,
+		"maximum":     docsMaxLimit,
+		"default":     docsDefaultLimit,
+		"description": "How many documents to answer.",
+	}
 	importInput := objectSchema([]string{"workflow_id", "patch"}, map[string]any{
 		"workflow_id": uuidField("The workflow to change; the patch's base_workflow_id must equal it."),
 		"patch":       patchSchema.DocumentSchema(),
@@ -263,16 +273,29 @@ func (s *Server) docsAITools(c *gin.Context) {
 	importInput["$defs"] = patchSchema.Definitions()
 	c.JSON(http.StatusOK, aiToolsView{Version: s.Contract.Version, BaseURL: s.PublicURL, Tools: []aiTool{
 		{
-			Name:        "get_workflow_ai_context",
-			Description: "Read a workflow's " + schemas.WorkflowContextFormat + " context: its draft and diagnostics, the action types supported now with their config schemas, the project's integrations (id, type, name), the template variables and the patch format. Call it before writing a patch.",
+			Name: "get_workflow_ai_context",
+			Description: "Read a workflow's " + schemas.WorkflowContextFormat + " context: its draft and " +
+				"diagnostics, the action types supported now with their config schemas, " +
+				"the project's integrations (id, type, name), the template variables and the patch format. " +
+				"Call it before writing a patch.",
 			InputSchema: objectSchema([]string{"workflow_id"}, map[string]any{"workflow_id": uuidField("The workflow to read.")}),
 			HTTP:        aiToolHTTP{Method: http.MethodGet, Path: "/api/v1/workflows/{workflow_id}/ai-context", Query: []string{}, Auth: "bearer"},
 		},
 		{
-			Name:        "import_workflow_patch",
-			Description: "Apply a " + schemas.WorkflowPatchFormat + " patch to the workflow's draft, all operations or none, and save the draft without publishing. Answers the normalized draft, its diagnostics and what each operation did; a rejected patch answers 400 whose validate names each failing field (operations.<n>.<field>). Never invent integration ids: leave them empty and say what is missing in change_description.",
+			Name: "import_workflow_patch",
+			Description: "Apply a " + schemas.WorkflowPatchFormat + " patch to the workflow's draft, " +
+				"all operations or none, and save the draft without publishing. Answers the normalized draft, " +
+				"its diagnostics and what each operation did; a rejected patch answers 400 whose validate names " +
+				"each failing field (operations.<n>.<field>). Never invent integration ids: " +
+				"leave them empty and say what is missing in change_description.",
 			InputSchema: importInput,
-			HTTP:        aiToolHTTP{Method: http.MethodPost, Path: "/api/v1/workflows/{workflow_id}/ai-import", Query: []string{}, Body: "patch", Auth: "bearer"},
+			HTTP: aiToolHTTP{
+				Method: http.MethodPost,
+				Path:   "/api/v1/workflows/{workflow_id}/ai-import",
+				Query:  []string{},
+				Body:   "patch",
+				Auth:   "bearer",
+			},
 		},
 		{
 			Name:        "search_integration_docs",
@@ -281,10 +304,20 @@ func (s *Server) docsAITools(c *gin.Context) {
 			HTTP:        aiToolHTTP{Method: http.MethodGet, Path: "/api/v1/docs/integrations/search", Query: []string{"q", "limit"}, Auth: "none"},
 		},
 		{
-			Name:        "search_project_integration_docs",
-			Description: "Like search_integration_docs, and also answer the project's integrations (id, type, name, status) that fit the intent: the ids an action's dependency field may use.",
-			InputSchema: objectSchema([]string{"project_id", "q"}, map[string]any{"project_id": uuidField("The workflow's project."), "q": query, "limit": limit}),
-			HTTP:        aiToolHTTP{Method: http.MethodGet, Path: "/api/v1/projects/{project_id}/integration-docs/search", Query: []string{"q", "limit"}, Auth: "bearer"},
+			Name: "search_project_integration_docs",
+			Description: "Like search_integration_docs, and also answer the project's integrations (id, type, " +
+				"name, status) that fit the intent: the ids an action's dependency field may use.",
+			InputSchema: objectSchema([]string{"project_id", "q"}, map[string]any{
+				"project_id": uuidField("The workflow's project."),
+				"q":          query,
+				"limit":      limit,
+			}),
+			HTTP: aiToolHTTP{
+				Method: http.MethodGet,
+				Path:   "/api/v1/projects/{project_id}/integration-docs/search",
+				Query:  []string{"q", "limit"},
+				Auth:   "bearer",
+			},
 		},
 		{
 			Name:        "get_integration_doc",

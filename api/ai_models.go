@@ -32,8 +32,15 @@ func viewModelList(d *integration.ActionDependency, l *aiemployee.ModelList, cac
 	if models == nil {
 		models = []map[string]any{}
 	}
-	return aiModelListView{ActionDependencyID: d.ID, DependencyTypeKey: d.DependencyTypeKey, ProviderKey: agent.ProviderOpenAICompatible, Name: d.Name,
-		Source: source, FetchedAt: l.FetchedAt, Models: models}
+	return aiModelListView{
+		ActionDependencyID: d.ID,
+		DependencyTypeKey:  d.DependencyTypeKey,
+		ProviderKey:        agent.ProviderOpenAICompatible,
+		Name:               d.Name,
+		Source:             source,
+		FetchedAt:          l.FetchedAt,
+		Models:             models,
+	}
 }
 
 // aiModelsByDependency serves GET .../action-dependencies/{action_dependency_id}/models:

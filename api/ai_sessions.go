@@ -114,12 +114,26 @@ func (s *Server) viewSession(ctx context.Context, sess *aiemployee.Session) (*ai
 		return nil, err
 	}
 	v := &aiSessionView{
-		AIChatSessionID: sess.ID, CompanyID: sess.CompanyID, ProjectID: sess.ProjectID, ActivePatchProposalID: sess.ActivePatchProposalID,
-		ActiveToolCallID: sess.ActiveToolCallID, AgentRuntime: sess.AgentRuntime, AgentThreadID: sess.AgentThreadID, ScreenScope: sess.ScreenScope,
-		Status: sess.Status, SessionRevision: sess.SessionRevision, PageContextJSON: nonNilMap(sess.PageContext),
-		LastPageContextJSON: nonNilMap(sess.LastPageContext), RuntimeStateJSON: nonNilMap(sess.RuntimeState),
-		WorkingMemoryJSON: nonNilMap(sess.WorkingMemory), Messages: []aiMessageView{}, ToolCalls: []aiToolCallView{},
-		ActionDependencyID: sess.ActionDependencyID, ModelID: sess.ModelID, CreatedAt: sess.CreatedAt, UpdatedAt: sess.UpdatedAt,
+		AIChatSessionID:       sess.ID,
+		CompanyID:             sess.CompanyID,
+		ProjectID:             sess.ProjectID,
+		ActivePatchProposalID: sess.ActivePatchProposalID,
+		ActiveToolCallID:      sess.ActiveToolCallID,
+		AgentRuntime:          sess.AgentRuntime,
+		AgentThreadID:         sess.AgentThreadID,
+		ScreenScope:           sess.ScreenScope,
+		Status:                sess.Status,
+		SessionRevision:       sess.SessionRevision,
+		PageContextJSON:       nonNilMap(sess.PageContext),
+		LastPageContextJSON:   nonNilMap(sess.LastPageContext),
+		RuntimeStateJSON:      nonNilMap(sess.RuntimeState),
+		WorkingMemoryJSON:     nonNilMap(sess.WorkingMemory),
+		Messages:              []aiMessageView{},
+		ToolCalls:             []aiToolCallView{},
+		ActionDependencyID:    sess.ActionDependencyID,
+		ModelID:               sess.ModelID,
+		CreatedAt:             sess.CreatedAt,
+		UpdatedAt:             sess.UpdatedAt,
 	}
 	for _, m := range msgs {
 		mv := aiMessageView{MessageID: m.ID, Role: m.Role, Content: m.Content, Turn: m.Turn, ToolCallIDs: []uuid.UUID{}, CreatedAt: m.CreatedAt}
@@ -255,7 +269,11 @@ func (s *Server) postMessage(c *gin.Context) (*aiemployee.Session, error) {
 	if err := httpx.Bind(c, &req); err != nil {
 		return nil, err
 	}
-	return s.Agent.PostMessage(c, aiSession(c), aiemployee.MessageInput{Content: req.Content, Revision: req.SessionRevision, PageContext: req.PageContextJSON})
+	return s.Agent.PostMessage(c, aiSession(c), aiemployee.MessageInput{
+		Content:     req.Content,
+		Revision:    req.SessionRevision,
+		PageContext: req.PageContextJSON,
+	})
 }
 
 // aiEmployeeMessagePost serves POST .../ai/employee/sessions/{session_id}/messages: the
@@ -330,7 +348,13 @@ func (s *Server) aiEmployeeMessageStream(c *gin.Context) {
 			return
 		}
 		for _, e := range events {
-			data, _ := json.Marshal(map[string]any{"sequence": e.Sequence, "turn": e.Turn, "event_type": e.EventType, "data": e.Data, "created_at": e.CreatedAt})
+			data, _ := json.Marshal(map[string]any{
+				"sequence":   e.Sequence,
+				"turn":       e.Turn,
+				"event_type": e.EventType,
+				"data":       e.Data,
+				"created_at": e.CreatedAt,
+			})
 			fmt.Fprintf(c.Writer, "id: %d\nevent: %s\ndata: %s\n\n", e.Sequence, e.EventType, data)
 			after = e.Sequence
 			if e.Ends() {

@@ -22,7 +22,13 @@ type serviceTypeFields struct {
 }
 
 func (f serviceTypeFields) domain() billing.ServiceTypeFields {
-	return billing.ServiceTypeFields{DisplayName: f.DisplayName, Description: f.Description, Key: f.ServiceTypeKey, SortOrder: f.SortOrder, Status: f.Status}
+	return billing.ServiceTypeFields{
+		DisplayName: f.DisplayName,
+		Description: f.Description,
+		Key:         f.ServiceTypeKey,
+		SortOrder:   f.SortOrder,
+		Status:      f.Status,
+	}
 }
 
 // serviceTypeView is the specification's ClientServiceTypeView: company_id is absent on

@@ -145,7 +145,14 @@ type contactFields struct {
 }
 
 func (f contactFields) domain() billing.ContactFields {
-	return billing.ContactFields{Name: f.Name, Email: f.Email, Phone: f.Phone, Position: f.Position, Comment: f.Comment, IsPrimary: f.IsPrimary}
+	return billing.ContactFields{
+		Name:      f.Name,
+		Email:     f.Email,
+		Phone:     f.Phone,
+		Position:  f.Position,
+		Comment:   f.Comment,
+		IsPrimary: f.IsPrimary,
+	}
 }
 
 type contactView struct {

@@ -131,7 +131,12 @@ func (s *Server) authNativeExchange(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	g, err := s.Auth.ExchangeNativeCode(c, auth.NativeExchange{Code: req.Code, CodeVerifier: req.CodeVerifier, State: req.State, IPAddress: c.ClientIP()})
+	g, err := s.Auth.ExchangeNativeCode(c, auth.NativeExchange{
+		Code:         req.Code,
+		CodeVerifier: req.CodeVerifier,
+		State:        req.State,
+		IPAddress:    c.ClientIP(),
+	})
 	if err != nil {
 		httpx.WriteError(c, err)
 		return

@@ -50,12 +50,18 @@ func (s *Server) servePartyLookupIntegration(c *gin.Context, companyID uuid.UUID
 		httpx.WriteError(c, err)
 		return
 	}
-	v := partyLookupIntegrationView{ScopeKind: integration.ScopeCompany, CompanyID: companyID, ProjectID: projectID, EffectiveScope: integration.ScopeNone}
+	v := partyLookupIntegrationView{
+		ScopeKind:      integration.ScopeCompany,
+		CompanyID:      companyID,
+		ProjectID:      projectID,
+		EffectiveScope: integration.ScopeNone,
+	}
 	if projectID != nil {
 		v.ScopeKind = integration.ScopeProject
 	}
 	if own != nil {
-		v.Configured, v.Provider, v.APIBaseURL, v.Enabled, v.TokenMasked, v.UpdatedAt = true, own.Provider, own.APIBaseURL, own.Enabled, own.TokenMasked, &own.UpdatedAt
+		v.Configured, v.Provider, v.APIBaseURL, v.Enabled, v.TokenMasked, v.UpdatedAt =
+			true, own.Provider, own.APIBaseURL, own.Enabled, own.TokenMasked, &own.UpdatedAt
 	}
 	if effective != nil {
 		v.EffectiveScope = effective.Scope()

@@ -220,7 +220,11 @@ func (s *Server) paymentActionConfirm(c *gin.Context) {
 	conf := billing.Confirmation{Amount: req.Amount, Comment: req.Comment, PaidAt: req.PaidAt, PaymentMethod: req.PaymentMethod,
 		NextDueDate: req.NextDueDate, Source: req.Source}
 	for _, it := range req.Items {
-		conf.Items = append(conf.Items, billing.ConfirmedItem{PaymentActionItemID: it.PaymentActionItemID, ClientServiceID: it.ClientServiceID, Amount: it.Amount})
+		conf.Items = append(conf.Items, billing.ConfirmedItem{
+			PaymentActionItemID: it.PaymentActionItemID,
+			ClientServiceID:     it.ClientServiceID,
+			Amount:              it.Amount,
+		})
 	}
 	d, err := s.Billing.ConfirmAction(c, paymentAction(c), conf)
 	if err != nil {
@@ -342,7 +346,12 @@ func (s *Server) projectPaymentSchedule(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	v := paymentScheduleView{From: *from, To: *to, Items: make([]scheduledPaymentView, len(payments)), Totals: make([]monthTotalView, len(totals))}
+	v := paymentScheduleView{
+		From:   *from,
+		To:     *to,
+		Items:  make([]scheduledPaymentView, len(payments)),
+		Totals: make([]monthTotalView, len(totals)),
+	}
 	for i, p := range payments {
 		v.Items[i] = scheduledPaymentView{ClientServiceID: p.ID, ClientID: p.ClientID, ClientName: p.ClientName, ServiceName: p.Name,
 			ServiceTypeKey: p.ServiceTypeKey, BillingPeriod: p.BillingPeriod, DueDate: p.DueDate, Amount: p.Amount, Currency: p.Currency}

@@ -123,12 +123,28 @@ func (s *Server) routes(r *gin.Engine) {
 	me.DELETE("/client-services/:client_service_id", s.inClientService(work), s.clientServiceDelete)
 	me.GET("/client-service-types", s.clientServiceTypeList)
 	me.POST("/companies/:company_id/client-service-types", s.inCompany(manage), s.companyClientServiceTypeCreate)
-	me.PATCH("/companies/:company_id/client-service-types/:client_service_type_id", s.inCompanyServiceType(manage), s.companyClientServiceTypePatch)
-	me.DELETE("/companies/:company_id/client-service-types/:client_service_type_id", s.inCompanyServiceType(manage), s.companyClientServiceTypeArchive)
+	me.PATCH(
+		"/companies/:company_id/client-service-types/:client_service_type_id",
+		s.inCompanyServiceType(manage),
+		s.companyClientServiceTypePatch,
+	)
+	me.DELETE(
+		"/companies/:company_id/client-service-types/:client_service_type_id",
+		s.inCompanyServiceType(manage),
+		s.companyClientServiceTypeArchive,
+	)
 	me.GET("/projects/:project_id/client-service-types", s.inProject(read), s.projectClientServiceTypeList)
 	me.POST("/projects/:project_id/client-service-types", s.inProject(work), s.projectClientServiceTypeCreate)
-	me.PATCH("/projects/:project_id/client-service-types/:client_service_type_id", s.inProjectServiceType(work), s.projectClientServiceTypePatch)
-	me.DELETE("/projects/:project_id/client-service-types/:client_service_type_id", s.inProjectServiceType(work), s.projectClientServiceTypeArchive)
+	me.PATCH(
+		"/projects/:project_id/client-service-types/:client_service_type_id",
+		s.inProjectServiceType(work),
+		s.projectClientServiceTypePatch,
+	)
+	me.DELETE(
+		"/projects/:project_id/client-service-types/:client_service_type_id",
+		s.inProjectServiceType(work),
+		s.projectClientServiceTypeArchive,
+	)
 	me.GET("/clients/:client_id/payment-actions", s.inClient(read), s.clientPaymentActionList)
 	me.POST("/clients/:client_id/payments/manual", s.inClient(work), s.clientManualPaymentRecord)
 	me.GET("/projects/:project_id/payment-actions", s.inProject(read), s.projectPaymentActionList)
@@ -173,7 +189,11 @@ func (s *Server) routes(r *gin.Engine) {
 	me.GET("/projects/:project_id/action-dependencies/:action_dependency_id", s.inActionDependency(read), s.actionDependencyGet)
 	me.PATCH("/projects/:project_id/action-dependencies/:action_dependency_id", s.inActionDependency(manage), s.actionDependencyPatch)
 	me.DELETE("/projects/:project_id/action-dependencies/:action_dependency_id", s.inActionDependency(manage), s.actionDependencyDelete)
-	me.POST("/projects/:project_id/action-dependencies/:action_dependency_id/rotate-secret", s.inActionDependency(manage), s.actionDependencyRotateSecret)
+	me.POST(
+		"/projects/:project_id/action-dependencies/:action_dependency_id/rotate-secret",
+		s.inActionDependency(manage),
+		s.actionDependencyRotateSecret,
+	)
 	me.POST("/projects/:project_id/action-dependencies/:action_dependency_id/test", s.inActionDependency(manage), s.actionDependencyTest)
 	me.GET("/projects/:project_id/email-templates", s.inProject(read), s.emailTemplateList)
 	me.POST("/projects/:project_id/email-templates", s.inProject(work), s.emailTemplateCreate)
@@ -187,8 +207,16 @@ func (s *Server) routes(r *gin.Engine) {
 	me.DELETE("/projects/:project_id/message-templates/:message_template_id", s.inMessageTemplate(work), s.messageTemplateDelete)
 
 	// Messenger relay.
-	me.POST("/projects/:project_id/action-dependencies/:action_dependency_id/messenger_a-relay-polling", s.inActionDependency(manage), s.relayPolling)
-	me.POST("/projects/:project_id/action-dependencies/:action_dependency_id/messenger_a-relay-webhook-secret/rotate", s.inActionDependency(manage), s.relayWebhookSecretRotate)
+	me.POST(
+		"/projects/:project_id/action-dependencies/:action_dependency_id/messenger_a-relay-polling",
+		s.inActionDependency(manage),
+		s.relayPolling,
+	)
+	me.POST(
+		"/projects/:project_id/action-dependencies/:action_dependency_id/messenger_a-relay-webhook-secret/rotate",
+		s.inActionDependency(manage),
+		s.relayWebhookSecretRotate,
+	)
 	me.POST("/messenger_a/relay/:relay_key", s.inRelay(work), s.relayDeliverAPI)
 	me.POST("/messenger_a/bot-api/:relay_key/:method", s.inRelay(work), s.botAPIProxy)
 	r.POST("/messenger_a/relay/:relay_key", s.relayDeliverPublic)
@@ -262,7 +290,11 @@ func (s *Server) routes(r *gin.Engine) {
 	me.POST("/projects/:project_id/ai/tool-calls/:tool_call_id/approve", s.inAIToolCall(work), s.aiToolCallApprove)
 	me.POST("/projects/:project_id/ai/tool-calls/:tool_call_id/reject", s.inAIToolCall(work), s.aiToolCallReject)
 	me.GET("/projects/:project_id/action-dependencies/:action_dependency_id/models", s.inActionDependency(read), s.aiModelsByDependency)
-	me.POST("/projects/:project_id/action-dependencies/:action_dependency_id/models/evaluate", s.inActionDependency(manage), s.aiModelsEvaluate)
+	me.POST(
+		"/projects/:project_id/action-dependencies/:action_dependency_id/models/evaluate",
+		s.inActionDependency(manage),
+		s.aiModelsEvaluate,
+	)
 	me.POST("/projects/:project_id/action-dependencies/:action_dependency_id/models/refresh", s.inActionDependency(manage), s.aiModelsRefresh)
 
 	// Work tracker: the caller's active company for operations that name no resource.

@@ -54,7 +54,10 @@ func (s *Server) historyURL(runID uuid.UUID) string {
 		return ""
 	}
 	query := url.QueryEscape(`WorkflowId="` + runID.String() + `"`)
-	return fmt.Sprintf("%s/namespaces/%s/workflows?query=%s", strings.TrimSuffix(s.TemporalUIURL, "/"), url.PathEscape(s.TemporalNamespace), query)
+	return fmt.Sprintf(
+		"%s/namespaces/%s/workflows?query=%s",
+		strings.TrimSuffix(s.TemporalUIURL, "/"), url.PathEscape(s.TemporalNamespace), query,
+	)
 }
 
 type runInputRequest struct {
@@ -224,7 +227,12 @@ func (s *Server) runGraph(c *gin.Context) {
 		byKey[row.ActionKey] = row
 	}
 	g := r.GraphJSON()
-	view := runGraphView{WorkflowRunID: r.ID, Status: r.Status, Connections: nonNil(g.Connections), Actions: make([]graphActionView, len(g.Actions))}
+	view := runGraphView{
+		WorkflowRunID: r.ID,
+		Status:        r.Status,
+		Connections:   nonNil(g.Connections),
+		Actions:       make([]graphActionView, len(g.Actions)),
+	}
 	for i, a := range g.Actions {
 		st := byKey[a.ActionKey]
 		view.Actions[i] = graphActionView{Action: a, Status: st.Status, AttemptCount: st.AttemptCount, MaxAttempts: st.MaxAttempts}

@@ -166,7 +166,8 @@ func (s *Server) siteChatVisitSnapshot(c *gin.Context) {
 }
 
 // operatorCallMove is the shape of an operator's call moves: bind, move, render.
-func (s *Server) operatorCallMove(c *gin.Context, move func(call *sitechat.CallSession, by sitechat.Party, in sitechat.CallInput) (*sitechat.CallSession, error)) {
+func (s *Server) operatorCallMove(c *gin.Context,
+	move func(call *sitechat.CallSession, by sitechat.Party, in sitechat.CallInput) (*sitechat.CallSession, error)) {
 	var req siteChatCallInput
 	if err := httpx.Bind(c, &req); err != nil {
 		httpx.WriteError(c, err)

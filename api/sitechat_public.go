@@ -57,10 +57,21 @@ func (s *Server) siteChatPresence(c *gin.Context) {
 		return
 	}
 	c.JSON(http.StatusOK, presenceView{
-		VisitorID: session.VisitorID, VisitSessionID: session.VisitSessionID, ChatWidgetID: session.ChatWidgetID, ProjectID: session.ProjectID,
-		ConversationID: session.ConversationID, ConversationURL: session.ConversationURL, PanelURL: session.PanelURL, CallURL: session.CallURL,
-		IsFirstVisit: p.IsFirstVisit, MonitoringStatus: session.MonitoringStatus, OperatorInvited: session.OperatorInvited,
-		VisitorStateSnapshot: session.VisitorStateSnapshot, VisitorToken: p.Token, VisitorTokenExpiresAt: p.TokenExpires, AnonymousID: p.AnonymousID,
+		VisitorID:             session.VisitorID,
+		VisitSessionID:        session.VisitSessionID,
+		ChatWidgetID:          session.ChatWidgetID,
+		ProjectID:             session.ProjectID,
+		ConversationID:        session.ConversationID,
+		ConversationURL:       session.ConversationURL,
+		PanelURL:              session.PanelURL,
+		CallURL:               session.CallURL,
+		IsFirstVisit:          p.IsFirstVisit,
+		MonitoringStatus:      session.MonitoringStatus,
+		OperatorInvited:       session.OperatorInvited,
+		VisitorStateSnapshot:  session.VisitorStateSnapshot,
+		VisitorToken:          p.Token,
+		VisitorTokenExpiresAt: p.TokenExpires,
+		AnonymousID:           p.AnonymousID,
 	})
 }
 
@@ -103,7 +114,12 @@ func (s *Server) siteChatEvents(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	c.JSON(http.StatusAccepted, eventBatchView{Accepted: res.Accepted, Frames: res.Frames, FirstSequence: res.FirstSequence, LastSequence: res.LastSequence})
+	c.JSON(http.StatusAccepted, eventBatchView{
+		Accepted:      res.Accepted,
+		Frames:        res.Frames,
+		FirstSequence: res.FirstSequence,
+		LastSequence:  res.LastSequence,
+	})
 }
 
 // siteChatPublicConversationCreate serves POST /api/v1/public/site-chat/conversations
@@ -268,7 +284,8 @@ func (s *Server) siteChatPublicCallRequest(c *gin.Context) {
 
 // publicCallMove is the shape of the visitor's call answers: bind, load the call of
 // :call_session_id for the token's visit session (unknown 404, another's 401), move it.
-func (s *Server) publicCallMove(c *gin.Context, move func(call *sitechat.CallSession, in sitechat.CallInput) (*sitechat.CallSession, error)) {
+func (s *Server) publicCallMove(c *gin.Context,
+	move func(call *sitechat.CallSession, in sitechat.CallInput) (*sitechat.CallSession, error)) {
 	id, err := httpx.PathID(c, "call_session_id")
 	if err != nil {
 		httpx.WriteError(c, err)

@@ -84,7 +84,15 @@ func (s *Server) siteChatPublicConfig(c *gin.Context) {
 	}
 	c.Header("Cache-Control", "public, max-age=60")
 	c.JSON(http.StatusOK, siteChatPublicConfigView{
-		ChatWidgetID: w.ID, ProjectID: w.ProjectID, PublicKey: w.PublicKey, Title: w.Title, Subtitle: w.Subtitle, AccentColor: w.AccentColor,
-		EndpointBase: s.SiteChat.PublicEndpointBase(), Position: w.Position, HeavyTrackingDefault: w.HeavyTrackingDefault, SamplingRate: w.SamplingRate,
+		ChatWidgetID:         w.ID,
+		ProjectID:            w.ProjectID,
+		PublicKey:            w.PublicKey,
+		Title:                w.Title,
+		Subtitle:             w.Subtitle,
+		AccentColor:          w.AccentColor,
+		EndpointBase:         s.SiteChat.PublicEndpointBase(),
+		Position:             w.Position,
+		HeavyTrackingDefault: w.HeavyTrackingDefault,
+		SamplingRate:         w.SamplingRate,
 	})
 }

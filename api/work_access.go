@@ -167,7 +167,12 @@ func (s *Server) workAccessGet(c *gin.Context) {
 			ManageTaskWorkflow: a.Manager(), SeeEveryonesTime: a.Manager()},
 		Projects: []workProjectAccess{}}
 	for id, role := range a.Projects {
-		v.Projects = append(v.Projects, workProjectAccess{ProjectID: id, ProjectRole: role, WorkOnTasks: a.CanWork(&id), ManageBoards: a.CanManage(&id)})
+		v.Projects = append(v.Projects, workProjectAccess{
+			ProjectID:    id,
+			ProjectRole:  role,
+			WorkOnTasks:  a.CanWork(&id),
+			ManageBoards: a.CanManage(&id),
+		})
 	}
 	slices.SortFunc(v.Projects, func(x, y workProjectAccess) int { return strings.Compare(x.ProjectID.String(), y.ProjectID.String()) })
 	c.JSON(http.StatusOK, v)
@@ -186,8 +191,16 @@ type workEmployeeView struct {
 }
 
 func viewEmployee(e work.Employee) workEmployeeView {
-	return workEmployeeView{UserID: e.UserID, Email: e.Email, Name: e.Name, CompanyRole: e.CompanyRole, TrackerRole: work.TrackerRole(e.CompanyRole),
-		OpenTasks: e.OpenTasks, OverdueTasks: e.OverdueTasks, WeekSeconds: e.WeekSeconds}
+	return workEmployeeView{
+		UserID:       e.UserID,
+		Email:        e.Email,
+		Name:         e.Name,
+		CompanyRole:  e.CompanyRole,
+		TrackerRole:  work.TrackerRole(e.CompanyRole),
+		OpenTasks:    e.OpenTasks,
+		OverdueTasks: e.OverdueTasks,
+		WeekSeconds:  e.WeekSeconds,
+	}
 }
 
 // workEmployeeList serves GET /api/v1/work/employees.

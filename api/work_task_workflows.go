@@ -54,7 +54,13 @@ type workPresetView struct {
 // workPresets serves GET /api/v1/work/presets: the ready task workflows, not paged.
 func (s *Server) workPresets(c *gin.Context) {
 	renderList(c, work.Presets, "", func(p work.Preset) workPresetView {
-		return workPresetView{PresetKey: p.Slug, Name: p.Name, Description: p.Description, Stages: viewStages(p.Stages), Roles: viewRoleTemplates(p.Roles)}
+		return workPresetView{
+			PresetKey:   p.Slug,
+			Name:        p.Name,
+			Description: p.Description,
+			Stages:      viewStages(p.Stages),
+			Roles:       viewRoleTemplates(p.Roles),
+		}
 	})
 }
 
@@ -178,7 +184,12 @@ func (s *Server) workTaskWorkflowRolePatch(c *gin.Context) {
 		return
 	}
 	user := optionalID(req.UserID)
-	r, err := s.Work.PatchRole(c, workAccess(c), processRole(c), work.RolePatch{Name: req.Name, Description: req.Description, UserSet: user.Set, UserID: user.ID})
+	r, err := s.Work.PatchRole(c, workAccess(c), processRole(c), work.RolePatch{
+		Name:        req.Name,
+		Description: req.Description,
+		UserSet:     user.Set,
+		UserID:      user.ID,
+	})
 	if err != nil {
 		httpx.WriteError(c, err)
 		return

@@ -49,7 +49,14 @@ func viewBoard(d work.BoardDetail) taskBoardView {
 	v := taskBoardView{TaskBoardID: d.ID, CompanyID: d.CompanyID, ProjectID: d.ProjectID, TaskWorkflowID: d.TaskWorkflowID, Name: d.Name,
 		Columns: []taskColumnView{}, CustomFields: []taskCustomFieldView{}, CreatedAt: d.CreatedAt}
 	for _, c := range d.Columns {
-		v.Columns = append(v.Columns, taskColumnView{TaskBoardColumnID: c.ID, Status: c.Status, Name: c.Name, Position: c.Position, IsDone: c.IsDone, TaskCount: d.TaskCounts[c.ID]})
+		v.Columns = append(v.Columns, taskColumnView{
+			TaskBoardColumnID: c.ID,
+			Status:            c.Status,
+			Name:              c.Name,
+			Position:          c.Position,
+			IsDone:            c.IsDone,
+			TaskCount:         d.TaskCounts[c.ID],
+		})
 	}
 	for _, f := range d.CustomFields {
 		v.CustomFields = append(v.CustomFields, viewCustomField(f))
@@ -202,7 +209,12 @@ func viewFieldValue(taskID uuid.UUID, v work.FieldValue) taskFieldValueView {
 }
 
 func viewTaskDetail(d *work.TaskDetail) taskDetailView {
-	v := taskDetailView{taskView: viewTask(d.TaskRow), Comments: []taskCommentView{}, Checklist: []checklistItemView{}, CustomFields: []taskFieldValueView{}}
+	v := taskDetailView{
+		taskView:     viewTask(d.TaskRow),
+		Comments:     []taskCommentView{},
+		Checklist:    []checklistItemView{},
+		CustomFields: []taskFieldValueView{},
+	}
 	for _, cm := range d.Comments {
 		v.Comments = append(v.Comments, viewComment(cm))
 	}
@@ -331,8 +343,15 @@ func (s *Server) workTaskPatch(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	row, err := s.Work.PatchTask(c, workAccess(c), task(c), work.TaskPatch{Title: req.Title, Description: req.Description, Priority: req.Priority,
-		Labels: req.Labels, Assignee: optionalID(req.AssigneeUserID), Client: optionalID(req.ClientID), DueDate: optionalDate(req.DueDate)})
+	row, err := s.Work.PatchTask(c, workAccess(c), task(c), work.TaskPatch{
+		Title:       req.Title,
+		Description: req.Description,
+		Priority:    req.Priority,
+		Labels:      req.Labels,
+		Assignee:    optionalID(req.AssigneeUserID),
+		Client:      optionalID(req.ClientID),
+		DueDate:     optionalDate(req.DueDate),
+	})
 	if err != nil {
 		httpx.WriteError(c, err)
 		return

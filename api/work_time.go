@@ -34,8 +34,19 @@ func viewTimeEntry(e work.TimeEntry) timeEntryView {
 	if e.TimerID != nil {
 		source = "timer"
 	}
-	return timeEntryView{TimeEntryID: e.ID, UserID: e.UserID, TaskID: e.TaskID, ProjectID: e.ProjectID, ClientID: e.ClientID, TimerID: e.TimerID,
-		WorkDate: e.WorkDate.String(), DurationSeconds: e.DurationSeconds, Note: e.Note, Source: source, CreatedAt: e.CreatedAt}
+	return timeEntryView{
+		TimeEntryID:     e.ID,
+		UserID:          e.UserID,
+		TaskID:          e.TaskID,
+		ProjectID:       e.ProjectID,
+		ClientID:        e.ClientID,
+		TimerID:         e.TimerID,
+		WorkDate:        e.WorkDate.String(),
+		DurationSeconds: e.DurationSeconds,
+		Note:            e.Note,
+		Source:          source,
+		CreatedAt:       e.CreatedAt,
+	}
 }
 
 // workTimeList serves GET /api/v1/work/time.
@@ -70,7 +81,12 @@ func (s *Server) workTimeCreate(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	e, err := s.Work.BookTime(c, workAccess(c), work.TimeInput{TaskID: req.TaskID, DurationSeconds: req.DurationSeconds, WorkDate: req.WorkDate, Note: req.Note})
+	e, err := s.Work.BookTime(c, workAccess(c), work.TimeInput{
+		TaskID:          req.TaskID,
+		DurationSeconds: req.DurationSeconds,
+		WorkDate:        req.WorkDate,
+		Note:            req.Note,
+	})
 	if err != nil {
 		httpx.WriteError(c, err)
 		return
@@ -119,7 +135,11 @@ func (s *Server) workTaskTimerStart(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	c.JSON(http.StatusCreated, timerChange{Timer: s.viewTimer(st.Timer), StoppedTimer: s.viewTimer(st.Stopped), TimeEntry: entryView(st.Booked)})
+	c.JSON(http.StatusCreated, timerChange{
+		Timer:        s.viewTimer(st.Timer),
+		StoppedTimer: s.viewTimer(st.Stopped),
+		TimeEntry:    entryView(st.Booked),
+	})
 }
 
 // workTimerStop serves POST /api/v1/work/timer/stop.
@@ -240,6 +260,15 @@ func (s *Server) workOverview(c *gin.Context) {
 		return
 	}
 	views := func(rows []work.TaskRow) []taskView { v, _ := each(viewTask)(rows); return v }
-	c.JSON(http.StatusOK, overviewView{Today: o.Today.String(), WeekEnds: o.WeekEnd.String(), OpenCount: o.OpenCount, OverdueCount: o.OverdueCount,
-		DueThisWeekCount: o.DueThisWeekCount, Open: views(o.Open), Overdue: views(o.Overdue), DueThisWeek: views(o.DueThisWeek), RunningTimer: s.viewTimer(o.Timer)})
+	c.JSON(http.StatusOK, overviewView{
+		Today:            o.Today.String(),
+		WeekEnds:         o.WeekEnd.String(),
+		OpenCount:        o.OpenCount,
+		OverdueCount:     o.OverdueCount,
+		DueThisWeekCount: o.DueThisWeekCount,
+		Open:             views(o.Open),
+		Overdue:          views(o.Overdue),
+		DueThisWeek:      views(o.DueThisWeek),
+		RunningTimer:     s.viewTimer(o.Timer),
+	})
 }

@@ -48,7 +48,8 @@ func (d *Drafts) Validate(ctx context.Context, w *automation.Workflow, g automat
 		if !ok {
 			continue
 		}
-		if id, named := a.Config["workflow_id"].(string); named && a.ActionTypeKey == ActionWorkflowCall && !flagged[a.ActionKey+" config.workflow_id"] {
+		if id, named := a.Config["workflow_id"].(string); named && a.ActionTypeKey == ActionWorkflowCall &&
+			!flagged[a.ActionKey+" config.workflow_id"] {
 			diag, err := d.call(ctx, w, id)
 			if err != nil {
 				return nil, err
@@ -151,7 +152,8 @@ func Writes(g automation.Graph) bool {
 
 // reference looks up the id in config field of an action of type t, and answers what is
 // wrong with it (nil when nothing is).
-func (d *Drafts) reference(ctx context.Context, w *automation.Workflow, t *schemas.ActionType, field, raw string) (*automation.Diagnostic, error) {
+func (d *Drafts) reference(ctx context.Context, w *automation.Workflow, t *schemas.ActionType,
+	field, raw string) (*automation.Diagnostic, error) {
 	problem := func(severity, code, format string, args ...any) (*automation.Diagnostic, error) {
 		return &automation.Diagnostic{Severity: severity, Code: code, Message: fmt.Sprintf(format, args...)}, nil
 	}
@@ -170,7 +172,13 @@ func (d *Drafts) reference(ctx context.Context, w *automation.Workflow, t *schem
 			return problem(automation.SeverityError, "integration_wrong_type", "integration %s is a %s integration; %s needs a %s one",
 				id, dep.DependencyTypeKey, t.Key, t.DependencyTypeKey)
 		case dep.Status != integration.StatusActive:
-			return problem(automation.SeverityWarning, "integration_disabled", "integration %q (%s) is disabled; runs treat it as missing until it is enabled", dep.Name, id)
+			return problem(
+				automation.SeverityWarning,
+				"integration_disabled",
+				"integration %q (%s) is disabled; runs treat it as missing until it is enabled",
+				dep.Name,
+				id,
+			)
 		}
 	case "email_template_id":
 		_, found = d.Integrations.EmailTemplateOf(ctx, w.CompanyID, w.ProjectID, id)

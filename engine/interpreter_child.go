@@ -24,7 +24,13 @@ func (r *interpreter) actionChild(a automation.Action, config map[string]any, se
 	now := workflow.Now(r.ctx)
 	attempt := r.attempts[a.ActionKey] + 1
 	r.status[a.ActionKey] = automation.ActionRunning
-	r.action(automation.ActionUpdate{ActionKey: a.ActionKey, Status: automation.ActionRunning, Input: config, StartedAt: &now, MaxAttempts: attempt})
+	r.action(automation.ActionUpdate{
+		ActionKey:   a.ActionKey,
+		Status:      automation.ActionRunning,
+		Input:       config,
+		StartedAt:   &now,
+		MaxAttempts: attempt,
+	})
 	r.event("action.started", a.ActionKey, string(automation.ActionRunning), "", nil)
 	ctx := workflow.WithChildOptions(r.ctx, workflow.ChildWorkflowOptions{
 		WorkflowID:               fmt.Sprintf("%s/%s/%d", workflow.GetInfo(r.ctx).WorkflowExecution.ID, a.ActionKey, attempt),

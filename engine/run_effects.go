@@ -103,7 +103,8 @@ func (s *Runs) ReplayEffects(ctx context.Context, r *automation.Run) (RunEffects
 
 // effects sorts the actions of g, in graph order, by what sort says a retry or replay does
 // with each.
-func (s *Runs) effects(g automation.Graph, status map[string]automation.ActionStatus, sort func(key string) (acts, reused bool)) RunEffects {
+func (s *Runs) effects(g automation.Graph, status map[string]automation.ActionStatus,
+	sort func(key string) (acts, reused bool)) RunEffects {
 	policies := s.policies(g)
 	out := RunEffects{ActsAgain: []ActionEffect{}, Reused: []ActionEffect{}}
 	for _, a := range g.Actions {

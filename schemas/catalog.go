@@ -196,7 +196,10 @@ func parseCatalog(files fs.FS) (*Catalog, error) {
 	}
 	for _, e := range deps {
 		if e.DependencyTypeKey == "" || e.DisplayName == "" || e.ProviderKey == "" || c.dependencyBy[e.DependencyTypeKey] != nil {
-			return nil, fmt.Errorf("dependencies/catalog.json: entry %q: key, display_name and provider_key are required and keys unique", e.DependencyTypeKey)
+			return nil, fmt.Errorf(
+				"dependencies/catalog.json: entry %q: key, display_name and provider_key are required and keys unique",
+				e.DependencyTypeKey,
+			)
 		}
 		d := &DependencyType{Key: e.DependencyTypeKey, DisplayName: e.DisplayName, ProviderKey: e.ProviderKey}
 		var err error

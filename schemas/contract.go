@@ -134,8 +134,16 @@ func parse(src []byte) (*Contract, error) {
 	return c, nil
 }
 
-func (c *Contract) operation(compiler *jsonschema.Compiler, path, method string, raw map[string]any, globalSecured bool) (*Operation, error) {
-	op := &Operation{Method: strings.ToUpper(method), Path: path, Raw: raw, responses: map[int]*jsonschema.Schema{}, problems: map[int]bool{}, headers: map[int][]string{}}
+func (c *Contract) operation(compiler *jsonschema.Compiler, path, method string, raw map[string]any,
+	globalSecured bool) (*Operation, error) {
+	op := &Operation{
+		Method:    strings.ToUpper(method),
+		Path:      path,
+		Raw:       raw,
+		responses: map[int]*jsonschema.Schema{},
+		problems:  map[int]bool{},
+		headers:   map[int][]string{},
+	}
 	op.ID, _ = raw["operationId"].(string)
 	op.Summary, _ = raw["summary"].(string)
 	op.Description, _ = raw["description"].(string)

@@ -91,7 +91,8 @@ func parseIntegrationDocs(files fs.FS, catalog *Catalog) (*IntegrationDocs, erro
 				return nil, fmt.Errorf("%sindex.json: %s: dependency type %q is not in the catalog", dir, d.Slug, k)
 			}
 		}
-		if d.ProviderKey != "" && !slices.ContainsFunc(catalog.Dependencies(), func(t *DependencyType) bool { return t.ProviderKey == d.ProviderKey }) {
+		if d.ProviderKey != "" &&
+			!slices.ContainsFunc(catalog.Dependencies(), func(t *DependencyType) bool { return t.ProviderKey == d.ProviderKey }) {
 			return nil, fmt.Errorf("%sindex.json: %s: provider %q has no dependency type in the catalog", dir, d.Slug, d.ProviderKey)
 		}
 		md, err := fs.ReadFile(files, dir+d.Slug+".md")
@@ -100,7 +101,9 @@ func parseIntegrationDocs(files fs.FS, catalog *Catalog) (*IntegrationDocs, erro
 		}
 		d.Markdown = md
 		d.titleTokens = tokenSet(d.Title)
-		d.keywordTokens = tokenSet(strings.Join(append(append(append([]string{d.Slug}, d.Keywords...), d.ActionTypeKeys...), d.DependencyTypeKeys...), " "))
+		d.keywordTokens = tokenSet(
+			strings.Join(append(append(append([]string{d.Slug}, d.Keywords...), d.ActionTypeKeys...), d.DependencyTypeKeys...), " "),
+		)
 		d.bodyTokens = map[string]int{}
 		for _, t := range tokens(string(md)) {
 			d.bodyTokens[t]++

@@ -45,7 +45,11 @@ func parseServiceTypes(raw []byte) ([]GlobalServiceType, error) {
 	ids, keys := map[uuid.UUID]bool{}, map[string]bool{}
 	for _, t := range types {
 		if t.ID == uuid.Nil || ids[t.ID] || keys[t.Key] || !ServiceTypeKeyPattern.MatchString(t.Key) || t.DisplayName == "" {
-			return nil, fmt.Errorf("billing/service_types.json: entry %q: an id and a key must be unique, the key %s, the name set", t.Key, ServiceTypeKeyPattern)
+			return nil, fmt.Errorf(
+				"billing/service_types.json: entry %q: an id and a key must be unique, the key %s, the name set",
+				t.Key,
+				ServiceTypeKeyPattern,
+			)
 		}
 		ids[t.ID], keys[t.Key] = true, true
 	}

@@ -103,7 +103,13 @@ func (c *ClientB) call(ctx context.Context, httpMethod, path, method string, pay
 		return nil, e
 	}
 	if jsonErr != nil {
-		return nil, &Error{Provider: ProviderB, Method: method, Sent: true, StatusCode: ans.status, Description: "the answer is not a JSON object"}
+		return nil, &Error{
+			Provider:    ProviderB,
+			Method:      method,
+			Sent:        true,
+			StatusCode:  ans.status,
+			Description: "the answer is not a JSON object",
+		}
 	}
 	return raw, nil
 }

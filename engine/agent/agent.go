@@ -83,7 +83,8 @@ func (a *Agent) RuntimeUp(ctx context.Context) bool {
 
 // Provider finds the model provider the employee (or a session) uses: the one chosen,
 // else the project's tested one, else its first; and tells how healthy it is.
-func (a *Agent) Provider(ctx context.Context, p *company.Project, chosen *uuid.UUID) (aiemployee.ProviderHealth, *integration.ActionDependency, error) {
+func (a *Agent) Provider(ctx context.Context, p *company.Project,
+	chosen *uuid.UUID) (aiemployee.ProviderHealth, *integration.ActionDependency, error) {
 	if chosen != nil {
 		d, err := a.Integrations.ActionDependencyOf(ctx, p.CompanyID, p.ID, *chosen)
 		if models.IsKind(err, models.KindNotFound) || err == nil && d.DependencyTypeKey != TypeAIModelProvider {
@@ -217,7 +218,13 @@ func (a *Agent) PostMessage(ctx context.Context, sess *aiemployee.Session, in ai
 	_, err = a.Client.SignalWithStartWorkflow(ctx, posted.AgentThreadID, agentMessageSignal, AgentTurn{Turn: posted.Turn},
 		client.StartWorkflowOptions{ID: posted.AgentThreadID, TaskQueue: a.TaskQueue}, AgentWorkflowName, AgentInput{SessionID: posted.ID})
 	if err != nil {
-		if _, endErr := a.Store.EndTurn(context.WithoutCancel(ctx), posted.ID, posted.Turn, aiemployee.TurnFailed, "the agent runtime did not take the message"); endErr != nil {
+		if _, endErr := a.Store.EndTurn(
+			context.WithoutCancel(ctx),
+			posted.ID,
+			posted.Turn,
+			aiemployee.TurnFailed,
+			"the agent runtime did not take the message",
+		); endErr != nil {
 			return nil, endErr
 		}
 		return nil, models.Unavailable("engine_unavailable", err)
@@ -233,7 +240,10 @@ func (a *Agent) Decide(ctx context.Context, c *aiemployee.ToolCall, approve bool
 	if err != nil {
 		return nil, err
 	}
-	err = a.Client.SignalWorkflow(ctx, aiemployee.AgentThreadID(c.SessionID), "", agentDecisionSignal, AgentDecision{ToolCallID: c.ID, Approved: approve})
+	err = a.Client.SignalWorkflow(ctx, aiemployee.AgentThreadID(c.SessionID), "", agentDecisionSignal, AgentDecision{
+		ToolCallID: c.ID,
+		Approved:   approve,
+	})
 	if err != nil {
 		return nil, models.Unavailable("engine_unavailable", err)
 	}

@@ -79,8 +79,15 @@ var evalTasks = []evalTask{
 			return json.Unmarshal([]byte(strings.TrimSpace(r.Content)), &v) == nil && v["status"] == "ok"
 		}},
 	{key: "tool_call", prompt: "Look up the order A-17 with the lookup_order tool.",
-		tool: &llm.Tool{Name: "lookup_order", Description: "Look up an order by its id.",
-			Parameters: map[string]any{"type": "object", "required": []any{"order_id"}, "properties": map[string]any{"order_id": map[string]any{"type": "string"}}}},
+		tool: &llm.Tool{
+			Name:        "lookup_order",
+			Description: "Look up an order by its id.",
+			Parameters: map[string]any{
+				"type":       "object",
+				"required":   []any{"order_id"},
+				"properties": map[string]any{"order_id": map[string]any{"type": "string"}},
+			},
+		},
 		check: func(r llm.Reply) bool {
 			for _, c := range r.ToolCalls {
 				var in map[string]any

@@ -119,7 +119,11 @@ func retryAdvice(class string) string {
 }
 
 func (a *Agent) previewPayments(ctx context.Context, p *company.Project) (string, error) {
-	rows, _, err := a.Billing.PaymentActions(ctx, billing.PaymentActionFilter{ProjectID: p.ID, Statuses: openPayments}, models.PageRequest{Limit: 20})
+	rows, _, err := a.Billing.PaymentActions(
+		ctx,
+		billing.PaymentActionFilter{ProjectID: p.ID, Statuses: openPayments},
+		models.PageRequest{Limit: 20},
+	)
 	if err != nil {
 		return "", err
 	}
@@ -149,7 +153,11 @@ func (a *Agent) previewOverview(ctx context.Context, p *company.Project) (string
 		}
 		failed += len(runs)
 	}
-	due, _, err := a.Billing.PaymentActions(ctx, billing.PaymentActionFilter{ProjectID: p.ID, Statuses: openPayments}, models.PageRequest{Limit: models.MaxPageLimit})
+	due, _, err := a.Billing.PaymentActions(
+		ctx,
+		billing.PaymentActionFilter{ProjectID: p.ID, Statuses: openPayments},
+		models.PageRequest{Limit: models.MaxPageLimit},
+	)
 	if err != nil {
 		return "", err
 	}
@@ -165,11 +173,15 @@ func (a *Agent) previewOverview(ctx context.Context, p *company.Project) (string
 func previewSetup(c aiemployee.Capability) string {
 	switch c.Dependencies[aiemployee.DependencyModelProvider].Status {
 	case aiemployee.DependencyUntested:
-		return "This is a preview answered without a model. Test the project's AI model provider integration (its test action) so that a model can answer."
+		return "This is a preview answered without a model. Test the project's AI model provider integration (its " +
+			"test action) so that a model can answer."
 	case aiemployee.DependencyFailed:
-		return "This is a preview answered without a model: the AI model provider integration failed its last test. Check its base_url and api_key, then test it again."
+		return "This is a preview answered without a model: the AI model provider integration failed its last " +
+			"test. Check its base_url and api_key, then test it again."
 	case aiemployee.DependencyDisabled:
 		return "This is a preview answered without a model: the chosen AI model provider integration is disabled. Enable it or choose another."
 	}
-	return "This is a preview answered without a model. Add an ai.model_provider integration (any OpenAI-compatible chat completions API: base_url and api_key) and test it, so that a model can answer and use tools."
+	return "This is a preview answered without a model. Add an ai.model_provider integration (any " +
+		"OpenAI-compatible chat completions API: base_url and api_key) and test it, " +
+		"so that a model can answer and use tools."
 }

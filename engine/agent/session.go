@@ -162,7 +162,11 @@ func (s *agentSession) run(ctx workflow.Context, turn int) error {
 			RetryPolicy: agentRetry,
 		})
 		var res AgentStepResult
-		if err := workflow.ExecuteActivity(actx, agentStepActivity, AgentStepRequest{SessionID: s.in.SessionID, Turn: turn, Step: step}).Get(actx, &res); err != nil {
+		if err := workflow.ExecuteActivity(actx, agentStepActivity, AgentStepRequest{
+			SessionID: s.in.SessionID,
+			Turn:      turn,
+			Step:      step,
+		}).Get(actx, &res); err != nil {
 			outcome, detail = s.failed(turnCtx, err)
 			break
 		}
@@ -178,7 +182,12 @@ func (s *agentSession) run(ctx workflow.Context, turn int) error {
 	end := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: 30 * time.Second,
 		RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: time.Minute}})
 	endCtx, _ := workflow.NewDisconnectedContext(end)
-	return workflow.ExecuteActivity(endCtx, agentEndActivity, AgentEnd{SessionID: s.in.SessionID, Turn: turn, Outcome: outcome, Detail: detail}).Get(endCtx, nil)
+	return workflow.ExecuteActivity(endCtx, agentEndActivity, AgentEnd{
+		SessionID: s.in.SessionID,
+		Turn:      turn,
+		Outcome:   outcome,
+		Detail:    detail,
+	}).Get(endCtx, nil)
 }
 
 // call waits for a call's approval when it needs one, then runs it if it may run.

@@ -91,17 +91,34 @@ func agentTools() []*AgentTool {
 		{Name: "list_payment_actions", Risk: RiskRead, Permission: read,
 			Description: "List the project's payments awaiting confirmation (pending, snoozed, needs_decision) with their due dates and totals.",
 			Input:       obj(nil, map[string]any{}), run: toolListPaymentActions},
-		{Name: "search_integration_docs", Risk: RiskRead, Permission: read,
+		{
+			Name:        "search_integration_docs",
+			Risk:        RiskRead,
+			Permission:  read,
 			Description: "Search the integration and action documents (how to configure each action type, the patch format).",
-			Input:       obj([]string{"q"}, map[string]any{"q": map[string]any{"type": "string", "minLength": 1, "maxLength": 300}}), run: toolSearchDocs},
-		{Name: "remember", Risk: RiskRead, Permission: read, sessionOnly: true,
+			Input:       obj([]string{"q"}, map[string]any{"q": map[string]any{"type": "string", "minLength": 1, "maxLength": 300}}),
+			run:         toolSearchDocs,
+		},
+		{
+			Name:        "remember",
+			Risk:        RiskRead,
+			Permission:  read,
+			sessionOnly: true,
 			Description: "Keep short notes in the session's working memory for later turns (a null value forgets a key).",
-			Input:       obj([]string{"values"}, map[string]any{"values": map[string]any{"type": "object", "maxProperties": 20}}), run: toolRemember},
-		{Name: "propose_workflow_patch", Risk: RiskProposal, Permission: read,
-			Description: "Propose a change to a workflow's draft as a service-workflow-patch-v1 document. The patch is checked without saving anything and becomes the session's active proposal; apply_patch_proposal applies it.",
+			Input:       obj([]string{"values"}, map[string]any{"values": map[string]any{"type": "object", "maxProperties": 20}}),
+			run:         toolRemember,
+		},
+		{
+			Name:       "propose_workflow_patch",
+			Risk:       RiskProposal,
+			Permission: read,
+			Description: "Propose a change to a workflow's draft as a service-workflow-patch-v1 document. " +
+				"The patch is checked without saving anything and becomes the session's active proposal; " +
+				"apply_patch_proposal applies it.",
 			Input: obj([]string{"workflow_id", "patch"}, map[string]any{"workflow_id": idField("The workflow to change."),
 				"patch": map[string]any{"type": "object", "description": "The service-workflow-patch-v1 document."}}),
-			run: toolProposePatch},
+			run: toolProposePatch,
+		},
 		{Name: "apply_patch_proposal", Risk: RiskLow, Permission: work,
 			Description: "Apply a patch proposal (the session's active one when none is named) to its workflow's draft. Nothing is published.",
 			Input:       obj(nil, map[string]any{"patch_proposal_id": idField("The proposal; default the active one.")}), run: toolApplyProposal},
@@ -216,13 +233,24 @@ func toolListRuns(ctx context.Context, t *toolScope, in map[string]any) (map[str
 		return nil, err
 	}
 	status, _ := in["status"].(string)
-	rows, _, err := t.agent.Workflows.Runs(ctx, w.ID, automation.RunFilter{Status: automation.RunStatus(status)}, models.PageRequest{Limit: 20})
+	rows, _, err := t.agent.Workflows.Runs(
+		ctx,
+		w.ID,
+		automation.RunFilter{Status: automation.RunStatus(status)},
+		models.PageRequest{Limit: 20},
+	)
 	if err != nil {
 		return nil, err
 	}
 	list := []any{}
 	for _, r := range rows {
-		list = append(list, map[string]any{"workflow_run_id": r.ID, "status": r.Status, "error": r.Error, "created_at": r.CreatedAt, "is_test": r.IsTest})
+		list = append(list, map[string]any{
+			"workflow_run_id": r.ID,
+			"status":          r.Status,
+			"error":           r.Error,
+			"created_at":      r.CreatedAt,
+			"is_test":         r.IsTest,
+		})
 	}
 	return map[string]any{"runs": list}, nil
 }
@@ -278,7 +306,11 @@ func toolListClients(ctx context.Context, t *toolScope, in map[string]any) (map[
 }
 
 // openPayments are the statuses of payments that still await the user.
-var openPayments = []billing.PaymentActionStatus{billing.PaymentActionPending, billing.PaymentActionSnoozed, billing.PaymentActionNeedsDecision}
+var openPayments = []billing.PaymentActionStatus{
+	billing.PaymentActionPending,
+	billing.PaymentActionSnoozed,
+	billing.PaymentActionNeedsDecision,
+}
 
 func toolListPaymentActions(ctx context.Context, t *toolScope, _ map[string]any) (map[string]any, error) {
 	rows, _, err := t.agent.Billing.PaymentActions(ctx, billing.PaymentActionFilter{ProjectID: t.project.ID, Statuses: openPayments},
@@ -333,7 +365,13 @@ func toolProposePatch(ctx context.Context, t *toolScope, in map[string]any) (map
 	}
 	diags := []any{}
 	for _, d := range result.Diagnostics {
-		diags = append(diags, map[string]any{"severity": d.Severity, "code": d.Code, "message": d.Message, "action_key": d.ActionKey, "field": d.Field})
+		diags = append(diags, map[string]any{
+			"severity":   d.Severity,
+			"code":       d.Code,
+			"message":    d.Message,
+			"action_key": d.ActionKey,
+			"field":      d.Field,
+		})
 	}
 	p, err := t.agent.Store.Propose(ctx, t.session, w.ID, patchDoc, diags)
 	if err != nil {

@@ -152,7 +152,11 @@ func (d *Server) addSearchAttributes(opts Options) error {
 	if len(opts.SearchAttributes) == 0 {
 		return nil
 	}
-	c, err := client.Dial(client.Options{HostPort: d.address, Namespace: opts.Namespace, Logger: sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
+	c, err := client.Dial(client.Options{
+		HostPort:  d.address,
+		Namespace: opts.Namespace,
+		Logger:    sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler)),
+	})
 	if err != nil {
 		return err
 	}

@@ -35,7 +35,12 @@ func (in *Intake) CallWorkflow(ctx context.Context, req activities.Request) (act
 	raw, _ := req.Config["workflow_id"].(string)
 	calleeID, err := uuid.Parse(raw)
 	if err != nil {
-		return activities.Result{}, activities.Fail(activities.ClassValidation, "invalid_config", "workflow_id is not a workflow id.", "Choose the workflow to call")
+		return activities.Result{}, activities.Fail(
+			activities.ClassValidation,
+			"invalid_config",
+			"workflow_id is not a workflow id.",
+			"Choose the workflow to call",
+		)
 	}
 	caller, err := in.Workflows.Run(ctx, req.RunID)
 	if err != nil {
@@ -57,7 +62,12 @@ func (in *Intake) CallWorkflow(ctx context.Context, req activities.Request) (act
 		Namespaces: map[string]any{callNamespace: map[string]any{"caller_run_id": req.RunID.String(), "depth": depth}},
 	})
 	if err != nil {
-		return activities.Result{}, activities.Fail(activities.ClassTransient, "engine_unavailable", "The called run could not be started: "+err.Error()+".", "The action is retried automatically")
+		return activities.Result{}, activities.Fail(
+			activities.ClassTransient,
+			"engine_unavailable",
+			"The called run could not be started: "+err.Error()+".",
+			"The action is retried automatically",
+		)
 	}
 	if req.Config["wait"] == false {
 		return activities.Result{Output: map[string]any{"workflow_run_id": run.ID.String(), "status": "started", "output": map[string]any{}}}, nil
@@ -69,7 +79,12 @@ func (in *Intake) CallWorkflow(ctx context.Context, req activities.Request) (act
 // must be of the calling run's project.
 func (in *Intake) calleeTrigger(ctx context.Context, req activities.Request, calleeID uuid.UUID) (automation.Trigger, error) {
 	refuse := func(code, reason string) (automation.Trigger, error) {
-		return automation.Trigger{}, activities.Fail(activities.ClassValidation, code, reason, "Choose a published workflow of this project with a manual trigger in workflow_id")
+		return automation.Trigger{}, activities.Fail(
+			activities.ClassValidation,
+			code,
+			reason,
+			"Choose a published workflow of this project with a manual trigger in workflow_id",
+		)
 	}
 	callee, err := in.Workflows.WorkflowOf(ctx, req.CompanyID, calleeID)
 	if models.IsKind(err, models.KindNotFound) || err == nil && callee.ProjectID != req.ProjectID {
@@ -78,7 +93,11 @@ func (in *Intake) calleeTrigger(ctx context.Context, req activities.Request, cal
 	if err != nil {
 		return automation.Trigger{}, err
 	}
-	triggers, err := in.Workflows.Triggers(ctx, automation.TriggerQuery{ActionTypeKey: automation.TypeManual, CompanyID: req.CompanyID, WorkflowID: calleeID})
+	triggers, err := in.Workflows.Triggers(ctx, automation.TriggerQuery{
+		ActionTypeKey: automation.TypeManual,
+		CompanyID:     req.CompanyID,
+		WorkflowID:    calleeID,
+	})
 	if err != nil {
 		return automation.Trigger{}, err
 	}
@@ -102,15 +121,24 @@ func (in *Intake) awaitCall(ctx context.Context, req activities.Request, run *au
 	case ctx.Err() != nil:
 		return activities.Result{}, ctx.Err()
 	case err != nil && !errors.As(err, &canceled):
-		return activities.Result{}, activities.Fail(activities.ClassTransient, "engine_unavailable", "The called run could not be followed: "+err.Error()+".", "The action is retried automatically")
+		return activities.Result{}, activities.Fail(
+			activities.ClassTransient,
+			"engine_unavailable",
+			"The called run could not be followed: "+err.Error()+".",
+			"The action is retried automatically",
+		)
 	}
 	ended, err := in.Workflows.Run(ctx, run.ID)
 	if err != nil {
 		return activities.Result{}, err
 	}
 	if ended.Status != automation.RunSucceeded {
-		return activities.Result{}, activities.Fail(activities.ClassPermanent, "called_run_"+string(ended.Status),
-			fmt.Sprintf("The called run %s ended %s: %s.", run.ID, ended.Status, ended.TerminalReason), "Look at the called run, then retry this action")
+		return activities.Result{}, activities.Fail(
+			activities.ClassPermanent,
+			"called_run_"+string(ended.Status),
+			fmt.Sprintf("The called run %s ended %s: %s.", run.ID, ended.Status, ended.TerminalReason),
+			"Look at the called run, then retry this action",
+		)
 	}
 	actions, err := in.Workflows.ActionRuns(ctx, ended)
 	if err != nil {
@@ -122,5 +150,7 @@ func (in *Intake) awaitCall(ctx context.Context, req activities.Request, run *au
 			output[a.ActionKey] = automation.DecodeObject(a.Output)
 		}
 	}
-	return activities.Result{Output: map[string]any{"workflow_run_id": run.ID.String(), "status": automation.RunSucceeded, "output": output}}, nil
+	return activities.Result{
+		Output: map[string]any{"workflow_run_id": run.ID.String(), "status": automation.RunSucceeded, "output": output},
+	}, nil
 }

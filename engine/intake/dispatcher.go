@@ -150,7 +150,8 @@ func (d *Dispatcher) dispatch(ctx context.Context) (bool, error) {
 // many it dispatched. An event some workflow of which could not start is logged (with
 // describe's fields) and marked all the same: the runs it could start are stored.
 func startEvents[E any](ctx context.Context, d *Dispatcher, queued func(context.Context, int) ([]E, error),
-	start func(context.Context, E) ([]uuid.UUID, error), done func(context.Context, E, []uuid.UUID) error, describe func(E) []any) (int, error) {
+	start func(context.Context, E) ([]uuid.UUID, error), done func(context.Context, E, []uuid.UUID) error,
+	describe func(E) []any) (int, error) {
 	events, err := queued(ctx, dispatchBatch)
 	if err != nil {
 		return 0, err

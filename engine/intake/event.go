@@ -34,7 +34,11 @@ type domainEvent struct {
 // keep the others from starting; the first such problem comes with the ids. Other errors:
 // internal.
 func (in *Intake) startOnEvent(ctx context.Context, ev domainEvent) ([]uuid.UUID, error) {
-	triggers, err := in.Workflows.Triggers(ctx, automation.TriggerQuery{ActionTypeKey: ev.ActionType, CompanyID: ev.CompanyID, ProjectID: ev.ProjectID})
+	triggers, err := in.Workflows.Triggers(ctx, automation.TriggerQuery{
+		ActionTypeKey: ev.ActionType,
+		CompanyID:     ev.CompanyID,
+		ProjectID:     ev.ProjectID,
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -52,11 +52,16 @@ func (in *Intake) fire(ctx context.Context, t automation.Trigger, triggerType st
 
 // StartManual runs the current version from its first manual trigger with the given input.
 // Errors: invalid (not published, no manual trigger), unavailable.
-func (in *Intake) StartManual(ctx context.Context, w *automation.Workflow, userID uuid.UUID, input map[string]any) (*automation.Run, error) {
+func (in *Intake) StartManual(ctx context.Context, w *automation.Workflow, userID uuid.UUID,
+	input map[string]any) (*automation.Run, error) {
 	if w.CurrentVersionID == nil {
 		return nil, models.Invalid("workflow_not_published", "workflow_id")
 	}
-	triggers, err := in.Workflows.Triggers(ctx, automation.TriggerQuery{ActionTypeKey: automation.TypeManual, CompanyID: w.CompanyID, WorkflowID: w.ID})
+	triggers, err := in.Workflows.Triggers(ctx, automation.TriggerQuery{
+		ActionTypeKey: automation.TypeManual,
+		CompanyID:     w.CompanyID,
+		WorkflowID:    w.ID,
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -108,16 +108,23 @@ func (in *Intake) answerWaits(ctx context.Context, r *relay.Relay, u *relay.Upda
 // A workflow that cannot start (a template it names is gone) does not keep the others from
 // starting, nor does one the engine refused (its run is kept failed, and counts as started):
 // the ids of the runs started come with the first such problem. Other errors: internal.
-func (in *Intake) startRelay(ctx context.Context, r *relay.Relay, u *relay.Update, parsed relay.Parsed, session relay.SessionState) ([]uuid.UUID, error) {
+func (in *Intake) startRelay(ctx context.Context, r *relay.Relay, u *relay.Update, parsed relay.Parsed,
+	session relay.SessionState) ([]uuid.UUID, error) {
 	triggers, err := in.Workflows.Triggers(ctx, automation.TriggerQuery{ActionTypeKey: automation.TypeRelay,
 		CompanyID: r.CompanyID, ProjectID: r.ProjectID, TriggerKey: r.ActionDependencyID.String()})
 	if err != nil {
 		return nil, err
 	}
 	relayNS := map[string]any{
-		"update_id": json.Number(strconv.FormatInt(u.UpdateID, 10)), "update_type": parsed.Type, "action_dependency_id": r.ActionDependencyID.String(),
-		"command": parsed.Command, "command_args": parsed.Args, "callback_data": parsed.CallbackData,
-		"message": parsed.Message, "chat": parsed.Chat, "from": parsed.From,
+		"update_id":            json.Number(strconv.FormatInt(u.UpdateID, 10)),
+		"update_type":          parsed.Type,
+		"action_dependency_id": r.ActionDependencyID.String(),
+		"command":              parsed.Command,
+		"command_args":         parsed.Args,
+		"callback_data":        parsed.CallbackData,
+		"message":              parsed.Message,
+		"chat":                 parsed.Chat,
+		"from":                 parsed.From,
 	}
 	var fired firings
 	for _, t := range triggers {

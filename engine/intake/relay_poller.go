@@ -210,7 +210,12 @@ func (p *RelayPoller) pollOnce(ctx context.Context, r *relay.Relay) (int64, time
 		_, err := p.Intake.DeliverRelayUpdate(ctx, r, u.Raw, relay.SourcePolling)
 		if models.IsKind(err, models.KindInvalid) {
 			// An update that cannot be stored would be asked for forever: skip it.
-			p.Log.Warn("relay poller: skipped an update that is not one", "action_dependency_id", r.ActionDependencyID, "update_id", u.ID, "err", err)
+			p.Log.Warn(
+				"relay poller: skipped an update that is not one",
+				"action_dependency_id", r.ActionDependencyID,
+				"update_id", u.ID,
+				"err", err,
+			)
 		} else if err != nil {
 			return offset, 0, err
 		}

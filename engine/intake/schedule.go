@@ -52,7 +52,11 @@ func (in *Intake) fireSchedule(ctx context.Context, f schedules.ScheduleFiring) 
 // finished (overlapping runs are skipped). A planned time that already has its run (the
 // activity was retried) answers that run. Errors: internal, unavailable.
 func (in *Intake) StartScheduled(ctx context.Context, f schedules.ScheduleFiring) (run *automation.Run, skipped string, err error) {
-	triggers, err := in.Workflows.Triggers(ctx, automation.TriggerQuery{ActionTypeKey: automation.TypeSchedule, WorkflowID: f.WorkflowID, ActionKey: f.ActionKey})
+	triggers, err := in.Workflows.Triggers(ctx, automation.TriggerQuery{
+		ActionTypeKey: automation.TypeSchedule,
+		WorkflowID:    f.WorkflowID,
+		ActionKey:     f.ActionKey,
+	})
 	if err != nil {
 		return nil, "", err
 	}
@@ -78,6 +82,9 @@ func (in *Intake) StartScheduled(ctx context.Context, f schedules.ScheduleFiring
 		}
 	}
 	payload := map[string]any{"scheduled_at": at}
-	run, err = in.fire(ctx, t, engine.TriggerSchedule, engine.Start{Payload: payload, Namespaces: map[string]any{st.Key: payload, "schedule": payload}})
+	run, err = in.fire(ctx, t, engine.TriggerSchedule, engine.Start{
+		Payload:    payload,
+		Namespaces: map[string]any{st.Key: payload, "schedule": payload},
+	})
 	return run, "", err
 }

@@ -23,7 +23,8 @@ type Publisher struct {
 // invalid (the draft's problems, Drafts.Validate's, or a cron expression schedules cannot run), conflict,
 // unavailable (the version is published but its schedules could not be updated;
 // publishing or restoring again repairs them).
-func (p *Publisher) Publish(ctx context.Context, w *automation.Workflow, userID uuid.UUID, description *string) (*automation.Version, error) {
+func (p *Publisher) Publish(ctx context.Context, w *automation.Workflow, userID uuid.UUID,
+	description *string) (*automation.Version, error) {
 	d := w.Draft()
 	if err := p.Drafts.Require(ctx, w, d.Graph); err != nil {
 		return nil, err

@@ -110,7 +110,8 @@ type EmployeePatch struct {
 // instructions, model_id, approval_timeout_seconds).
 func (s *Service) PatchEmployee(ctx context.Context, p *company.Project, patch EmployeePatch) (*Employee, error) {
 	var bad []string
-	if patch.Permission != nil && *patch.Permission != PermissionRead && *patch.Permission != PermissionPropose && *patch.Permission != PermissionWrite {
+	if patch.Permission != nil && *patch.Permission != PermissionRead && *patch.Permission != PermissionPropose &&
+		*patch.Permission != PermissionWrite {
 		bad = append(bad, "permission")
 	}
 	if patch.ModelID != nil && utf8.RuneCountInString(strings.TrimSpace(*patch.ModelID)) > MaxModelID {

@@ -38,7 +38,8 @@ func (s *Service) CachedModels(ctx context.Context, companyID, dependencyID uuid
 }
 
 // CacheModels stores the list a provider answered now.
-func (s *Service) CacheModels(ctx context.Context, companyID, projectID, dependencyID uuid.UUID, list []map[string]any) (*ModelList, error) {
+func (s *Service) CacheModels(ctx context.Context, companyID, projectID, dependencyID uuid.UUID,
+	list []map[string]any) (*ModelList, error) {
 	l := &ModelList{ActionDependencyID: dependencyID, CompanyID: companyID, ProjectID: projectID, Models: list, FetchedAt: s.now()}
 	err := s.DB.WithContext(ctx).Clauses(clause.OnConflict{UpdateAll: true}).Create(l).Error
 	if err != nil {

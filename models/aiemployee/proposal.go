@@ -36,7 +36,8 @@ type Proposal struct {
 func (Proposal) TableName() string { return "ai_patch_proposals" }
 
 // Propose stores a proposal of the session and makes it the session's active one.
-func (s *Service) Propose(ctx context.Context, sess *Session, workflowID uuid.UUID, patch map[string]any, diagnostics []any) (*Proposal, error) {
+func (s *Service) Propose(ctx context.Context, sess *Session, workflowID uuid.UUID, patch map[string]any,
+	diagnostics []any) (*Proposal, error) {
 	now := s.now()
 	p := &Proposal{ID: models.NewID(), CompanyID: sess.CompanyID, ProjectID: sess.ProjectID, SessionID: sess.ID, WorkflowID: workflowID,
 		Patch: patch, Diagnostics: diagnostics, Status: ProposalOpen, CreatedAt: now, UpdatedAt: now}

@@ -134,7 +134,10 @@ func nonNil(m map[string]any) map[string]any {
 // SessionOf loads a session of the user in the project; any other is not found.
 func (s *Service) SessionOf(ctx context.Context, companyID, projectID, userID, id uuid.UUID) (*Session, error) {
 	var sess Session
-	err := s.DB.WithContext(ctx).Take(&sess, "id = ? AND company_id = ? AND project_id = ? AND user_id = ?", id, companyID, projectID, userID).Error
+	err := s.DB.WithContext(ctx).Take(
+		&sess, "id = ? AND company_id = ? AND project_id = ? AND user_id = ?",
+		id, companyID, projectID, userID,
+	).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, models.NotFound("ai_session_not_found")
 	}
@@ -196,7 +199,15 @@ func (s *Service) PostMessage(ctx context.Context, sess *Session, in MessageInpu
 		if in.PageContext != nil {
 			cur.LastPageContext, cur.PageContext = cur.PageContext, in.PageContext
 		}
-		msg = &Message{ID: models.NewID(), CompanyID: cur.CompanyID, SessionID: cur.ID, Turn: cur.Turn, Role: RoleUser, Content: content, CreatedAt: s.now()}
+		msg = &Message{
+			ID:        models.NewID(),
+			CompanyID: cur.CompanyID,
+			SessionID: cur.ID,
+			Turn:      cur.Turn,
+			Role:      RoleUser,
+			Content:   content,
+			CreatedAt: s.now(),
+		}
 		if err := tx.Create(msg).Error; err != nil {
 			return models.Internal("store ai message: %w", err)
 		}

@@ -83,7 +83,10 @@ func (s *Service) StepOf(ctx context.Context, sessionID uuid.UUID, turn, step in
 		return nil, models.Internal("read ai step: %w", err)
 	}
 	out := &Step{Message: msg}
-	err = s.DB.WithContext(ctx).Where("session_id = ? AND turn = ? AND step = ?", sessionID, turn, step).Order("position").Find(&out.ToolCalls).Error
+	err = s.DB.WithContext(ctx).
+		Where("session_id = ? AND turn = ? AND step = ?", sessionID, turn, step).
+		Order("position").
+		Find(&out.ToolCalls).Error
 	if err != nil {
 		return nil, models.Internal("read ai step tool calls: %w", err)
 	}
@@ -108,7 +111,11 @@ func (s *Service) RecordStep(ctx context.Context, sessionID uuid.UUID, turn, ste
 			return models.Internal("store ai step: %w", err)
 		}
 		if text != "" {
-			if err := s.event(tx, cur, EventMessageCreated, map[string]any{"message_id": out.Message.ID, "role": RoleAssistant, "content": text}); err != nil {
+			if err := s.event(tx, cur, EventMessageCreated, map[string]any{
+				"message_id": out.Message.ID,
+				"role":       RoleAssistant,
+				"content":    text,
+			}); err != nil {
 				return err
 			}
 		}
@@ -173,7 +180,10 @@ func (s *Service) ToolCallOf(ctx context.Context, companyID, projectID, userID, 
 	var c ToolCall
 	err := s.DB.WithContext(ctx).Table("ai_tool_calls").Select("ai_tool_calls.*").
 		Joins("JOIN ai_chat_sessions ON ai_chat_sessions.id = ai_tool_calls.session_id").
-		Where("ai_tool_calls.id = ? AND ai_tool_calls.company_id = ? AND ai_tool_calls.project_id = ? AND ai_chat_sessions.user_id = ?", id, companyID, projectID, userID).
+		Where(
+			"ai_tool_calls.id = ? AND ai_tool_calls.company_id = ? AND ai_tool_calls.project_id = ? AND ai_chat_sessions.user_id = ?",
+			id, companyID, projectID, userID,
+		).
 		Take(&c).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, models.NotFound("ai_tool_call_not_found")
@@ -210,7 +220,9 @@ func (s *Service) updateToolCall(ctx context.Context, c *ToolCall, fn func(c *To
 		}
 		if cur.Status == SessionWaitingApproval && out.Status != ToolPendingApproval {
 			var waiting int64
-			if err := tx.Model(&ToolCall{}).Where("session_id = ? AND status = ? AND id <> ?", cur.ID, ToolPendingApproval, out.ID).Count(&waiting).Error; err != nil {
+			if err := tx.Model(&ToolCall{}).
+				Where("session_id = ? AND status = ? AND id <> ?", cur.ID, ToolPendingApproval, out.ID).
+				Count(&waiting).Error; err != nil {
 				return models.Internal("count waiting ai tool calls: %w", err)
 			}
 			if waiting == 0 {
@@ -240,7 +252,8 @@ func (s *Service) PatchInput(ctx context.Context, c *ToolCall, input map[string]
 // Decide approves or rejects a call that waits (byUser nil: its time ran out). Deciding
 // again the same way answers the call as it is (repeated is true); the other way once
 // decided is a conflict (status).
-func (s *Service) Decide(ctx context.Context, c *ToolCall, approve bool, byUser *uuid.UUID, reason string) (out *ToolCall, repeated bool, err error) {
+func (s *Service) Decide(ctx context.Context, c *ToolCall, approve bool, byUser *uuid.UUID,
+	reason string) (out *ToolCall, repeated bool, err error) {
 	want := ToolRejected
 	if approve {
 		want = ToolApproved
@@ -303,7 +316,11 @@ func (s *Service) EndTurn(ctx context.Context, sessionID uuid.UUID, turn int, ou
 			return nil // ended already (a retried activity)
 		}
 		var open []ToolCall
-		if err := tx.Where("session_id = ? AND turn = ? AND status IN ?", sessionID, turn, []string{ToolPendingApproval, ToolApproved, ToolRunning}).Find(&open).Error; err != nil {
+		if err := tx.Where("session_id = ? AND turn = ? AND status IN ?", sessionID, turn, []string{
+			ToolPendingApproval,
+			ToolApproved,
+			ToolRunning,
+		}).Find(&open).Error; err != nil {
 			return models.Internal("read open ai tool calls: %w", err)
 		}
 		for i := range open {

@@ -41,7 +41,11 @@ func (s *Service) openDeviceSession(tx *gorm.DB, userID uuid.UUID, c Client) (*D
 		return nil, err
 	}
 	credential := deviceCredentialScheme + models.RandomToken(32)
-	if err := tx.Create(&deviceCredential{SessionID: sess.ID, SecretHash: hashToken(credential), CreatedAt: sess.CreatedAt}).Error; err != nil {
+	if err := tx.Create(&deviceCredential{
+		SessionID:  sess.ID,
+		SecretHash: hashToken(credential),
+		CreatedAt:  sess.CreatedAt,
+	}).Error; err != nil {
 		return nil, models.Internal("store device credential: %w", err)
 	}
 	access, expires, err := s.signAccessToken(userID, sess.ID, sess.CreatedAt)

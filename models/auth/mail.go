@@ -20,17 +20,22 @@ var mailTexts = map[string]map[mailKind]mailMessage{
 		},
 		mailPasswordReset: {
 			subject: "Reset your password",
-			body:    "Someone asked to reset the password of your account.\n\nOpen this link to choose a new one (valid for one hour, once):\n%s\n\nIf it was not you, ignore this message; your password stays as it is.\n",
+			body: "Someone asked to reset the password of your account.\n\n" +
+				"Open this link to choose a new one (valid for one hour, once):\n%s\n\n" +
+				"If it was not you, ignore this message; your password stays as it is.\n",
 		},
 	},
 	"ru": {
 		mailActivation: {
 			subject: "Активируйте учётную запись",
-			body:    "Добро пожаловать!\n\nОткройте ссылку, чтобы активировать учётную запись:\n%s\n\nЕсли вы не регистрировались, просто проигнорируйте это письмо.\n",
+			body: "Добро пожаловать!\n\nОткройте ссылку, чтобы активировать учётную запись:\n%s\n\n" +
+				"Если вы не регистрировались, просто проигнорируйте это письмо.\n",
 		},
 		mailPasswordReset: {
 			subject: "Сброс пароля",
-			body:    "Поступил запрос на сброс пароля вашей учётной записи.\n\nОткройте ссылку, чтобы задать новый пароль (действует один час, один раз):\n%s\n\nЕсли это были не вы, проигнорируйте письмо: пароль останется прежним.\n",
+			body: "Поступил запрос на сброс пароля вашей учётной записи.\n\n" +
+				"Откройте ссылку, чтобы задать новый пароль (действует один час, один раз):\n%s\n\n" +
+				"Если это были не вы, проигнорируйте письмо: пароль останется прежним.\n",
 		},
 	},
 }

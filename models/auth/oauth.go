@@ -373,7 +373,8 @@ func (b *claimBool) UnmarshalJSON(data []byte) error {
 // fetchIdentity exchanges the code at the provider and reads its userinfo. A code or
 // verifier the provider refuses is the caller's to fix; a provider that fails or does not
 // answer in time is unavailable. Errors: invalid (code, state), unavailable.
-func (s *Service) fetchIdentity(ctx context.Context, provider string, cfg *oauth2.Config, userInfoURL, code, verifier string) (*providerIdentity, error) {
+func (s *Service) fetchIdentity(ctx context.Context, provider string, cfg *oauth2.Config,
+	userInfoURL, code, verifier string) (*providerIdentity, error) {
 	ctx, cancel := context.WithTimeout(ctx, providerTimeout)
 	defer cancel()
 	tok, err := cfg.Exchange(context.WithValue(ctx, oauth2.HTTPClient, s.ProviderClient), code, oauth2.VerifierOption(verifier))

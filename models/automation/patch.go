@@ -789,7 +789,8 @@ func cloneValue(v any) any {
 // that reads the draft under a row lock, so a concurrent edit is neither lost nor mixed
 // in. It never publishes. The workflow's stored row changes only when every operation
 // applies. Errors: invalid (ApplyPatch's), not_found (the workflow is gone).
-func (s *Service) ImportPatch(ctx context.Context, w *Workflow, p *Patch, integrations []ProjectIntegration) (*Workflow, PatchResult, error) {
+func (s *Service) ImportPatch(ctx context.Context, w *Workflow, p *Patch,
+	integrations []ProjectIntegration) (*Workflow, PatchResult, error) {
 	var out Workflow
 	var result PatchResult
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {

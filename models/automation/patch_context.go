@@ -16,27 +16,60 @@ type PatchOperationDoc struct {
 
 // PatchOperationDocs is the operations table of service-workflow-patch-v1.
 var PatchOperationDocs = []PatchOperationDoc{
-	{OpUpdateAction, []string{"action_key", "set"}, "Updates an existing action: set may hold label, action_type_key, ui and a partial config, merged over the current config as a JSON merge patch (null removes a field)."},
+	{
+		OpUpdateAction,
+		[]string{"action_key", "set"},
+		"Updates an existing action: set may hold label, action_type_key, ui and a partial config, " +
+			"merged over the current config as a JSON merge patch (null removes a field).",
+	},
 	{OpAddAction, []string{"action"}, "Adds an action whose action_key is not taken."},
-	{OpUpsertAction, []string{"action"}, "Adds the action, or replaces the action with that action_key (its position is kept when the new action has none)."},
-	{OpDeleteAction, []string{"action_key", "delete_connections"}, "Removes the action from the draft (historical runs keep it); delete_connections true also removes its connections, false refuses while it has any."},
-	{OpAddConnection, []string{"from", "to", "branch", "description"}, "Adds an edge; from and to are existing action keys or keys added earlier in the same patch."},
+	{
+		OpUpsertAction,
+		[]string{"action"},
+		"Adds the action, or replaces the action with that action_key (its position is kept when the new action has none).",
+	},
+	{
+		OpDeleteAction,
+		[]string{"action_key", "delete_connections"},
+		"Removes the action from the draft (historical runs keep it); " +
+			"delete_connections true also removes its connections, false refuses while it has any.",
+	},
+	{
+		OpAddConnection,
+		[]string{"from", "to", "branch", "description"},
+		"Adds an edge; from and to are existing action keys or keys added earlier in the same patch.",
+	},
 	{OpDeleteConnection, []string{"from", "to", "branch"}, "Removes the edge; without branch every edge between the two actions."},
 	{OpReplaceConnections, []string{"connections"}, "Replaces all edges; only for rebuilding the graph."},
 	{OpSetTestInput, []string{"test_input_json"}, "Sets the draft's shared test input."},
-	{OpSetChangeDescription, []string{"description"}, "Sets the change description; the last value applied (this or the top-level change_description, which applies first) wins."},
+	{
+		OpSetChangeDescription,
+		[]string{"description"},
+		"Sets the change description; the last value applied (this or the top-level change_description, which applies first) wins.",
+	},
 }
 
 // PatchRules are the rules an importer enforces, for an AI editor.
 var PatchRules = []string{
-	"Answer one JSON document of format service-workflow-patch-v1, schema_version 1, with base_workflow_id equal to workflow.workflow_id; a lone operation or an array of operations is also accepted.",
-	"Operations apply in order, all or nothing: when any fails, the draft stays exactly as it was and the error names every failing field as operations.<n>.<field>.",
+	"Answer one JSON document of format service-workflow-patch-v1, schema_version 1, " +
+		"with base_workflow_id equal to workflow.workflow_id; a lone operation or an array of operations is also " +
+		"accepted.",
+	"Operations apply in order, all or nothing: when any fails, the draft stays exactly as it was and the error " +
+		"names every failing field as operations.<n>.<field>.",
 	"Keep operations minimal: do not repeat unchanged actions; keep action_key values stable while an action keeps its meaning.",
-	"action_type_key must be one of action_catalog.supported_now; planned types are rejected. config must match the type's config_schema_json.",
-	"Connections join existing action keys or keys added earlier in the same patch; edges leaving condition.branch carry branch \"true\" or \"false\", all others \"\".",
-	"Integration identifiers are never invented: use an action_dependency_id from available_integrations of the type the action needs. When the project lacks one, leave the id empty and name the missing integration in change_description. An id the project does not have is emptied and reported.",
-	"Template variables use {{ <path> }}: webhook payload fields under the webhook's endpoint_key (no input.* alias), schedule times under the schedule_key or schedule, relay updates under messenger_a_relay, the bot_key and bot_session, action outputs under steps.<action_key>, and system.link, system.id, system.run_url, system.run_id.",
-	"The import saves the draft only and never publishes; the answer lists diagnostics of the resulting draft, which must have no errors before it can be published.",
+	"action_type_key must be one of action_catalog.supported_now; planned types are rejected. " +
+		"config must match the type's config_schema_json.",
+	"Connections join existing action keys or keys added earlier in the same patch; " +
+		"edges leaving condition.branch carry branch \"true\" or \"false\", all others \"\".",
+	"Integration identifiers are never invented: use an action_dependency_id from available_integrations of the " +
+		"type the action needs. When the project lacks one, leave the id empty and name the missing integration in " +
+		"change_description. An id the project does not have is emptied and reported.",
+	"Template variables use {{ <path> }}: webhook payload fields under the webhook's endpoint_key (no input.* " +
+		"alias), schedule times under the schedule_key or schedule, relay updates under messenger_a_relay, " +
+		"the bot_key and bot_session, action outputs under steps.<action_key>, and system.link, system.id, " +
+		"system.run_url, system.run_id.",
+	"The import saves the draft only and never publishes; the answer lists diagnostics of the resulting draft, " +
+		"which must have no errors before it can be published.",
 }
 
 // TemplateNamespace is one namespace of {{ path }} variables a draft's actions can read.

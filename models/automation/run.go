@@ -316,7 +316,9 @@ func (s *Service) ApplyProgress(ctx context.Context, p Progress) error {
 			}
 		}
 		for _, a := range p.Actions {
-			if err := tx.Model(&ActionRun{}).Where("run_id = ? AND action_key = ?", p.RunID, a.ActionKey).Updates(actionChanges(a, now)).Error; err != nil {
+			if err := tx.Model(&ActionRun{}).
+				Where("run_id = ? AND action_key = ?", p.RunID, a.ActionKey).
+				Updates(actionChanges(a, now)).Error; err != nil {
 				return err
 			}
 		}
@@ -401,7 +403,10 @@ func actionChanges(a ActionUpdate, now time.Time) map[string]any {
 	case a.FinishedAt != nil && a.StartedAt == nil && a.Status == ActionSucceeded:
 		// A run resumed by retry-action reports again the successes it reuses; they keep
 		// the time they really finished.
-		set["finished_at"] = gorm.Expr("CASE WHEN status = ? AND finished_at IS NOT NULL THEN finished_at ELSE ? END", ActionSucceeded, a.FinishedAt.UTC())
+		set["finished_at"] = gorm.Expr(
+			"CASE WHEN status = ? AND finished_at IS NOT NULL THEN finished_at ELSE ? END",
+			ActionSucceeded, a.FinishedAt.UTC(),
+		)
 	case a.FinishedAt != nil:
 		set["finished_at"] = a.FinishedAt.UTC()
 	}
@@ -448,7 +453,9 @@ func (s *Service) BeginAttempt(ctx context.Context, runID uuid.UUID, actionKey s
 // success with its result as JSON, or a classified failure (result ""). It is one write, so
 // the count and the answer never disagree.
 func (s *Service) SettleAttempt(ctx context.Context, runID uuid.UUID, actionKey string, attempt int, result string) error {
-	return s.DB.WithContext(ctx).Model(&ActionRun{}).Where("run_id = ? AND action_key = ? AND settled_attempts < ?", runID, actionKey, attempt).
+	return s.DB.WithContext(ctx).
+		Model(&ActionRun{}).
+		Where("run_id = ? AND action_key = ? AND settled_attempts < ?", runID, actionKey, attempt).
 		Updates(map[string]any{"settled_attempts": attempt, "settled_result": result}).Error
 }
 
@@ -560,7 +567,8 @@ type ProjectRun struct {
 
 // ProjectRuns lists the runs of every workflow of a company's project, with their
 // workflows' names, as Runs lists a workflow's. Errors: invalid (status).
-func (s *Service) ProjectRuns(ctx context.Context, companyID, projectID uuid.UUID, filter RunFilter, page models.PageRequest) ([]ProjectRun, string, error) {
+func (s *Service) ProjectRuns(ctx context.Context, companyID, projectID uuid.UUID, filter RunFilter,
+	page models.PageRequest) ([]ProjectRun, string, error) {
 	q, err := filter.apply(s.DB.WithContext(ctx).Table("workflow_runs").
 		Select("workflow_runs.*, workflows.name AS workflow_name").
 		Joins("JOIN workflows ON workflows.id = workflow_runs.workflow_id").

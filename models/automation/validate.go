@@ -64,7 +64,13 @@ type validator struct {
 }
 
 func (v *validator) add(code, actionKey, field, format string, args ...any) {
-	v.out = append(v.out, Diagnostic{Severity: SeverityError, Code: code, ActionKey: actionKey, Field: field, Message: fmt.Sprintf(format, args...)})
+	v.out = append(v.out, Diagnostic{
+		Severity:  SeverityError,
+		Code:      code,
+		ActionKey: actionKey,
+		Field:     field,
+		Message:   fmt.Sprintf(format, args...),
+	})
 }
 
 func (v *validator) actions() {
@@ -72,7 +78,13 @@ func (v *validator) actions() {
 	for _, a := range v.g.Actions {
 		switch {
 		case !ActionKeyPattern.MatchString(a.ActionKey):
-			v.add("invalid_action_key", a.ActionKey, "action_key", "action_key %q must be snake_case: a lower-case letter, then letters, digits or _ (at most 64)", a.ActionKey)
+			v.add(
+				"invalid_action_key",
+				a.ActionKey,
+				"action_key",
+				"action_key %q must be snake_case: a lower-case letter, then letters, digits or _ (at most 64)",
+				a.ActionKey,
+			)
 		case v.keys[a.ActionKey]:
 			v.add("duplicate_action_key", a.ActionKey, "action_key", "action_key %q is used by more than one action", a.ActionKey)
 			continue
@@ -115,9 +127,19 @@ func (v *validator) actions() {
 		for _, a := range v.g.Actions {
 			switch a.ActionTypeKey {
 			case TypeBotState:
-				v.add("bot_state_without_relay", a.ActionKey, "action_type_key", "bot.set_state keeps the state of the chat whose bot update started the run; add a messenger_a.relay.trigger")
+				v.add(
+					"bot_state_without_relay",
+					a.ActionKey,
+					"action_type_key",
+					"bot.set_state keeps the state of the chat whose bot update started the run; add a messenger_a.relay.trigger",
+				)
 			case TypeBotReply:
-				v.add("bot_reply_without_relay", a.ActionKey, "action_type_key", "bot.wait_for_reply waits for the chat whose bot update started the run; add a messenger_a.relay.trigger")
+				v.add(
+					"bot_reply_without_relay",
+					a.ActionKey,
+					"action_type_key",
+					"bot.wait_for_reply waits for the chat whose bot update started the run; add a messenger_a.relay.trigger",
+				)
 			}
 		}
 	}
@@ -144,10 +166,22 @@ func (v *validator) connections() {
 			}
 		case from.ActionTypeKey == TypeBotReply:
 			if c.Branch != "" && c.Branch != BranchTimeout {
-				v.add("invalid_branch", c.From, field, "connections leaving bot.wait_for_reply have branch \"\" (the reply came) or \"timeout\", not %q", c.Branch)
+				v.add(
+					"invalid_branch",
+					c.From,
+					field,
+					"connections leaving bot.wait_for_reply have branch \"\" (the reply came) or \"timeout\", not %q",
+					c.Branch,
+				)
 			}
 		case c.Branch != "":
-			v.add("invalid_branch", c.From, field, "only connections leaving condition.branch or bot.wait_for_reply carry a branch label; %q found", c.Branch)
+			v.add(
+				"invalid_branch",
+				c.From,
+				field,
+				"only connections leaving condition.branch or bot.wait_for_reply carry a branch label; %q found",
+				c.Branch,
+			)
 		}
 		if t := v.types[c.To]; t != nil && t.Trigger {
 			v.add("trigger_has_inbound", c.To, field, "trigger %s cannot have incoming connections", c.To)

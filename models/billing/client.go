@@ -162,7 +162,8 @@ type ClientFilter struct {
 }
 
 // Clients lists a company's clients.
-func (s *Service) Clients(ctx context.Context, companyID uuid.UUID, filter ClientFilter, page models.PageRequest) ([]CountedClient, string, error) {
+func (s *Service) Clients(ctx context.Context, companyID uuid.UUID, filter ClientFilter,
+	page models.PageRequest) ([]CountedClient, string, error) {
 	q := s.DB.WithContext(ctx).Where("company_id = ? AND status IN ?", companyID, filter.Statuses)
 	if len(filter.Types) > 0 {
 		q = q.Where("client_type IN ?", filter.Types)
@@ -200,10 +201,18 @@ func (s *Service) count(ctx context.Context, clients []Client) ([]CountedClient,
 	}
 	var projects, services []tally
 	db := s.DB.WithContext(ctx)
-	if err := db.Model(&ClientProject{}).Select("client_id, COUNT(*) AS n").Where("client_id IN ?", ids).Group("client_id").Scan(&projects).Error; err != nil {
+	if err := db.Model(&ClientProject{}).
+		Select("client_id, COUNT(*) AS n").
+		Where("client_id IN ?", ids).
+		Group("client_id").
+		Scan(&projects).Error; err != nil {
 		return nil, models.Internal("count client projects: %w", err)
 	}
-	if err := db.Model(&ClientService{}).Select("client_id, COUNT(*) AS n").Where("client_id IN ? AND status <> ?", ids, StatusDeleted).Group("client_id").Scan(&services).Error; err != nil {
+	if err := db.Model(&ClientService{}).
+		Select("client_id, COUNT(*) AS n").
+		Where("client_id IN ? AND status <> ?", ids, StatusDeleted).
+		Group("client_id").
+		Scan(&services).Error; err != nil {
 		return nil, models.Internal("count client services: %w", err)
 	}
 	byID := map[uuid.UUID]*CountedClient{}

@@ -100,7 +100,10 @@ func (s *Service) UnlinkProject(ctx context.Context, client *Client, projectID u
 			return err
 		}
 		var billed int64
-		if err := tx.Model(&ClientService{}).Where("client_id = ? AND project_id = ? AND status IN ?", client.ID, projectID, []string{ServiceActive, ServicePaused}).
+		if err := tx.Model(&ClientService{}).Where(
+			"client_id = ? AND project_id = ? AND status IN ?",
+			client.ID, projectID, []string{ServiceActive, ServicePaused},
+		).
 			Count(&billed).Error; err != nil {
 			return models.Internal("count billed services: %w", err)
 		}

@@ -149,7 +149,10 @@ func serviceTypeByKey(tx *gorm.DB, companyID, projectID uuid.UUID, key string) (
 		return &g, nil
 	}
 	var t ServiceType
-	err := tx.Where("company_id = ? AND service_type_key = ? AND (project_id IS NULL OR project_id = ?)", companyID, key, projectID).Take(&t).Error
+	err := tx.Where(
+		"company_id = ? AND service_type_key = ? AND (project_id IS NULL OR project_id = ?)",
+		companyID, key, projectID,
+	).Take(&t).Error
 	if models.IsNotFound(err) {
 		return nil, models.NotFound("client_service_type_not_found")
 	}
@@ -219,7 +222,14 @@ func (s *Service) placeService(tx *gorm.DB, client *Client, cs *ClientService, f
 // ClientServiceAccess returns a client service and the caller's standing in its company.
 // Errors: not_found.
 func (s *Service) ClientServiceAccess(ctx context.Context, userID, id uuid.UUID) (*ClientService, *company.Access, error) {
-	return company.LoadOwned(ctx, s.Companies, userID, id, "client_service_not_found", func(cs *ClientService) uuid.UUID { return cs.CompanyID })
+	return company.LoadOwned(
+		ctx,
+		s.Companies,
+		userID,
+		id,
+		"client_service_not_found",
+		func(cs *ClientService) uuid.UUID { return cs.CompanyID },
+	)
 }
 
 // TypeService adds its type to a service.
@@ -266,7 +276,8 @@ func typedIn(db *gorm.DB, services []ClientService) ([]TypedService, error) {
 }
 
 // ClientServices lists a client's services of the given statuses.
-func (s *Service) ClientServices(ctx context.Context, client *Client, statuses []string, page models.PageRequest) ([]TypedService, string, error) {
+func (s *Service) ClientServices(ctx context.Context, client *Client, statuses []string,
+	page models.PageRequest) ([]TypedService, string, error) {
 	var rows []ClientService
 	q := s.DB.WithContext(ctx).Where("client_id = ? AND status IN ?", client.ID, statuses)
 	if err := page.Apply(q, "id").Find(&rows).Error; err != nil {

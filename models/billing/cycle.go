@@ -31,10 +31,11 @@ type dueGroup struct {
 
 // RunCycle is one billing cycle on day today: snoozed actions whose date has come are
 // pending again, every active service due within its project's billing horizon that has
-// no item for its next due date is billed, one action per client, project, due date and currency with one
-// item per service, and every open action due by today has its payment_action.due event. Running it again the same day creates nothing: a billed service has
-// its item (a unique index on service and due date, so a payment recorded meanwhile by
-// hand is not billed twice either). Errors: internal.
+// no item for its next due date is billed, one action per client, project, due date and
+// currency with one item per service, and every open action due by today has its
+// payment_action.due event. Running it again the same day creates nothing: a billed
+// service has its item (a unique index on service and due date, so a payment recorded
+// meanwhile by hand is not billed twice either). Errors: internal.
 func (s *Service) RunCycle(ctx context.Context, today models.Date) (CycleResult, error) {
 	var res CycleResult
 	db := s.DB.WithContext(ctx)
@@ -118,7 +119,8 @@ func dueServices(db *gorm.DB, today models.Date) ([]ClientService, error) {
 	}
 	var candidates []ClientService
 	err := db.Where("status = ? AND next_due_date <= ?", StatusActive, today.AddDays(*longest)).
-		Where("NOT EXISTS (SELECT 1 FROM payment_action_items i WHERE i.client_service_id = client_services.id AND i.due_date = client_services.next_due_date)").
+		Where("NOT EXISTS (SELECT 1 FROM payment_action_items i " +
+			"WHERE i.client_service_id = client_services.id AND i.due_date = client_services.next_due_date)").
 		Order("client_id, project_id, next_due_date, id").Find(&candidates).Error
 	if err != nil {
 		return nil, models.Internal("read due services: %w", err)

@@ -38,7 +38,14 @@ type PaymentActionDocument struct {
 // DocumentAccess returns a document and the caller's standing in its company.
 // Errors: not_found.
 func (s *Service) DocumentAccess(ctx context.Context, userID, id uuid.UUID) (*PaymentActionDocument, *company.Access, error) {
-	return company.LoadOwned(ctx, s.Companies, userID, id, "payment_document_not_found", func(d *PaymentActionDocument) uuid.UUID { return d.CompanyID })
+	return company.LoadOwned(
+		ctx,
+		s.Companies,
+		userID,
+		id,
+		"payment_document_not_found",
+		func(d *PaymentActionDocument) uuid.UUID { return d.CompanyID },
+	)
 }
 
 // Documents lists a page of an action's documents.
@@ -56,7 +63,8 @@ func (s *Service) Documents(ctx context.Context, a *PaymentAction, page models.P
 // that fails removes the file again (filestore.PutRecorded). The name is kept as
 // filestore.BaseName makes it. Errors: invalid (kind, file_name; file: too large or of a type
 // DocumentLimits refuses).
-func (s *Service) AddDocument(ctx context.Context, files *filestore.Store, a *PaymentAction, userID uuid.UUID, kind, name string, body io.Reader) (*PaymentActionDocument, error) {
+func (s *Service) AddDocument(ctx context.Context, files *filestore.Store, a *PaymentAction, userID uuid.UUID,
+	kind, name string, body io.Reader) (*PaymentActionDocument, error) {
 	name, nameOK := filestore.BaseName(name)
 	var bad fieldCheck
 	bad.check("kind", slices.Contains(DocumentKinds, kind))

@@ -55,7 +55,10 @@ func recordEvent(tx *gorm.DB, eventType string, a *PaymentAction, fact *PaymentF
 // how many it queued.
 func queueDueEvents(db *gorm.DB, today models.Date, now time.Time) (int, error) {
 	var due []PaymentAction
-	err := db.Where("status IN ? AND due_date <= ?", []PaymentActionStatus{PaymentActionPending, PaymentActionSent, PaymentActionNeedsDecision}, today).
+	err := db.Where(
+		"status IN ? AND due_date <= ?",
+		[]PaymentActionStatus{PaymentActionPending, PaymentActionSent, PaymentActionNeedsDecision}, today,
+	).
 		Where("NOT EXISTS (SELECT 1 FROM payment_events e WHERE e.payment_action_id = payment_actions.id AND e.event_type = ?)", EventActionDue).
 		Order("due_date, id").Find(&due).Error
 	if err != nil {

@@ -124,7 +124,8 @@ func firstRecording(tx *gorm.DB, claim ManualPaymentRequest) (*RecordedPayment, 
 		IdempotencyKey: first.IdempotencyKey, Duplicate: true}, nil
 }
 
-func (s *Service) recordManualPayment(tx *gorm.DB, client *Client, source string, factID uuid.UUID, p ManualPayment, now time.Time) (*PaymentFact, error) {
+func (s *Service) recordManualPayment(tx *gorm.DB, client *Client, source string, factID uuid.UUID, p ManualPayment,
+	now time.Time) (*PaymentFact, error) {
 	if client.Status == StatusDeleted {
 		return nil, models.Conflict("client_deleted", "client_id")
 	}
@@ -183,9 +184,23 @@ func (s *Service) periodAction(tx *gorm.DB, cs ClientService, p ManualPayment, n
 	if p.PeriodEnd != nil {
 		end = *p.PeriodEnd
 	}
-	a := PaymentAction{ID: models.NewID(), CompanyID: cs.CompanyID, ClientID: cs.ClientID, ProjectID: cs.ProjectID, Status: PaymentActionPending,
-		Source: SourceManual, PaymentMethod: methodUnknown, PeriodStart: p.PeriodStart, PeriodEnd: end, DueDate: p.PeriodStart,
-		Total: p.Amount, Currency: cs.Currency, Comment: p.Comment, CreatedAt: now, UpdatedAt: now}
+	a := PaymentAction{
+		ID:            models.NewID(),
+		CompanyID:     cs.CompanyID,
+		ClientID:      cs.ClientID,
+		ProjectID:     cs.ProjectID,
+		Status:        PaymentActionPending,
+		Source:        SourceManual,
+		PaymentMethod: methodUnknown,
+		PeriodStart:   p.PeriodStart,
+		PeriodEnd:     end,
+		DueDate:       p.PeriodStart,
+		Total:         p.Amount,
+		Currency:      cs.Currency,
+		Comment:       p.Comment,
+		CreatedAt:     now,
+		UpdatedAt:     now,
+	}
 	if err := createAction(tx, &a, []PaymentActionItem{itemOf(typed[0], p.PeriodStart, p.Amount)}, "period_start"); err != nil {
 		return nil, err
 	}

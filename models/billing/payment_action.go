@@ -50,7 +50,17 @@ const (
 )
 
 // PaymentSources are every source the specification names.
-var PaymentSources = []string{SourceManual, SourceAPIKey, "bank", "workflow", "email", "incoming_email", "accounting_service", "integration", "other_integration"}
+var PaymentSources = []string{
+	SourceManual,
+	SourceAPIKey,
+	"bank",
+	"workflow",
+	"email",
+	"incoming_email",
+	"accounting_service",
+	"integration",
+	"other_integration",
+}
 
 // methodUnknown is the payment method of an action no fact has told yet.
 const methodUnknown = "other"
@@ -139,7 +149,8 @@ type PaymentActionFilter struct {
 }
 
 // PaymentActions lists a page of the actions the filter selects, with their details.
-func (s *Service) PaymentActions(ctx context.Context, f PaymentActionFilter, page models.PageRequest) ([]PaymentActionDetail, string, error) {
+func (s *Service) PaymentActions(ctx context.Context, f PaymentActionFilter,
+	page models.PageRequest) ([]PaymentActionDetail, string, error) {
 	q := s.DB.WithContext(ctx).Model(&PaymentAction{})
 	if f.ClientID != uuid.Nil {
 		q = q.Where("client_id = ?", f.ClientID)
@@ -328,7 +339,8 @@ func (s *Service) writeAction(ctx context.Context, write func(tx *gorm.DB) (uuid
 
 // changeOpenAction locks an action and changes it with change, unless it is paid or
 // cancelled (conflict).
-func (s *Service) changeOpenAction(ctx context.Context, id uuid.UUID, change func(tx *gorm.DB, a *PaymentAction) error) (*PaymentActionDetail, error) {
+func (s *Service) changeOpenAction(ctx context.Context, id uuid.UUID,
+	change func(tx *gorm.DB, a *PaymentAction) error) (*PaymentActionDetail, error) {
 	return s.writeAction(ctx, func(tx *gorm.DB) (uuid.UUID, error) {
 		a, err := lockAction(tx, id)
 		if err != nil {
@@ -448,7 +460,10 @@ func (ci ConfirmedItem) itemIndex(items []PaymentActionItem, at string) (int, st
 		}
 		return i, at + "payment_action_item_id", nil
 	case ci.ClientServiceID != nil:
-		return slices.IndexFunc(items, func(it PaymentActionItem) bool { return it.ClientServiceID == *ci.ClientServiceID }), at + "client_service_id", nil
+		return slices.IndexFunc(
+			items,
+			func(it PaymentActionItem) bool { return it.ClientServiceID == *ci.ClientServiceID },
+		), at + "client_service_id", nil
 	case len(items) == 1:
 		return 0, at + "payment_action_item_id", nil
 	}

@@ -76,7 +76,15 @@ func responsibleSaveError(err error) error {
 // Errors: invalid (user_id, role), conflict (already in that role).
 func (s *Service) CreateResponsible(ctx context.Context, client *Client, f ResponsibleFields) (*ResponsibleView, error) {
 	now := s.now()
-	r := Responsible{ID: models.NewID(), CompanyID: client.CompanyID, ClientID: client.ID, UserID: *f.UserID, Role: *f.Role, CreatedAt: now, UpdatedAt: now}
+	r := Responsible{
+		ID:        models.NewID(),
+		CompanyID: client.CompanyID,
+		ClientID:  client.ID,
+		UserID:    *f.UserID,
+		Role:      *f.Role,
+		CreatedAt: now,
+		UpdatedAt: now,
+	}
 	db := s.DB.WithContext(ctx)
 	if err := checkResponsible(db, &r); err != nil {
 		return nil, err

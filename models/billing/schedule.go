@@ -35,7 +35,8 @@ type MonthTotal struct {
 // from each service's next due date on, one billing period at a time from its anchor day,
 // once for services billed once; and totals per month and currency. Errors: invalid (to
 // before from, or the window too long).
-func (s *Service) PaymentSchedule(ctx context.Context, projectID uuid.UUID, from, to models.Date) ([]ScheduledPayment, []MonthTotal, error) {
+func (s *Service) PaymentSchedule(ctx context.Context, projectID uuid.UUID,
+	from, to models.Date) ([]ScheduledPayment, []MonthTotal, error) {
 	if to.Compare(from) < 0 || to.Compare(from.AddDays(MaxScheduleDays)) > 0 {
 		return nil, nil, models.Invalid("invalid_schedule_window", "to")
 	}
@@ -45,7 +46,10 @@ func (s *Service) PaymentSchedule(ctx context.Context, projectID uuid.UUID, from
 	}
 	err := s.DB.WithContext(ctx).Table("client_services").Select("client_services.*, clients.name AS client_name").
 		Joins("JOIN clients ON clients.id = client_services.client_id").
-		Where("client_services.project_id = ? AND client_services.status = ? AND client_services.next_due_date <= ?", projectID, ServiceActive, to).
+		Where(
+			"client_services.project_id = ? AND client_services.status = ? AND client_services.next_due_date <= ?",
+			projectID, ServiceActive, to,
+		).
 		Order("client_services.id").Find(&services).Error
 	if err != nil {
 		return nil, nil, models.Internal("read scheduled services: %w", err)
@@ -62,7 +66,12 @@ func (s *Service) PaymentSchedule(ctx context.Context, projectID uuid.UUID, from
 	for i, ts := range typed {
 		for due := *ts.NextDueDate; due.Compare(to) <= 0; due = dueAfter(ts.ClientService, due) {
 			if due.Compare(from) >= 0 {
-				out = append(out, ScheduledPayment{ClientService: ts.ClientService, ClientName: services[i].ClientName, ServiceTypeKey: ts.Type.Key, DueDate: due})
+				out = append(out, ScheduledPayment{
+					ClientService:  ts.ClientService,
+					ClientName:     services[i].ClientName,
+					ServiceTypeKey: ts.Type.Key,
+					DueDate:        due,
+				})
 			}
 			if ts.BillingPeriod == "once" {
 				break

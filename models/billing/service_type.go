@@ -63,7 +63,14 @@ func (t *ServiceType) Scope() string {
 var globalTypes = func() map[uuid.UUID]ServiceType {
 	out := map[uuid.UUID]ServiceType{}
 	for _, g := range schemas.GlobalServiceTypes {
-		out[g.ID] = ServiceType{ID: g.ID, Key: g.Key, DisplayName: g.DisplayName, Description: g.Description, SortOrder: g.SortOrder, Status: StatusActive}
+		out[g.ID] = ServiceType{
+			ID:          g.ID,
+			Key:         g.Key,
+			DisplayName: g.DisplayName,
+			Description: g.Description,
+			SortOrder:   g.SortOrder,
+			Status:      StatusActive,
+		}
 	}
 	return out
 }()
@@ -143,7 +150,8 @@ func serviceTypeSaveError(err error) error {
 // CreateServiceType adds a type to a company, or to one of its projects when projectID is
 // set. Without a key, one is made from the name.
 // Errors: invalid (each bad field), conflict (service_type_key; too many types).
-func (s *Service) CreateServiceType(ctx context.Context, companyID uuid.UUID, projectID *uuid.UUID, f ServiceTypeFields) (*ServiceType, error) {
+func (s *Service) CreateServiceType(ctx context.Context, companyID uuid.UUID, projectID *uuid.UUID,
+	f ServiceTypeFields) (*ServiceType, error) {
 	now := s.now()
 	t := ServiceType{ID: models.NewID(), CompanyID: companyID, ProjectID: projectID, Status: StatusActive, CreatedAt: now, UpdatedAt: now}
 	f.applyTo(&t)

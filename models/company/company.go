@@ -139,7 +139,8 @@ func (s *Service) Access(ctx context.Context, userID, companyID uuid.UUID) (*Acc
 // LoadOwned reads a company-owned row by id with the caller's standing in its company. A
 // missing row and a row of a company the caller is not in are the same not_found (under
 // notFoundKey), so other tenants' rows cannot be detected. Errors: not_found.
-func LoadOwned[T any](ctx context.Context, s *Service, userID, id uuid.UUID, notFoundKey string, companyOf func(*T) uuid.UUID) (*T, *Access, error) {
+func LoadOwned[T any](ctx context.Context, s *Service, userID, id uuid.UUID, notFoundKey string,
+	companyOf func(*T) uuid.UUID) (*T, *Access, error) {
 	var row T
 	err := s.DB.WithContext(ctx).Take(&row, "id = ?", id).Error
 	if models.IsNotFound(err) {

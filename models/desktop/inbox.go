@@ -116,7 +116,10 @@ func (in *Inbox) post(ctx context.Context, n Notice) (bool, error) {
 	var stored bool
 	err := in.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var user struct{ ID uuid.UUID }
-		if err := tx.Table("users").Clauses(clause.Locking{Strength: "NO KEY UPDATE"}).Select("id").Take(&user, "id = ?", n.UserID).Error; err != nil {
+		if err := tx.Table("users").
+			Clauses(clause.Locking{Strength: "NO KEY UPDATE"}).
+			Select("id").
+			Take(&user, "id = ?", n.UserID).Error; err != nil {
 			return err
 		}
 		var last int64

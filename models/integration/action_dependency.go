@@ -207,7 +207,8 @@ func asJSON(m map[string]any) (map[string]any, error) {
 // and metadata and auth must match its schemas; the auth is sealed and from now on shown
 // only masked. Errors: invalid (name, dependency_type_key, metadata.<field>, auth.<field>),
 // conflict (name).
-func (s *Service) CreateActionDependency(ctx context.Context, companyID, projectID uuid.UUID, in ActionDependencyInput) (*ActionDependency, error) {
+func (s *Service) CreateActionDependency(ctx context.Context, companyID, projectID uuid.UUID,
+	in ActionDependencyInput) (*ActionDependency, error) {
 	name, err := checkName(in.Name)
 	if err != nil {
 		return nil, err
@@ -254,8 +255,15 @@ func (s *Service) ActionDependencyOf(ctx context.Context, companyID, projectID, 
 }
 
 // ActionDependencies lists a project's integrations.
-func (s *Service) ActionDependencies(ctx context.Context, companyID, projectID uuid.UUID, page models.PageRequest) ([]ActionDependency, string, error) {
-	return listInProject[ActionDependency](s.DB.WithContext(ctx), companyID, projectID, page, func(d ActionDependency) uuid.UUID { return d.ID })
+func (s *Service) ActionDependencies(ctx context.Context, companyID, projectID uuid.UUID,
+	page models.PageRequest) ([]ActionDependency, string, error) {
+	return listInProject[ActionDependency](
+		s.DB.WithContext(ctx),
+		companyID,
+		projectID,
+		page,
+		func(d ActionDependency) uuid.UUID { return d.ID },
+	)
 }
 
 // PatchActionDependency renames, enables or disables a dependency, or replaces its

@@ -168,7 +168,8 @@ func (k templateKind[T, F, P]) of(ctx context.Context, s *Service, companyID, pr
 	return loadInProject[T](s.DB.WithContext(ctx), companyID, projectID, id, k.notFound)
 }
 
-func (k templateKind[T, F, P]) list(ctx context.Context, s *Service, companyID, projectID uuid.UUID, page models.PageRequest) ([]T, string, error) {
+func (k templateKind[T, F, P]) list(ctx context.Context, s *Service, companyID, projectID uuid.UUID,
+	page models.PageRequest) ([]T, string, error) {
 	return listInProject(s.DB.WithContext(ctx), companyID, projectID, page, func(t T) uuid.UUID { return P(&t).row().ID })
 }
 
@@ -217,7 +218,8 @@ func (s *Service) EmailTemplateOf(ctx context.Context, companyID, projectID, id 
 }
 
 // EmailTemplates lists a project's e-mail templates.
-func (s *Service) EmailTemplates(ctx context.Context, companyID, projectID uuid.UUID, page models.PageRequest) ([]EmailTemplate, string, error) {
+func (s *Service) EmailTemplates(ctx context.Context, companyID, projectID uuid.UUID,
+	page models.PageRequest) ([]EmailTemplate, string, error) {
 	return emailTemplates.list(ctx, s, companyID, projectID, page)
 }
 
@@ -234,7 +236,8 @@ func (s *Service) DeleteEmailTemplate(ctx context.Context, t *EmailTemplate) err
 
 // CreateMessageTemplate adds a message template to a project.
 // Errors: invalid (name, text, parse_mode), conflict (name).
-func (s *Service) CreateMessageTemplate(ctx context.Context, companyID, projectID uuid.UUID, f MessageTemplateFields) (*MessageTemplate, error) {
+func (s *Service) CreateMessageTemplate(ctx context.Context, companyID, projectID uuid.UUID,
+	f MessageTemplateFields) (*MessageTemplate, error) {
 	return messageTemplates.create(ctx, s, companyID, projectID, f)
 }
 
@@ -245,7 +248,8 @@ func (s *Service) MessageTemplateOf(ctx context.Context, companyID, projectID, i
 }
 
 // MessageTemplates lists a project's message templates.
-func (s *Service) MessageTemplates(ctx context.Context, companyID, projectID uuid.UUID, page models.PageRequest) ([]MessageTemplate, string, error) {
+func (s *Service) MessageTemplates(ctx context.Context, companyID, projectID uuid.UUID,
+	page models.PageRequest) ([]MessageTemplate, string, error) {
 	return messageTemplates.list(ctx, s, companyID, projectID, page)
 }
 

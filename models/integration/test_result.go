@@ -31,7 +31,8 @@ type TestResult struct {
 // fields the provider told (learned: a bot's user name), unless the credential or the
 // settings changed since d was read: the result would describe something that no longer
 // exists. It answers the dependency as it now is and the result as stored.
-func (s *Service) RecordTest(ctx context.Context, d *ActionDependency, r TestResult, learned map[string]any) (*ActionDependency, TestResult, error) {
+func (s *Service) RecordTest(ctx context.Context, d *ActionDependency, r TestResult,
+	learned map[string]any) (*ActionDependency, TestResult, error) {
 	r.CheckedAt = s.now()
 	metadata := d.Metadata
 	if len(learned) > 0 {
@@ -43,7 +44,14 @@ func (s *Service) RecordTest(ctx context.Context, d *ActionDependency, r TestRes
 	}
 	var out *ActionDependency
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		current, err := loadInProject[ActionDependency](tx, d.CompanyID, d.ProjectID, d.ID, "action_dependency_not_found", clause.Locking{Strength: "UPDATE"})
+		current, err := loadInProject[ActionDependency](
+			tx,
+			d.CompanyID,
+			d.ProjectID,
+			d.ID,
+			"action_dependency_not_found",
+			clause.Locking{Strength: "UPDATE"},
+		)
 		if err != nil {
 			return err
 		}

@@ -20,8 +20,14 @@ import (
 func (s *Service) PollableRelays(ctx context.Context, now time.Time) ([]Relay, error) {
 	var rows []Relay
 	err := s.DB.WithContext(ctx).
-		Joins("JOIN action_dependencies ON action_dependencies.id = messenger_relays.action_dependency_id AND action_dependencies.status = ?", integration.StatusActive).
-		Where("messenger_relays.mode = ? AND (messenger_relays.poll_lease_until IS NULL OR messenger_relays.poll_lease_until < ?)", ModePolling, now.UTC()).
+		Joins(
+			"JOIN action_dependencies ON action_dependencies.id = messenger_relays.action_dependency_id AND action_dependencies.status = ?",
+			integration.StatusActive,
+		).
+		Where(
+			"messenger_relays.mode = ? AND (messenger_relays.poll_lease_until IS NULL OR messenger_relays.poll_lease_until < ?)",
+			ModePolling, now.UTC(),
+		).
 		Order("messenger_relays.action_dependency_id").Limit(500).Find(&rows).Error
 	if err != nil {
 		return nil, models.Internal("list pollable relays: %w", err)
@@ -34,7 +40,10 @@ func (s *Service) PollableRelays(ctx context.Context, now time.Time) ([]Relay, e
 // It answers the relay as claimed, or nil when another instance holds it.
 func (s *Service) ClaimPollLease(ctx context.Context, id uuid.UUID, owner string, now, until time.Time) (*Relay, error) {
 	res := s.DB.WithContext(ctx).Model(&Relay{}).
-		Where("action_dependency_id = ? AND mode = ? AND (poll_lease_until IS NULL OR poll_lease_until < ? OR poll_lease_owner = ?)", id, ModePolling, now.UTC(), owner).
+		Where(
+			"action_dependency_id = ? AND mode = ? AND (poll_lease_until IS NULL OR poll_lease_until < ? OR poll_lease_owner = ?)",
+			id, ModePolling, now.UTC(), owner,
+		).
 		UpdateColumns(map[string]any{"poll_lease_owner": owner, "poll_lease_until": until.UTC()})
 	if res.Error != nil {
 		return nil, models.Internal("claim poll lease: %w", res.Error)
@@ -52,7 +61,8 @@ func (s *Service) ClaimPollLease(ctx context.Context, id uuid.UUID, owner string
 // RenewPollLease extends owner's lease until until and records the polling state: the next
 // offset and the last error ("" after a success). It answers false when the lease is no
 // longer owner's or the relay left polling mode (or was deleted): the poller then stops.
-func (s *Service) RenewPollLease(ctx context.Context, r *Relay, owner string, until time.Time, offset int64, pollError string) (bool, error) {
+func (s *Service) RenewPollLease(ctx context.Context, r *Relay, owner string, until time.Time, offset int64,
+	pollError string) (bool, error) {
 	now := s.now()
 	res := s.DB.WithContext(ctx).Model(&Relay{}).
 		Where("action_dependency_id = ? AND mode = ? AND poll_lease_owner = ?", r.ActionDependencyID, ModePolling, owner).

@@ -101,7 +101,10 @@ func (s *Service) Ensure(ctx context.Context, d *integration.ActionDependency) (
 
 func (s *Service) of(ctx context.Context, d *integration.ActionDependency) (*Relay, error) {
 	var r Relay
-	err := s.DB.WithContext(ctx).Take(&r, "action_dependency_id = ? AND company_id = ? AND project_id = ?", d.ID, d.CompanyID, d.ProjectID).Error
+	err := s.DB.WithContext(ctx).Take(
+		&r, "action_dependency_id = ? AND company_id = ? AND project_id = ?",
+		d.ID, d.CompanyID, d.ProjectID,
+	).Error
 	if models.IsNotFound(err) {
 		return nil, models.NotFound("relay_not_found")
 	}
@@ -165,7 +168,10 @@ func (s *Service) ByKey(ctx context.Context, key string) (*Relay, error) {
 	}
 	var r Relay
 	err := s.DB.WithContext(ctx).
-		Joins("JOIN action_dependencies ON action_dependencies.id = messenger_relays.action_dependency_id AND action_dependencies.status = ?", integration.StatusActive).
+		Joins(
+			"JOIN action_dependencies ON action_dependencies.id = messenger_relays.action_dependency_id AND action_dependencies.status = ?",
+			integration.StatusActive,
+		).
 		Take(&r, "messenger_relays.relay_key = ?", key).Error
 	if models.IsNotFound(err) {
 		return nil, models.NotFound("relay_not_found")

@@ -50,7 +50,10 @@ func (s *Service) Session(ctx context.Context, r *Relay, chatID string) (Session
 		return st, nil
 	}
 	var row BotSession
-	err := s.DB.WithContext(ctx).Take(&row, "action_dependency_id = ? AND company_id = ? AND chat_id = ?", r.ActionDependencyID, r.CompanyID, chatID).Error
+	err := s.DB.WithContext(ctx).Take(
+		&row, "action_dependency_id = ? AND company_id = ? AND chat_id = ?",
+		r.ActionDependencyID, r.CompanyID, chatID,
+	).Error
 	if models.IsNotFound(err) {
 		return st, nil
 	}
@@ -69,7 +72,8 @@ var ErrNoBotChat = errors.New("the run was not started by a bot update")
 // the run's messenger_a_relay namespace, so a workflow cannot write another chat's state.
 // With merge, botContext's top-level keys replace those of the saved context and the others
 // stay; without, botContext replaces it. Errors: ErrNoBotChat, internal.
-func (s *Service) SetRunChatState(ctx context.Context, companyID, projectID, runID uuid.UUID, stateKey string, botContext map[string]any, merge bool) (map[string]any, error) {
+func (s *Service) SetRunChatState(ctx context.Context, companyID, projectID, runID uuid.UUID, stateKey string,
+	botContext map[string]any, merge bool) (map[string]any, error) {
 	depID, chatID, err := s.runChat(ctx, companyID, projectID, runID)
 	if err != nil {
 		return nil, err

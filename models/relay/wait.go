@@ -48,7 +48,8 @@ func (w ReplyWait) ReplyJSON() map[string]any {
 // from the run's messenger_a_relay namespace, as SetRunChatState does). Recording it again
 // (an activity retried) renews the same wait and keeps a reply that has come. Errors:
 // ErrNoBotChat, internal.
-func (s *Service) AwaitRunChatReply(ctx context.Context, companyID, projectID, runID uuid.UUID, actionKey string, allowed []string, timeout time.Duration) error {
+func (s *Service) AwaitRunChatReply(ctx context.Context, companyID, projectID, runID uuid.UUID, actionKey string,
+	allowed []string, timeout time.Duration) error {
 	depID, chatID, err := s.runChat(ctx, companyID, projectID, runID)
 	if err != nil {
 		return err
@@ -79,7 +80,10 @@ func (s *Service) ClaimReplyWaits(ctx context.Context, r *Relay, chatID, updateT
 	}
 	db := s.DB.WithContext(ctx)
 	now := s.now()
-	chat := db.Where("action_dependency_id = ? AND company_id = ? AND chat_id = ? AND claimed_at IS NULL", r.ActionDependencyID, r.CompanyID, chatID).
+	chat := db.Where(
+		"action_dependency_id = ? AND company_id = ? AND chat_id = ? AND claimed_at IS NULL",
+		r.ActionDependencyID, r.CompanyID, chatID,
+	).
 		Session(&gorm.Session{}) // reused by both statements below
 	if err := chat.Where("expires_at <= ?", now).Delete(&ReplyWait{}).Error; err != nil {
 		return nil, models.Internal("delete expired reply waits: %w", err)

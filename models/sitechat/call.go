@@ -20,13 +20,13 @@ type CallStatus string
 
 const (
 	CallOffered   CallStatus = "offered"
-	CallRinging   = "ringing"
-	CallAccepted  = "accepted"
-	CallRejected  = "rejected"
-	CallMissed    = "missed"
-	CallEnded     = "ended"
-	CallFailed    = "failed"
-	CallCancelled = "cancelled"
+	CallRinging              = "ringing"
+	CallAccepted             = "accepted"
+	CallRejected             = "rejected"
+	CallMissed               = "missed"
+	CallEnded                = "ended"
+	CallFailed               = "failed"
+	CallCancelled            = "cancelled"
 )
 
 // Call directions and the sides of a call.
@@ -143,7 +143,8 @@ func (s *Service) VisitorCall(ctx context.Context, v *VisitorAccess, id uuid.UUI
 
 // PublicCall is PublicConversation for a call: the visitor's token must be of the call's
 // visit session. Errors: not_found, unauthenticated (X-Visitor-Token).
-func (s *Service) PublicCall(ctx context.Context, id uuid.UUID, verify func() (*VisitorAccess, error)) (*CallSession, *VisitorAccess, error) {
+func (s *Service) PublicCall(ctx context.Context, id uuid.UUID,
+	verify func() (*VisitorAccess, error)) (*CallSession, *VisitorAccess, error) {
 	return visitorOwned(ctx, s, id, "call_session_not_found", verify, func(c *CallSession, v *VisitorAccess) bool {
 		return c.VisitSessionID == v.Session.ID
 	})
@@ -203,7 +204,11 @@ func (s *Service) startCall(ctx context.Context, call *CallSession, typ string) 
 			return err
 		}
 		var live int64
-		err = tx.Model(&CallSession{}).Where("visit_session_id = ? AND status IN ?", call.VisitSessionID, []CallStatus{CallOffered, CallRinging, CallAccepted}).
+		err = tx.Model(&CallSession{}).Where("visit_session_id = ? AND status IN ?", call.VisitSessionID, []CallStatus{
+			CallOffered,
+			CallRinging,
+			CallAccepted,
+		}).
 			Count(&live).Error
 		if err != nil {
 			return models.Internal("count live calls: %w", err)
@@ -406,7 +411,11 @@ func creationNotice(c *CallSession) string {
 // live call is touched.
 func (s *Service) SignalCall(ctx context.Context, call *CallSession) error {
 	now := s.now()
-	err := s.DB.WithContext(ctx).Model(&CallSession{}).Where("id = ? AND status IN ?", call.ID, []CallStatus{CallOffered, CallRinging, CallAccepted}).
+	err := s.DB.WithContext(ctx).Model(&CallSession{}).Where("id = ? AND status IN ?", call.ID, []CallStatus{
+		CallOffered,
+		CallRinging,
+		CallAccepted,
+	}).
 		Updates(map[string]any{"last_signal_at": now, "updated_at": now}).Error
 	if err != nil {
 		return models.Internal("record call signal: %w", err)

@@ -127,7 +127,8 @@ func (s *Service) VisitorConversation(ctx context.Context, v *VisitorAccess, id 
 // answers (from the request's token), and answers both when the conversation is that
 // visitor's: an unknown id is not_found whoever asks, a known one unauthenticated unless
 // the token is its visitor's. Errors: not_found, unauthenticated (X-Visitor-Token).
-func (s *Service) PublicConversation(ctx context.Context, id uuid.UUID, verify func() (*VisitorAccess, error)) (*Conversation, *VisitorAccess, error) {
+func (s *Service) PublicConversation(ctx context.Context, id uuid.UUID,
+	verify func() (*VisitorAccess, error)) (*Conversation, *VisitorAccess, error) {
 	return visitorOwned(ctx, s, id, "conversation_not_found", verify, func(c *Conversation, v *VisitorAccess) bool {
 		return c.VisitorID == v.Visitor.ID && c.ChatWidgetID == v.Widget.ID
 	})
@@ -275,7 +276,8 @@ func (s *Service) rememberVisitor(tx *gorm.DB, visitor *Visitor, in MessageInput
 
 // PostOperatorMessage posts an operator's message into a conversation, under authorName.
 // Errors: invalid (body, author_name), conflict (a closed conversation).
-func (s *Service) PostOperatorMessage(ctx context.Context, c *Conversation, userID uuid.UUID, authorName string, in MessageInput) (*Message, error) {
+func (s *Service) PostOperatorMessage(ctx context.Context, c *Conversation, userID uuid.UUID, authorName string,
+	in MessageInput) (*Message, error) {
 	in.AuthorName = authorName
 	if err := in.check(); err != nil {
 		return nil, err
@@ -334,7 +336,8 @@ func (s *Service) Message(ctx context.Context, companyID, id uuid.UUID) (*Messag
 // message carrying it (its body is the file name), by the visitor (userID nil) or an
 // operator; a message that fails to record removes the file again. Errors: invalid
 // (file: too large, of a type AttachmentLimits refuses; file_name), conflict (closed).
-func (s *Service) AddAttachment(ctx context.Context, c *Conversation, kind string, userID *uuid.UUID, authorName, name string, body io.Reader) (*Message, error) {
+func (s *Service) AddAttachment(ctx context.Context, c *Conversation, kind string, userID *uuid.UUID,
+	authorName, name string, body io.Reader) (*Message, error) {
 	name, ok := filestore.BaseName(name)
 	if !ok {
 		return nil, models.Invalid("invalid_site_chat_file_name", "file")

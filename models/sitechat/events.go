@@ -191,7 +191,11 @@ func (st *SessionState) follow(kind string, payload json.RawMessage, session *Vi
 // tells whether others follow.
 func (s *Service) Frames(ctx context.Context, v *VisitSession, after int64, limit int) ([]Frame, bool, error) {
 	var rows []Frame
-	err := s.DB.WithContext(ctx).Where("visit_session_id = ? AND sequence > ?", v.ID, after).Order("sequence").Limit(limit + 1).Find(&rows).Error
+	err := s.DB.WithContext(ctx).
+		Where("visit_session_id = ? AND sequence > ?", v.ID, after).
+		Order("sequence").
+		Limit(limit + 1).
+		Find(&rows).Error
 	if err != nil {
 		return nil, false, models.Internal("list co-browse frames: %w", err)
 	}

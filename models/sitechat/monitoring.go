@@ -31,7 +31,8 @@ type InviteInput struct {
 
 // moveSession runs move on the locked session and saves it; move answers the notice to
 // publish once committed.
-func (s *Service) moveSession(ctx context.Context, v *VisitSession, move func(tx *gorm.DB, session *VisitSession) (Notice, error)) (*VisitSession, error) {
+func (s *Service) moveSession(ctx context.Context, v *VisitSession,
+	move func(tx *gorm.DB, session *VisitSession) (Notice, error)) (*VisitSession, error) {
 	var session *VisitSession
 	var n Notice
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -108,7 +109,8 @@ func (s *Service) AnswerInvite(ctx context.Context, v *VisitorAccess, answer str
 		return models.Invalid("invalid_invite_answer", "answer")
 	}
 	session, err := s.moveSession(ctx, v.Session, func(_ *gorm.DB, session *VisitSession) (Notice, error) {
-		waiting := session.OperatorInvited && (session.InviteStatus == InvitePending || (session.InviteStatus == InviteSeen && answer != InviteSeen))
+		waiting := session.OperatorInvited &&
+			(session.InviteStatus == InvitePending || (session.InviteStatus == InviteSeen && answer != InviteSeen))
 		if !waiting {
 			return Notice{}, models.Conflict("no_invitation_waiting", "answer")
 		}

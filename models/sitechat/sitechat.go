@@ -72,7 +72,8 @@ type Service struct {
 
 // NewService returns a service on the real clock. signingKey is the service's token
 // signing key (models.Keys.TokenSigning); the site chat derives its own key from it.
-func NewService(db *gorm.DB, companies *company.Service, bus realtime.Bus, files *filestore.Store, signingKey []byte, settings Settings) *Service {
+func NewService(db *gorm.DB, companies *company.Service, bus realtime.Bus, files *filestore.Store, signingKey []byte,
+	settings Settings) *Service {
 	key, err := hkdf.Key(sha256.New, signingKey, nil, "agencyhub site chat tokens v1", 32)
 	if err != nil {
 		panic(err) // only fails for lengths HKDF cannot produce
@@ -85,7 +86,8 @@ func (s *Service) now() time.Time { return s.Now().UTC().Truncate(time.Microseco
 
 // loadOwned reads the row of T with id and the caller's standing in its company; a row of
 // a company the caller is not in is notFoundKey, like a missing one.
-func loadOwned[T any](ctx context.Context, s *Service, userID, id uuid.UUID, notFoundKey string, companyOf func(*T) uuid.UUID) (*T, *company.Access, error) {
+func loadOwned[T any](ctx context.Context, s *Service, userID, id uuid.UUID, notFoundKey string,
+	companyOf func(*T) uuid.UUID) (*T, *company.Access, error) {
 	return company.LoadOwned(ctx, s.Companies, userID, id, notFoundKey, companyOf)
 }
 

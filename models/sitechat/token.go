@@ -85,7 +85,10 @@ func (s *Service) VerifyVisitorToken(ctx context.Context, raw string) (*VisitorA
 		return nil, errVisitorToken
 	}
 	db := s.DB.WithContext(ctx)
-	session, err := take[VisitSession](db, "visit_session_not_found", "id = ? AND visitor_id = ? AND chat_widget_id = ?", sessionID, visitorID, widgetID)
+	session, err := take[VisitSession](
+		db, "visit_session_not_found", "id = ? AND visitor_id = ? AND chat_widget_id = ?",
+		sessionID, visitorID, widgetID,
+	)
 	if err != nil {
 		return nil, tokenLookup(err)
 	}

@@ -235,7 +235,10 @@ func (s *Service) visitorOf(tx *gorm.DB, w *Widget, anonID string) (*Visitor, bo
 func (s *Service) sessionFor(tx *gorm.DB, w *Widget, v *Visitor, id *uuid.UUID) (*VisitSession, error) {
 	if id != nil {
 		// Locked: presence rewrites the session's state, which event batches change too.
-		session, err := take[VisitSession](tx.Clauses(clause.Locking{Strength: "UPDATE"}), "visit_session_not_found", "id = ? AND visitor_id = ?", *id, v.ID)
+		session, err := take[VisitSession](
+			tx.Clauses(clause.Locking{Strength: "UPDATE"}), "visit_session_not_found", "id = ? AND visitor_id = ?",
+			*id, v.ID,
+		)
 		if err == nil || !models.IsKind(err, models.KindNotFound) {
 			return session, err
 		}

@@ -227,7 +227,8 @@ func (s *Service) trigger(ctx context.Context, w *automation.Workflow, key strin
 // the current version or the draft). auth_type defaults to the trigger's; the secret is
 // returned only now. Errors: invalid (no such trigger, settings), conflict (the project
 // already has an endpoint with this key).
-func (s *Service) Create(ctx context.Context, w *automation.Workflow, userID uuid.UUID, key string, st Settings) (*Endpoint, string, error) {
+func (s *Service) Create(ctx context.Context, w *automation.Workflow, userID uuid.UUID, key string,
+	st Settings) (*Endpoint, string, error) {
 	trigger, ok, err := s.trigger(ctx, w, key)
 	if err != nil {
 		return nil, "", err

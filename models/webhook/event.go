@@ -97,7 +97,10 @@ func (s *Service) Resolve(ctx context.Context, hookKey, endpointKey string) (*Ta
 	}
 	var e Endpoint
 	err := s.DB.WithContext(ctx).Joins("JOIN projects ON projects.id = webhook_endpoints.project_id").
-		Where("projects.hook_key = ? AND webhook_endpoints.endpoint_key = ? AND webhook_endpoints.status = ?", hookKey, endpointKey, StatusActive).
+		Where(
+			"projects.hook_key = ? AND webhook_endpoints.endpoint_key = ? AND webhook_endpoints.status = ?",
+			hookKey, endpointKey, StatusActive,
+		).
 		Take(&e).Error
 	if models.IsNotFound(err) {
 		return nil, notFound()
@@ -200,7 +203,12 @@ func (s *Service) duplicate(ctx context.Context, t *Target, d Delivery) (*Event,
 			}
 		}
 		if time.Now().After(deadline) {
-			return nil, nil, &models.Error{Kind: models.KindConflict, Key: "webhook_delivery_in_progress", Fields: []string{d.IDHeader}, RetryAfterSeconds: 1}
+			return nil, nil, &models.Error{
+				Kind:              models.KindConflict,
+				Key:               "webhook_delivery_in_progress",
+				Fields:            []string{d.IDHeader},
+				RetryAfterSeconds: 1,
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -230,9 +238,19 @@ func (s *Service) claim(ctx context.Context, ev *Event) (bool, error) {
 // Accept records that the event's run started, and the answer its sender gets (and any
 // duplicate of it after).
 func (s *Service) Accept(ctx context.Context, t *Target, ev *Event, runID uuid.UUID) (*Answer, error) {
-	body, _ := json.Marshal(Accepted{WorkflowRunID: runID, WebhookEventID: ev.ID, ReceiptURL: s.ReceiptURL(t.HookKey, t.Endpoint.EndpointKey, runID)})
+	body, _ := json.Marshal(Accepted{
+		WorkflowRunID:  runID,
+		WebhookEventID: ev.ID,
+		ReceiptURL:     s.ReceiptURL(t.HookKey, t.Endpoint.EndpointKey, runID),
+	})
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Create(&EventRun{WorkflowRunID: runID, WebhookEventID: ev.ID, EndpointID: ev.EndpointID, CompanyID: ev.CompanyID, CreatedAt: s.now()}).Error; err != nil {
+		if err := tx.Create(&EventRun{
+			WorkflowRunID:  runID,
+			WebhookEventID: ev.ID,
+			EndpointID:     ev.EndpointID,
+			CompanyID:      ev.CompanyID,
+			CreatedAt:      s.now(),
+		}).Error; err != nil {
 			return err
 		}
 		return tx.Model(&Event{}).Where("id = ?", ev.ID).Updates(map[string]any{
@@ -310,7 +328,15 @@ func (s *Service) EventEndpoint(ctx context.Context, ev *Event) (*Endpoint, erro
 
 // LinkReplay records that a user's replay of an event started a run.
 func (s *Service) LinkReplay(ctx context.Context, ev *Event, runID, userID uuid.UUID) error {
-	link := EventRun{WorkflowRunID: runID, WebhookEventID: ev.ID, EndpointID: ev.EndpointID, CompanyID: ev.CompanyID, Replay: true, StartedBy: &userID, CreatedAt: s.now()}
+	link := EventRun{
+		WorkflowRunID:  runID,
+		WebhookEventID: ev.ID,
+		EndpointID:     ev.EndpointID,
+		CompanyID:      ev.CompanyID,
+		Replay:         true,
+		StartedBy:      &userID,
+		CreatedAt:      s.now(),
+	}
 	if err := s.DB.WithContext(ctx).Create(&link).Error; err != nil {
 		return models.Internal("link replayed run %s: %w", runID, err)
 	}

@@ -88,7 +88,8 @@ func (s snippet) curl() string {
 		b.WriteString(`MSG_ID="msg_$(openssl rand -hex 16)"` + "\n")
 		b.WriteString(`TIMESTAMP="$(date +%s)"` + "\n")
 		b.WriteString(`KEY_HEX="$(printf '%s' "${` + SecretEnv + `#whsec_}" | openssl base64 -d -A | od -An -v -tx1 | tr -d ' \n')"` + "\n")
-		b.WriteString(`SIGNATURE="$(printf '%s' "$MSG_ID.$TIMESTAMP.$BODY" | openssl dgst -sha256 -mac HMAC -macopt "hexkey:$KEY_HEX" -binary | openssl base64 -A)"` + "\n")
+		b.WriteString(`SIGNATURE="$(printf '%s' "$MSG_ID.$TIMESTAMP.$BODY" | ` +
+			`openssl dgst -sha256 -mac HMAC -macopt "hexkey:$KEY_HEX" -binary | openssl base64 -A)"` + "\n")
 		headers = append(headers, `"webhook-id: $MSG_ID"`, `"webhook-timestamp: $TIMESTAMP"`, `"webhook-signature: v1,$SIGNATURE"`)
 	default:
 		b.WriteString("# A retried delivery must repeat its Idempotency-Key: it then starts no second run.\n")
@@ -132,7 +133,10 @@ func (s snippet) javascript() string {
 		case AuthSharedSecret:
 			headers = append(headers, `"X-Webhook-Secret": process.env.`+SecretEnv)
 		case AuthBasic:
-			headers = append(headers, fmt.Sprintf("Authorization: \"Basic \" + Buffer.from(%s + process.env.%s).toString(\"base64\")", jsString(s.user+":"), SecretEnv))
+			headers = append(
+				headers,
+				fmt.Sprintf("Authorization: \"Basic \" + Buffer.from(%s + process.env.%s).toString(\"base64\")", jsString(s.user+":"), SecretEnv),
+			)
 		}
 	}
 	b.WriteString("\nfetch(url, {\n  method: \"POST\",\n  headers: {\n")
@@ -168,7 +172,8 @@ func (s snippet) python() string {
 		b.WriteString("msg_id = f\"msg_{uuid.uuid4().hex}\"\n")
 		b.WriteString("timestamp = str(int(time.time()))\n")
 		b.WriteString(`key = base64.b64decode(os.environ["` + SecretEnv + `"].removeprefix("whsec_"))` + "\n")
-		b.WriteString("signature = base64.b64encode(hmac.new(key, f\"{msg_id}.{timestamp}.{body}\".encode(), hashlib.sha256).digest()).decode()\n")
+		b.WriteString("signature = base64.b64encode(hmac.new(key, f\"{msg_id}.{timestamp}.{body}\".encode(), " +
+			"hashlib.sha256).digest()).decode()\n")
 		headers = append(headers, `"webhook-id": msg_id`, `"webhook-timestamp": timestamp`, `"webhook-signature": f"v1,{signature}"`)
 	default:
 		b.WriteString("# A retried delivery must repeat its Idempotency-Key: it then starts no second run.\n")
@@ -219,7 +224,12 @@ func (s snippet) golang() string {
 		b.WriteString("\tmac := hmac.New(sha256.New, key)\n")
 		b.WriteString("\tmac.Write([]byte(id + \".\" + timestamp + \".\" + body))\n")
 		b.WriteString("\tsignature := \"v1,\" + base64.StdEncoding.EncodeToString(mac.Sum(nil))\n\n")
-		headers = append(headers, [2]string{`"webhook-id"`, "id"}, [2]string{`"webhook-timestamp"`, "timestamp"}, [2]string{`"webhook-signature"`, "signature"})
+		headers = append(
+			headers,
+			[2]string{`"webhook-id"`, "id"},
+			[2]string{`"webhook-timestamp"`, "timestamp"},
+			[2]string{`"webhook-signature"`, "signature"},
+		)
 	default:
 		b.WriteString("\t// A retried delivery must repeat its Idempotency-Key: it then starts no second run.\n")
 		b.WriteString("\tdeliveryID := fmt.Sprintf(\"delivery-%d\", time.Now().UnixNano())\n\n")

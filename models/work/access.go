@@ -112,7 +112,8 @@ func (ProjectMembership) TableName() string { return "work_project_members" }
 // AddProjectMember makes a company member a member of the project with a role, or changes
 // the role of one who is; created tells which. Errors: forbidden (not a manager or the
 // project's lead), invalid (user_id not a company member, project_role).
-func (s *Service) AddProjectMember(ctx context.Context, a *Access, p *company.Project, userID uuid.UUID, role string) (m *ProjectMembership, created bool, err error) {
+func (s *Service) AddProjectMember(ctx context.Context, a *Access, p *company.Project, userID uuid.UUID,
+	role string) (m *ProjectMembership, created bool, err error) {
 	if err := a.requireManage(&p.ID); err != nil {
 		return nil, false, err
 	}

@@ -46,7 +46,8 @@ func (s *Service) Attachments(ctx context.Context, row *TaskRow, page models.Pag
 // fails removes the file again (filestore.PutRecorded). The name is kept as filestore.BaseName
 // makes it.
 // Errors: forbidden, invalid (file_name; file: too large).
-func (s *Service) Attach(ctx context.Context, files *filestore.Store, a *Access, row *TaskRow, name string, body io.Reader) (*Attachment, error) {
+func (s *Service) Attach(ctx context.Context, files *filestore.Store, a *Access, row *TaskRow, name string,
+	body io.Reader) (*Attachment, error) {
 	if err := a.requireWork(row.ProjectID); err != nil {
 		return nil, err
 	}

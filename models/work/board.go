@@ -113,7 +113,14 @@ func (s *Service) CreateBoard(ctx context.Context, a *Access, in BoardInput) (*B
 			options = append(options, o)
 		}
 		bad.require(p+"options", (f.FieldType == FieldSelect) == (len(options) > 0))
-		fields[i] = CustomField{ID: models.NewID(), CompanyID: a.CompanyID(), Name: strings.TrimSpace(f.Name), FieldType: f.FieldType, Options: options, Position: i}
+		fields[i] = CustomField{
+			ID:        models.NewID(),
+			CompanyID: a.CompanyID(),
+			Name:      strings.TrimSpace(f.Name),
+			FieldType: f.FieldType,
+			Options:   options,
+			Position:  i,
+		}
 	}
 	if err := bad.err("invalid_board"); err != nil {
 		return nil, err
@@ -143,7 +150,15 @@ func (s *Service) CreateBoard(ctx context.Context, a *Access, in BoardInput) (*B
 	d := BoardDetail{Board: Board{ID: models.NewID(), CompanyID: a.CompanyID(), ProjectID: in.ProjectID, TaskWorkflowID: in.TaskWorkflowID,
 		Name: strings.TrimSpace(in.Name), CreatedAt: s.now()}, TaskCounts: map[uuid.UUID]int{}, CustomFields: fields}
 	for i, st := range stages {
-		d.Columns = append(d.Columns, Column{ID: models.NewID(), CompanyID: a.CompanyID(), BoardID: d.ID, Status: st.Status, Name: st.Name, Position: i, IsDone: st.IsDone})
+		d.Columns = append(d.Columns, Column{
+			ID:        models.NewID(),
+			CompanyID: a.CompanyID(),
+			BoardID:   d.ID,
+			Status:    st.Status,
+			Name:      st.Name,
+			Position:  i,
+			IsDone:    st.IsDone,
+		})
 	}
 	for i := range d.CustomFields {
 		d.CustomFields[i].BoardID = d.ID
@@ -209,7 +224,11 @@ func (s *Service) BoardDetail(ctx context.Context, b *Board) (*BoardDetail, erro
 		ColumnID uuid.UUID
 		N        int
 	}
-	if err := db.Table("work_tasks").Select("column_id, COUNT(*) AS n").Where("board_id = ?", b.ID).Group("column_id").Scan(&counts).Error; err != nil {
+	if err := db.Table("work_tasks").
+		Select("column_id, COUNT(*) AS n").
+		Where("board_id = ?", b.ID).
+		Group("column_id").
+		Scan(&counts).Error; err != nil {
 		return nil, models.Internal("count board tasks: %w", err)
 	}
 	for _, c := range counts {

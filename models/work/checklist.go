@@ -44,7 +44,8 @@ type ChecklistPatch struct {
 
 // AddChecklistItem adds an item to a task's checklist. Errors: forbidden, invalid (title,
 // after_item_id, a full checklist).
-func (s *Service) AddChecklistItem(ctx context.Context, a *Access, row *TaskRow, title string, done bool, place ChecklistPlace) (*ChecklistItem, error) {
+func (s *Service) AddChecklistItem(ctx context.Context, a *Access, row *TaskRow, title string, done bool,
+	place ChecklistPlace) (*ChecklistItem, error) {
 	if err := a.requireWork(row.ProjectID); err != nil {
 		return nil, err
 	}
@@ -97,7 +98,12 @@ func setDone(it *ChecklistItem, done bool, by uuid.UUID, at time.Time) {
 func checklistRank(tx *gorm.DB, taskID, self uuid.UUID, p ChecklistPlace) (string, error) {
 	ranks := func(where string, args []any, order string) (string, error) {
 		var out []string
-		err := tx.Model(&ChecklistItem{}).Where("task_id = ? AND id <> ?", taskID, self).Where(where, args...).Order(order).Limit(1).Pluck("rank", &out).Error
+		err := tx.Model(&ChecklistItem{}).
+			Where("task_id = ? AND id <> ?", taskID, self).
+			Where(where, args...).
+			Order(order).
+			Limit(1).
+			Pluck("rank", &out).Error
 		if err != nil || len(out) == 0 {
 			return "", err
 		}
@@ -146,7 +152,8 @@ func (s *Service) ChecklistItemOf(ctx context.Context, row *TaskRow, id uuid.UUI
 
 // PatchChecklistItem renames, ticks or moves an item. Errors: forbidden, invalid (title,
 // after_item_id).
-func (s *Service) PatchChecklistItem(ctx context.Context, a *Access, row *TaskRow, it *ChecklistItem, p ChecklistPatch) (*ChecklistItem, error) {
+func (s *Service) PatchChecklistItem(ctx context.Context, a *Access, row *TaskRow, it *ChecklistItem,
+	p ChecklistPatch) (*ChecklistItem, error) {
 	if err := a.requireWork(row.ProjectID); err != nil {
 		return nil, err
 	}

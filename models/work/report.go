@@ -110,7 +110,10 @@ func (s *Service) Overview(ctx context.Context, a *Access) (*Overview, error) {
 	today := s.today()
 	o := Overview{Today: today, WeekEnd: weekStart(today).AddDays(6)}
 	mine := func() *gorm.DB {
-		return taskRows(s.DB.WithContext(ctx)).Where("work_tasks.company_id = ? AND work_tasks.assignee_id = ? AND work_tasks.completed_at IS NULL", a.CompanyID(), a.UserID)
+		return taskRows(s.DB.WithContext(ctx)).Where(
+			"work_tasks.company_id = ? AND work_tasks.assignee_id = ? AND work_tasks.completed_at IS NULL",
+			a.CompanyID(), a.UserID,
+		)
 	}
 	lists := []struct {
 		count *int
@@ -128,7 +131,9 @@ func (s *Service) Overview(ctx context.Context, a *Access) (*Overview, error) {
 			return nil, models.Internal("count overview tasks: %w", err)
 		}
 		*l.count = int(n)
-		err := mine().Where(l.where, l.args...).Order("CASE WHEN work_tasks.due_date IS NULL THEN 1 ELSE 0 END, work_tasks.due_date, work_tasks.id").
+		err := mine().
+			Where(l.where, l.args...).
+			Order("CASE WHEN work_tasks.due_date IS NULL THEN 1 ELSE 0 END, work_tasks.due_date, work_tasks.id").
 			Limit(overviewTasks).Scan(l.rows).Error
 		if err != nil {
 			return nil, models.Internal("read overview tasks: %w", err)

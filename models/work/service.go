@@ -145,7 +145,8 @@ func loadIn[T any](tx *gorm.DB, companyID, id uuid.UUID, notFoundKey string) (*T
 
 // ownedBy loads a row by id with the caller's standing in its company, as
 // company.LoadOwned does. Errors: not_found (notFoundKey).
-func ownedBy[T any](ctx context.Context, s *Service, userID, id uuid.UUID, notFoundKey string, companyOf func(*T) uuid.UUID) (*T, *Access, error) {
+func ownedBy[T any](ctx context.Context, s *Service, userID, id uuid.UUID, notFoundKey string,
+	companyOf func(*T) uuid.UUID) (*T, *Access, error) {
 	row, ca, err := company.LoadOwned(ctx, s.Companies, userID, id, notFoundKey, companyOf)
 	if err != nil {
 		return nil, nil, err

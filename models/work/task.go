@@ -286,7 +286,11 @@ func neighbourRank(tx *gorm.DB, columnID, except uuid.UUID, op, rank string) (st
 		order = "rank DESC"
 	}
 	var ranks []string
-	err := tx.Model(&Task{}).Where("column_id = ? AND id <> ? AND rank "+op+" ?", columnID, except, rank).Order(order).Limit(1).Pluck("rank", &ranks).Error
+	err := tx.Model(&Task{}).
+		Where("column_id = ? AND id <> ? AND rank "+op+" ?", columnID, except, rank).
+		Order(order).
+		Limit(1).
+		Pluck("rank", &ranks).Error
 	if err != nil {
 		return "", models.Internal("read neighbour rank: %w", err)
 	}
@@ -537,7 +541,14 @@ func (s *Service) AddComment(ctx context.Context, a *Access, row *TaskRow, body 
 	if err := bad.err("invalid_comment"); err != nil {
 		return nil, err
 	}
-	c := Comment{ID: models.NewID(), CompanyID: row.CompanyID, TaskID: row.ID, AuthorID: &a.UserID, Body: strings.TrimSpace(body), CreatedAt: s.now()}
+	c := Comment{
+		ID:        models.NewID(),
+		CompanyID: row.CompanyID,
+		TaskID:    row.ID,
+		AuthorID:  &a.UserID,
+		Body:      strings.TrimSpace(body),
+		CreatedAt: s.now(),
+	}
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Create(&c).Error; err != nil {
 			return models.Internal("add comment: %w", err)

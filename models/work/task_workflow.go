@@ -94,9 +94,15 @@ type Preset struct {
 // Presets are the ready task workflows, in the order they are offered.
 var Presets = []Preset{
 	{
-		Slug: "website_support", Name: "Website support",
+		Slug:        "website_support",
+		Name:        "Website support",
 		Description: "Requests from a client's site: triage, work, the client's review, done.",
-		Stages:      Stages{{"new", "New", false}, {"in_progress", "In progress", false}, {"review", "Client review", false}, {"done", "Done", true}},
+		Stages: Stages{
+			{"new", "New", false},
+			{"in_progress", "In progress", false},
+			{"review", "Client review", false},
+			{"done", "Done", true},
+		},
 		Roles: RoleTemplates{
 			{"account_manager", "Account manager", "Talks to the client and triages requests."},
 			{"developer", "Developer", "Does the work."},
@@ -104,18 +110,31 @@ var Presets = []Preset{
 		},
 	},
 	{
-		Slug: "monthly_billing", Name: "Monthly billing",
+		Slug:        "monthly_billing",
+		Name:        "Monthly billing",
 		Description: "Invoicing each client every month: prepare, send, chase, paid.",
-		Stages:      Stages{{"to_invoice", "To invoice", false}, {"invoiced", "Invoiced", false}, {"awaiting_payment", "Awaiting payment", false}, {"paid", "Paid", true}},
+		Stages: Stages{
+			{"to_invoice", "To invoice", false},
+			{"invoiced", "Invoiced", false},
+			{"awaiting_payment", "Awaiting payment", false},
+			{"paid", "Paid", true},
+		},
 		Roles: RoleTemplates{
 			{"accountant", "Accountant", "Prepares and sends invoices and acts."},
 			{"account_manager", "Account manager", "Reminds the client when a payment is late."},
 		},
 	},
 	{
-		Slug: "website_development", Name: "Website development",
+		Slug:        "website_development",
+		Name:        "Website development",
 		Description: "A site built in stages: backlog, design, development, review, launched.",
-		Stages:      Stages{{"backlog", "Backlog", false}, {"design", "Design", false}, {"development", "Development", false}, {"review", "Review", false}, {"launched", "Launched", true}},
+		Stages: Stages{
+			{"backlog", "Backlog", false},
+			{"design", "Design", false},
+			{"development", "Development", false},
+			{"review", "Review", false},
+			{"launched", "Launched", true},
+		},
 		Roles: RoleTemplates{
 			{"project_manager", "Project manager", "Plans the stages and keeps the client informed."},
 			{"designer", "Designer", "Designs the pages."},
@@ -172,7 +191,8 @@ func checkStages(in []StageInput, field string) (Stages, error) {
 		if key == "" {
 			key = slugKey(st.Name, "stage_"+strconv.Itoa(i+1))
 		}
-		bad.require(field+"."+strconv.Itoa(i)+".status", keyPattern(key) && !slices.ContainsFunc(out[:i], func(o Stage) bool { return o.Status == key }))
+		bad.require(field+"."+strconv.Itoa(i)+".status", keyPattern(key) &&
+			!slices.ContainsFunc(out[:i], func(o Stage) bool { return o.Status == key }))
 		out[i] = Stage{Status: key, Name: strings.TrimSpace(st.Name), IsDone: st.IsDone}
 	}
 	return out, bad.err("invalid_stages")
@@ -197,7 +217,13 @@ func (s *Service) CreateTaskWorkflow(ctx context.Context, a *Access, in TaskWork
 	if err := a.requireManage(nil); err != nil {
 		return nil, err
 	}
-	w := TaskWorkflow{ID: models.NewID(), CompanyID: a.CompanyID(), Name: strings.TrimSpace(in.Name), Description: strings.TrimSpace(in.Description), CreatedAt: s.now()}
+	w := TaskWorkflow{
+		ID:          models.NewID(),
+		CompanyID:   a.CompanyID(),
+		Name:        strings.TrimSpace(in.Name),
+		Description: strings.TrimSpace(in.Description),
+		CreatedAt:   s.now(),
+	}
 	var roles []RoleInput
 	if in.PresetKey != "" {
 		i := slices.IndexFunc(Presets, func(p Preset) bool { return p.Slug == in.PresetKey })

@@ -247,7 +247,12 @@ func (m *Metrics) WatchOutbox(backlog func(context.Context) (int64, error)) {
 		return
 	}
 	m.registry.MustRegister(&countAtScrape{
-		desc:  prometheus.NewDesc("mail_outbox_backlog", "Mail messages waiting in the outbox to be delivered (pending, not given up).", nil, nil),
+		desc: prometheus.NewDesc(
+			"mail_outbox_backlog",
+			"Mail messages waiting in the outbox to be delivered (pending, not given up).",
+			nil,
+			nil,
+		),
 		count: backlog,
 	})
 }

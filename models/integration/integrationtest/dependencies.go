@@ -15,7 +15,8 @@ var created atomic.Int64
 
 // Create adds an action dependency to a project, its name made unique with a number, and
 // fails the test on an error.
-func Create(t testing.TB, svc *integration.Service, companyID, projectID uuid.UUID, in integration.ActionDependencyInput) *integration.ActionDependency {
+func Create(t testing.TB, svc *integration.Service, companyID, projectID uuid.UUID,
+	in integration.ActionDependencyInput) *integration.ActionDependency {
 	t.Helper()
 	in.Name = fmt.Sprintf("%s %d", in.Name, created.Add(1))
 	d, err := svc.CreateActionDependency(context.Background(), companyID, projectID, in)
