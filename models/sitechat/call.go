@@ -20,13 +20,13 @@ type CallStatus string
 
 const (
 	CallOffered   CallStatus = "offered"
-	CallRinging              = "ringing"
-	CallAccepted             = "accepted"
-	CallRejected             = "rejected"
-	CallMissed               = "missed"
-	CallEnded                = "ended"
-	CallFailed               = "failed"
-	CallCancelled            = "cancelled"
+	CallRinging   CallStatus = "ringing"
+	CallAccepted  CallStatus = "accepted"
+	CallRejected  CallStatus = "rejected"
+	CallMissed    CallStatus = "missed"
+	CallEnded     CallStatus = "ended"
+	CallFailed    CallStatus = "failed"
+	CallCancelled CallStatus = "cancelled"
 )
 
 // Call directions and the sides of a call.
