@@ -35,7 +35,7 @@ func TestBothLanguagesHaveEveryMessage(t *testing.T) {
 }
 
 // errorKey finds the message keys domain code passes when it builds an error.
-var errorKey = regexp.MustCompile(`(?:models\.(?:Invalid|NotFound|Unauthenticated|Forbidden|Conflict|RateLimited)\(|Key:\s*)"([a-z_]+)"`)
+var errorKey = regexp.MustCompile(`(?:models\.(?:Invalid|NotFound|Unauthenticated|Forbidden|Conflict|RateLimited|Unavailable)\(|\bKey:\s*)"([a-z_]+)"`)
 
 func TestEveryErrorKeyTheCodeUsesIsInTheCatalog(t *testing.T) {
 	root := filepath.Join("..", "..")

@@ -245,10 +245,12 @@ func (d *Server) UIURL() string { return d.uiURL }
 
 // Stop stops the Web UI and the server. The server stops its services one by one, and its
 // own system workers keep polling the frontend that stopped first: each poll then logs a
-// warning (closing transport, dial error) that says only that the server is stopping. So
-// the server logs errors alone from here on; the caller stops its own workers before.
+// warning (closing transport, dial error) or, from the metrics interceptor of a poll cut
+// short, an error ("unable to add metrics baggage to gRPC trailer") that says only that
+// the server is stopping. So from here on the server logs only what would crash it; the
+// caller stops its own workers before.
 func (d *Server) Stop() {
-	d.logLevel.SetLevel(zap.ErrorLevel)
+	d.logLevel.SetLevel(zap.DPanicLevel)
 	if d.ui != nil {
 		d.ui.Stop()
 	}

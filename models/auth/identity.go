@@ -55,9 +55,16 @@ func (s *Service) signInAs(tx *gorm.DB, id *providerIdentity) (uuid.UUID, error)
 		return uuid.Nil, models.Conflict("account_email_unverified")
 	case models.IsNotFound(err):
 		u = User{
-			ID: models.NewID(), Email: email, Name: providerName(id.Name, email),
-			PasswordHash: s.hashPassword(models.RandomToken(32)), Status: StatusActive,
-			EmailVerifiedAt: &now, CreatedAt: now, UpdatedAt: now,
+			ID:           models.NewID(),
+			Email:        email,
+			Name:         providerName(id.Name, email),
+			PasswordHash: s.hashPassword(models.RandomToken(32)),
+			Status:       StatusActive,
+			// The default language, until the person picks theirs in the profile.
+			Lang:            Language(""),
+			EmailVerifiedAt: &now,
+			CreatedAt:       now,
+			UpdatedAt:       now,
 		}
 		if err := tx.Create(&u).Error; err != nil {
 			if models.IsUniqueViolation(err) {
