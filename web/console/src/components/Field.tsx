@@ -1,7 +1,7 @@
-import { useId, type InputHTMLAttributes } from "react";
+import { useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
 import { fieldError } from "./ProblemAlert";
 
-type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
+type Labelled = {
   label: string;
   /** name is the request field, as a Problem's validate names it. */
   name: string;
@@ -9,15 +9,21 @@ type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
   hint?: string;
 };
 
-/** Field is a labelled input that shows the Problem on it when validate names it. */
-export function Field({ label, name, error, hint, ...input }: FieldProps) {
+/** useField gives a field's control its id, and what describes it: the hint and the
+ * Problem's detail when validate names the field. */
+function useField({ name, error, hint }: Labelled) {
   const id = useId();
   const message = fieldError(error, name);
   const described = [hint && `${id}-hint`, message && `${id}-error`].filter(Boolean).join(" ") || undefined;
+  const control = { id, name, "aria-invalid": message ? true : undefined, "aria-describedby": described };
+  return { id, message, control };
+}
+
+function FieldFrame({ id, label, hint, message, children }: { id: string; label: string; hint?: string; message?: string; children: ReactNode }) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} name={name} aria-invalid={message ? true : undefined} aria-describedby={described} {...input} />
+      {children}
       {hint && (
         <small id={`${id}-hint`} className="muted">
           {hint}
@@ -29,5 +35,25 @@ export function Field({ label, name, error, hint, ...input }: FieldProps) {
         </small>
       )}
     </div>
+  );
+}
+
+/** Field is a labelled input that shows the Problem on it when validate names it. */
+export function Field({ label, name, error, hint, ...input }: Labelled & InputHTMLAttributes<HTMLInputElement>) {
+  const { id, message, control } = useField({ label, name, error, hint });
+  return (
+    <FieldFrame id={id} label={label} hint={hint} message={message}>
+      <input {...control} {...input} />
+    </FieldFrame>
+  );
+}
+
+/** TextAreaField is Field for text of many lines. */
+export function TextAreaField({ label, name, error, hint, ...area }: Labelled & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const { id, message, control } = useField({ label, name, error, hint });
+  return (
+    <FieldFrame id={id} label={label} hint={hint} message={message}>
+      <textarea {...control} {...area} />
+    </FieldFrame>
   );
 }

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { Dialog, DialogButtons } from "../../components/Dialog";
-import { SecretReveal } from "../../components/SecretReveal";
+import { SecretDialog } from "../../components/SecretDialog";
 import { useRotateWebhookSecret, type WebhookEndpoint } from "./webhooks";
 import "./texts";
 
@@ -20,9 +20,7 @@ export function RotateSecretDialog({ endpoint, onClose }: { endpoint: WebhookEnd
   }
   if (rotate.data) {
     return (
-      <Dialog title={t("newSecretTitle", { key: endpoint.endpoint_key })} onClose={onClose}>
-        <SecretReveal secret={rotate.data.secret} label={t("secret")} warning={t("secretOnce")} done={t("done")} onDone={onClose} />
-      </Dialog>
+      <SecretDialog title={t("newSecretTitle", { key: endpoint.endpoint_key })} secret={rotate.data.secret} label={t("secret")} warning={t("secretOnce")} onClose={onClose} />
     );
   }
   return (
