@@ -17,6 +17,8 @@ import type { clients } from "../features/clients/texts";
 import type { billing } from "../features/billing/texts";
 import type { legalEntities } from "../features/legal-entities/texts";
 import type { work } from "../features/work/texts";
+import type { settings } from "../features/settings/texts";
+import type { integrations } from "../features/integrations/texts";
 
 export const languages = ["en", "ru"] as const;
 export type Language = (typeof languages)[number];
@@ -69,6 +71,8 @@ type Namespaces = typeof firstNamespaces & {
   billing: typeof billing;
   legalEntities: typeof legalEntities;
   work: typeof work;
+  settings: typeof settings;
+  integrations: typeof integrations;
 };
 
 declare module "i18next" {
