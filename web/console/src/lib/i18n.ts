@@ -19,6 +19,7 @@ import type { legalEntities } from "../features/legal-entities/texts";
 import type { work } from "../features/work/texts";
 import type { settings } from "../features/settings/texts";
 import type { integrations } from "../features/integrations/texts";
+import type { rjsf } from "../components/rjsfTexts";
 
 export const languages = ["en", "ru"] as const;
 export type Language = (typeof languages)[number];
@@ -73,6 +74,7 @@ type Namespaces = typeof firstNamespaces & {
   work: typeof work;
   settings: typeof settings;
   integrations: typeof integrations;
+  rjsf: typeof rjsf;
 };
 
 declare module "i18next" {
