@@ -49,7 +49,7 @@ function IntegrationView({ projectId, id, manage }: { projectId: string; id: str
       <p className="crumbs">
         <Link to="/settings/integrations">{t("title")}</Link>
       </p>
-      <div className="page-head">
+      <div className="title-row">
         <h1>{d.name}</h1>
         <span className={`badge ${d.status === "active" ? "ok" : "muted"}`}>{t(`status_${d.status}`)}</span>
       </div>

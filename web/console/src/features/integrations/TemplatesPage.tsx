@@ -163,7 +163,7 @@ function TemplateFormFrame({ onSubmit, saving, onCancel, remove, preview, childr
     onSubmit();
   }
   return (
-    <div className="template-editor">
+    <div className="template-form">
       <form className="stack" onSubmit={submit} noValidate>
         {children}
         <ProblemAlert error={saving.error} />

@@ -10,6 +10,10 @@ describe("formSchemaOf", () => {
     });
     expect(schema.properties?.api_base_url).toEqual({ description: "Base", type: "string", default: "" });
   });
+  it("draws a text whose anyOf only names formats as one text field", () => {
+    const schema = formSchemaOf({ type: "object", properties: { host: { type: "string", anyOf: [{ format: "hostname" }, { format: "ipv4" }] } } });
+    expect(schema.properties?.host).toEqual({ type: "string" });
+  });
 });
 
 describe("labelOf", () => {

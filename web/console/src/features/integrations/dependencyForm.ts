@@ -7,9 +7,10 @@ type Properties = Record<string, RJSFSchema | boolean>;
 
 const isSchema = (v: unknown): v is RJSFSchema => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** textOnly: every option of the anyOf is a string (a URL or "", say): one text field. */
-function textOnly(options: unknown[]): boolean {
-  return options.every((o) => isSchema(o) && (o.type === "string" || typeof o.const === "string"));
+/** textOnly: the anyOf only chooses among kinds of text (a URL or "", a host name or an IP
+ * address): one text field. */
+function textOnly(prop: RJSFSchema, options: unknown[]): boolean {
+  return prop.type === "string" || options.every((o) => isSchema(o) && (o.type === "string" || typeof o.const === "string"));
 }
 
 /**
@@ -21,7 +22,7 @@ export function formSchemaOf(schema: RJSFSchema): RJSFSchema {
   if (!isSchema(schema.properties)) return schema;
   const properties: Properties = {};
   for (const [name, prop] of Object.entries(schema.properties as Properties)) {
-    if (isSchema(prop) && Array.isArray(prop.anyOf) && textOnly(prop.anyOf)) {
+    if (isSchema(prop) && Array.isArray(prop.anyOf) && textOnly(prop, prop.anyOf)) {
       const text: RJSFSchema = { ...prop, type: "string" };
       delete text.anyOf;
       properties[name] = text;

@@ -78,7 +78,7 @@ function MemberList({ companyId, role }: { companyId: string; role: Role | undef
   if (members.error) return <ProblemAlert error={members.error} />;
   if (!members.data) return <p className="muted">{tc("loading")}</p>;
   return (
-    <ListTable columns={[tc("name"), t("email"), t("role")]} actions={t("actions")}>
+    <ListTable columns={[t("personName"), t("email"), t("role")]} actions={t("actions")}>
       {members.data.items.map((m) => (
         <MemberRow key={m.user_id} companyId={companyId} member={m} mine={role} />
       ))}
