@@ -85,7 +85,8 @@ func TestConsoleSettingsIntegration(t *testing.T) {
 }
 
 // TestConsoleSettingsAccount: a new person creates an API key and sees it once (after a
-// reload it is masked), revokes it, revokes a session of theirs elsewhere, writes a
+// reload it is masked), revokes it, revokes a session of theirs elsewhere, adds a member,
+// changes her role and removes her, rotates a project's hook secret (shown once), writes a
 // message template against its preview, and switches the console to Russian in the
 // profile. axe-core checks each settings page on the way.
 func TestConsoleSettingsAccount(t *testing.T) {
@@ -129,16 +130,37 @@ func TestConsoleSettingsAccount(t *testing.T) {
 	tb.notSee("Build server")
 	site.do(req{method: "GET", path: "/api/v1/auth/me", token: elsewhere}).expect(t, http.StatusUnauthorized)
 
-	for _, page := range []struct{ link, heading, shows string }{
-		{"Members", "Members", "ada@example.com"},
-		{"Projects", "Projects", "Orders"},
-		{"Party lookup", "Party lookup", "Not set up: lookups without a project cannot run."},
-	} {
-		tb.click(page.link)
-		tb.seeHeading(page.heading)
-		tb.see(page.shows)
-		tb.accessible("the " + strings.ToLower(page.link) + " page")
+	grace := site.signUp("Grace")
+	tb.click("Members")
+	tb.seeHeading("Members")
+	tb.fill("E-mail", grace.email)
+	tb.choose("Role", "Admin")
+	tb.click("Add")
+	tb.shows("Role of Grace", "Admin")
+	tb.accessible("the members page")
+	tb.choose("Role of Grace", "Viewer")
+	tb.open("/settings/members")
+	tb.shows("Role of Grace", "Viewer")
+	tb.click("Remove Grace")
+	tb.click("Remove")
+	tb.notSee(grace.email)
+
+	tb.click("Projects")
+	tb.seeHeading("Projects")
+	tb.click("Rotate the hook secret of Orders")
+	tb.click("Rotate")
+	hookSecret := tb.valueOf("Hook secret")
+	tb.click("I have copied it")
+	tb.see(hookSecret[:4] + "****")
+	if strings.Contains(tb.pageText(), hookSecret) {
+		tb.fail("the hook secret shows after it was handed out")
 	}
+	tb.accessible("the projects page")
+
+	tb.click("Party lookup")
+	tb.seeHeading("Party lookup")
+	tb.see("Not set up: lookups without a project cannot run.")
+	tb.accessible("the party lookup page")
 
 	tb.click("Templates")
 	tb.seeHeading("Templates")
