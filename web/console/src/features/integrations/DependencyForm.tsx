@@ -1,7 +1,7 @@
 import { useMemo, useState, type RefObject } from "react";
 import { useTranslation } from "react-i18next";
 import Form, { getDefaultRegistry } from "@rjsf/core";
-import { createSchemaUtils, type BaseInputTemplateProps, type ObjectFieldTemplateProps, type RJSFSchema } from "@rjsf/utils";
+import { createSchemaUtils, TranslatableString, type BaseInputTemplateProps, type IconButtonProps, type ObjectFieldTemplateProps, type RJSFSchema } from "@rjsf/utils";
 import { useRjsfTranslator } from "../../components/rjsfTexts";
 import { formSchemaOf, problemErrors, sendable, uiSchemaOf } from "./dependencyForm";
 import { schemaValidator, type SchemaErrorKey } from "./schemaValidator";
@@ -24,6 +24,30 @@ function ObjectWithoutUnused(props: ObjectFieldTemplateProps) {
   const schemas = (props.schema.properties ?? {}) as Record<string, unknown>;
   return <DefaultObjectTemplate {...props} properties={props.properties.filter((p) => schemas[p.name] !== false)} />;
 }
+
+/** textButton is a button of rjsf's lists that says what it does in words: rjsf draws them
+ * with an icon font we do not load. */
+function textButton(words: TranslatableString) {
+  return function TextButton({ registry, className, disabled, onClick, id }: IconButtonProps) {
+    return (
+      <button type="button" id={id} className={className} disabled={disabled} onClick={onClick}>
+        {registry.translateString(words)}
+      </button>
+    );
+  };
+}
+
+const templates = {
+  ObjectFieldTemplate: ObjectWithoutUnused,
+  BaseInputTemplate: InputMarkedInvalid,
+  ButtonTemplates: {
+    AddButton: textButton(TranslatableString.AddItemButton),
+    RemoveButton: textButton(TranslatableString.RemoveButton),
+    MoveUpButton: textButton(TranslatableString.MoveUpButton),
+    MoveDownButton: textButton(TranslatableString.MoveDownButton),
+    CopyButton: textButton(TranslatableString.CopyButton),
+  },
+};
 
 type Props = {
   /** schema is the type's auth_schema_json or metadata_schema_json, as the server has it. */
@@ -68,7 +92,7 @@ export function DependencyForm({ schema, part, title, value, onChange, error, fo
       uiSchema={uiSchema}
       formData={value}
       validator={validator}
-      templates={{ ObjectFieldTemplate: ObjectWithoutUnused, BaseInputTemplate: InputMarkedInvalid }}
+      templates={templates}
       liveValidate={correcting ? "onChange" : undefined}
       showErrorList={false}
       noHtml5Validate

@@ -29,6 +29,10 @@ describe("uiSchemaOf", () => {
     expect(ui["ui:order"]).toEqual(["host", "auth", "password"]);
     expect(ui.password).toMatchObject({ "ui:widget": "password", "ui:title": "Password" });
   });
+  it("labels a list's items as the list", () => {
+    const ui = uiSchemaOf({ type: "object", properties: { allowed_hosts: { type: "array", items: { type: "string" } } } });
+    expect(ui.allowed_hosts).toEqual({ "ui:title": "Allowed hosts", items: { "ui:title": "Allowed hosts" } });
+  });
 });
 
 describe("problemErrors", () => {

@@ -46,8 +46,9 @@ export function labelOf(name: string): string {
 }
 
 /**
- * uiSchemaOf gives every field a label in words and its required fields first; a secret
- * (writeOnly) is a password field the browser neither fills in nor remembers.
+ * uiSchemaOf gives every field a label in words (a list's items its label too, not
+ * "allowed_hosts-1") and its required fields first; a secret (writeOnly) is a password field
+ * the browser neither fills in nor remembers.
  */
 export function uiSchemaOf(schema: RJSFSchema): UiSchema {
   const ui: UiSchema = { "ui:submitButtonOptions": { norender: true } };
@@ -57,6 +58,7 @@ export function uiSchemaOf(schema: RJSFSchema): UiSchema {
   ui["ui:order"] = [...names.filter((n) => required.has(n)), ...names.filter((n) => !required.has(n))];
   for (const [name, prop] of Object.entries(properties)) {
     ui[name] = { "ui:title": labelOf(name) };
+    if (isSchema(prop) && prop.type === "array") ui[name] = { ...ui[name], items: { "ui:title": labelOf(name) } };
     if (isSchema(prop) && prop.writeOnly === true) {
       ui[name] = { ...ui[name], "ui:widget": "password", "ui:autocomplete": "new-password" };
     }
