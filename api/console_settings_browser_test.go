@@ -87,8 +87,8 @@ func TestConsoleSettingsIntegration(t *testing.T) {
 // TestConsoleSettingsAccount: a new person creates an API key and sees it once (after a
 // reload it is masked), revokes it, revokes a session of theirs elsewhere, adds a member,
 // changes her role and removes her, rotates a project's hook secret (shown once), writes a
-// message template against its preview, and switches the console to Russian in the
-// profile. axe-core checks each settings page on the way.
+// message template against its preview, and switches the console and the account to
+// Russian in the profile. axe-core checks each settings page on the way.
 func TestConsoleSettingsAccount(t *testing.T) {
 	t.Parallel()
 	site := newConsoleSite(t)
@@ -179,14 +179,21 @@ func TestConsoleSettingsAccount(t *testing.T) {
 	tb.click("Save")
 	tb.see("Saved.")
 	tb.accessible("the profile page")
-	tb.choose("Language of the console", "Русский")
+	tb.choose("Your language", "Русский")
 	tb.seeHeading("Профиль")
 	tb.see("Ваше имя")
+	tb.see("Сохранено.")
 	tb.open("/settings/profile")
 	tb.seeHeading("Профиль")
 	tb.see("Ada Lovelace")
 	if got := tb.answer("/api/v1/auth/me").language; got != "ru" {
 		tb.fail("the API answered in %q after the switch, want ru", got)
+	}
+	// The account keeps the language too: the product writes to her in it.
+	var account string
+	tb.eval(`fetch("/api/v1/auth/me").then((r) => r.json()).then((me) => me.language)`, &account)
+	if account != "ru" {
+		tb.fail("the account's language is %q after the switch, want ru", account)
 	}
 	tb.accessible("the profile page in Russian")
 }

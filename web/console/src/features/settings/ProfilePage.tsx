@@ -10,7 +10,6 @@ import "./texts";
 /** ProfilePage is the person's name, e-mail and language. */
 export function ProfilePage() {
   const { t } = useTranslation("settings");
-  const tc = useTranslation().t;
   const me = useMe();
   if (!me.data) return <ProblemAlert error={me.error} />;
   return (
@@ -24,12 +23,31 @@ export function ProfilePage() {
         </dl>
         <NameForm name={me.data.name ?? ""} />
       </section>
-      <section className="card" aria-labelledby="profile-language">
-        <h2 id="profile-language">{tc("language")}</h2>
-        <p className="muted">{t("languageHint")}</p>
-        <LanguageSelect label={t("interfaceLanguage")} />
-      </section>
+      <LanguageChoice />
     </>
+  );
+}
+
+/** LanguageChoice is the header's language choice, which here is also the account's: the
+ * language the product writes to the person in (desktop messages) wherever they sign in. */
+function LanguageChoice() {
+  const { t } = useTranslation("settings");
+  const tc = useTranslation().t;
+  const save = useSaveProfile();
+  return (
+    <section className="card" aria-labelledby="profile-language">
+      <h2 id="profile-language">{tc("language")}</h2>
+      <p className="muted">{t("languageHint")}</p>
+      <div className="row">
+        <LanguageSelect label={t("interfaceLanguage")} onChosen={(language) => save.mutate({ language })} />
+        {save.isSuccess && (
+          <span role="status" className="notice">
+            {t("saved")}
+          </span>
+        )}
+      </div>
+      <ProblemAlert error={save.error} />
+    </section>
   );
 }
 
@@ -40,7 +58,7 @@ function NameForm({ name: saved }: { name: string }) {
   const [name, setName] = useState(saved);
   function submit(e: FormEvent) {
     e.preventDefault();
-    save.mutate(name);
+    save.mutate({ name });
   }
   return (
     <form className="inline-form" onSubmit={submit} noValidate>

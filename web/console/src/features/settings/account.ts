@@ -10,7 +10,7 @@ export type ApiKeyView = components["schemas"]["ApiKeyView"];
 export function useSaveProfile() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (name: string) => data(api.PATCH("/api/v1/auth/profile", { body: { name } })),
+    mutationFn: (body: components["schemas"]["ProfilePatch"]) => data(api.PATCH("/api/v1/auth/profile", { body })),
     onSuccess: (me) => queryClient.setQueryData(meKey, me),
   });
 }
