@@ -1,7 +1,7 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
+import { useId, type InputHTMLAttributes } from "react";
 import { fieldError } from "./ProblemAlert";
 
-type Labelled = {
+type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
   label: string;
   /** name is the request field, as a Problem's validate names it. */
   name: string;
@@ -9,21 +9,15 @@ type Labelled = {
   hint?: string;
 };
 
-/** useField gives a field's control its id, and what describes it: the hint and the
- * Problem's detail when validate names the field. */
-function useField({ name, error, hint }: Labelled) {
+/** Field is a labelled input that shows the Problem on it when validate names it. */
+export function Field({ label, name, error, hint, ...input }: FieldProps) {
   const id = useId();
   const message = fieldError(error, name);
   const described = [hint && `${id}-hint`, message && `${id}-error`].filter(Boolean).join(" ") || undefined;
-  const control = { id, name, "aria-invalid": message ? true : undefined, "aria-describedby": described };
-  return { id, message, control };
-}
-
-function FieldFrame({ id, label, hint, message, children }: { id: string; label: string; hint?: string; message?: string; children: ReactNode }) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      {children}
+      <input id={id} name={name} aria-invalid={message ? true : undefined} aria-describedby={described} {...input} />
       {hint && (
         <small id={`${id}-hint`} className="muted">
           {hint}
@@ -35,25 +29,5 @@ function FieldFrame({ id, label, hint, message, children }: { id: string; label:
         </small>
       )}
     </div>
-  );
-}
-
-/** Field is a labelled input that shows the Problem on it when validate names it. */
-export function Field({ label, name, error, hint, ...input }: Labelled & InputHTMLAttributes<HTMLInputElement>) {
-  const { id, message, control } = useField({ label, name, error, hint });
-  return (
-    <FieldFrame id={id} label={label} hint={hint} message={message}>
-      <input {...control} {...input} />
-    </FieldFrame>
-  );
-}
-
-/** TextAreaField is Field for text of many lines. */
-export function TextAreaField({ label, name, error, hint, ...area }: Labelled & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const { id, message, control } = useField({ label, name, error, hint });
-  return (
-    <FieldFrame id={id} label={label} hint={hint} message={message}>
-      <textarea {...control} {...area} />
-    </FieldFrame>
   );
 }

@@ -1,7 +1,8 @@
 import { useState, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmButton } from "../../components/ConfirmButton";
-import { Field, TextAreaField } from "../../components/Field";
+import { Field } from "../../components/Field";
+import { TextAreaField } from "../../components/TextAreaField";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { useActive } from "../settings/active";
 import { NeedsWorkspace } from "../settings/NeedsWorkspace";
@@ -227,7 +228,7 @@ function MessageTemplateForm({ projectId, template, onDone }: { projectId: strin
       preview={<TemplatePreview parts={[{ label: t("text"), text }]} />}
     >
       <Field label={tc("name")} name="name" maxLength={200} value={name} onChange={(e) => setName(e.target.value)} error={save.error} />
-      <TextAreaField label={t("text")} name="text" rows={6} maxLength={4096} hint={t("templateHint", syntaxExample)} value={text} onChange={(e) => setText(e.target.value)} error={save.error} />
+      <TextAreaField label={t("text")} name="text" rows={6} maxLength={4096} value={text} onChange={(e) => setText(e.target.value)} error={save.error} />
       <div className="field">
         <label htmlFor="message-parse-mode">{t("parseMode")}</label>
         <select id="message-parse-mode" value={parseMode} onChange={(e) => setParseMode(e.target.value as ParseMode)}>
