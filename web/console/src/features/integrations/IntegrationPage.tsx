@@ -2,7 +2,7 @@ import { useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
 import type { RJSFSchema } from "@rjsf/utils";
-import { ConfirmButton } from "../../components/ConfirmButton";
+import { AskFirst } from "../../components/AskFirst";
 import { Field } from "../../components/Field";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { useActive } from "../settings/active";
@@ -161,20 +161,17 @@ function DangerCard({ integration: d }: { integration: Integration }) {
     <section className="card" aria-labelledby="integration-status">
       <h2 id="integration-status">{t("statusAndRemoval")}</h2>
       <p className="muted">{active ? t("disableHint") : t("enableHint")}</p>
-      <ProblemAlert error={patch.error} />
+      <ProblemAlert error={patch.error ?? remove.error} />
       <div className="row">
         <button type="button" disabled={patch.isPending} onClick={() => patch.mutate({ status: active ? "disabled" : "active" })}>
           {active ? t("disable") : t("enable")}
         </button>
-        <ConfirmButton
+        <AskFirst
           label={tc("delete")}
-          title={t("deleteTitle", { name: d.name })}
-          confirm={tc("delete")}
-          step={remove}
+          question={t("deleteQuestion")}
+          pending={remove.isPending}
           onConfirm={() => remove.mutate(undefined, { onSuccess: () => void navigate("/settings/integrations") })}
-        >
-          <p>{t("deleteBody")}</p>
-        </ConfirmButton>
+        />
       </div>
     </section>
   );

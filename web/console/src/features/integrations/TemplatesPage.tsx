@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { ConfirmButton } from "../../components/ConfirmButton";
+import { AskFirst } from "../../components/AskFirst";
 import { Field } from "../../components/Field";
 import { TextAreaField } from "../../components/TextAreaField";
 import { ProblemAlert } from "../../components/ProblemAlert";
@@ -246,20 +246,17 @@ function MessageTemplateForm({ projectId, template, onDone }: { projectId: strin
 
 function DeleteEmailTemplate({ projectId, template, onDone }: { projectId: string; template: EmailTemplate; onDone: () => void }) {
   const remove = useDeleteEmailTemplate(projectId, template.email_template_id);
-  return <DeleteTemplate name={template.name} step={remove} onConfirm={() => remove.mutate(undefined, { onSuccess: onDone })} />;
+  return <DeleteTemplate step={remove} onConfirm={() => remove.mutate(undefined, { onSuccess: onDone })} />;
 }
 
 function DeleteMessageTemplate({ projectId, template, onDone }: { projectId: string; template: MessageTemplate; onDone: () => void }) {
   const remove = useDeleteMessageTemplate(projectId, template.message_template_id);
-  return <DeleteTemplate name={template.name} step={remove} onConfirm={() => remove.mutate(undefined, { onSuccess: onDone })} />;
+  return <DeleteTemplate step={remove} onConfirm={() => remove.mutate(undefined, { onSuccess: onDone })} />;
 }
 
-function DeleteTemplate({ name, step, onConfirm }: { name: string; step: { isPending: boolean; error: unknown; reset: () => void }; onConfirm: () => void }) {
+/** DeleteTemplate asks before it deletes the template; the form shows the refusal. */
+function DeleteTemplate({ step, onConfirm }: { step: { isPending: boolean }; onConfirm: () => void }) {
   const { t } = useTranslation("integrations");
   const tc = useTranslation().t;
-  return (
-    <ConfirmButton label={tc("delete")} title={t("deleteTemplateTitle", { name })} confirm={tc("delete")} step={step} onConfirm={onConfirm}>
-      <p>{t("deleteTemplateBody")}</p>
-    </ConfirmButton>
-  );
+  return <AskFirst label={tc("delete")} question={t("deleteQuestion")} pending={step.isPending} onConfirm={onConfirm} />;
 }

@@ -6,7 +6,7 @@ import { ProblemAlert } from "../../components/ProblemAlert";
 import { SecretDialog } from "../../components/SecretDialog";
 import { formatTime } from "../../lib/time";
 import { useApiKeys, useCreateApiKey, useRevokeApiKey, type ApiKeyView } from "./account";
-import { ConfirmButton } from "../../components/ConfirmButton";
+import { AskFirst } from "../../components/AskFirst";
 import "./texts";
 
 /** ApiKeysPage creates API keys, each shown once, and revokes them. */
@@ -80,16 +80,14 @@ function ApiKeyRow({ apiKey }: { apiKey: ApiKeyView }) {
       <td>{apiKey.last_used_at ? when(apiKey.last_used_at) : t("neverUsed")}</td>
       <td>{apiKey.expires_at ? when(apiKey.expires_at) : t("never")}</td>
       <td className="row-actions">
-        <ConfirmButton
+        <AskFirst
           label={t("revoke")}
           name={t("revokeKeyNamed", { name: apiKey.name })}
-          title={t("revokeKeyTitle", { name: apiKey.name })}
-          confirm={t("revoke")}
-          step={revoke}
-          onConfirm={(done) => revoke.mutate(apiKey.api_key_id, { onSuccess: done })}
-        >
-          <p>{t("revokeKeyBody")}</p>
-        </ConfirmButton>
+          question={t("revokeKeyQuestion")}
+          pending={revoke.isPending}
+          onConfirm={() => revoke.mutate(apiKey.api_key_id)}
+        />
+        <ProblemAlert error={revoke.error} />
       </td>
     </tr>
   );

@@ -6,7 +6,7 @@ import { fieldError, ProblemAlert } from "../../components/ProblemAlert";
 import { useMe } from "../auth/session";
 import { useActive } from "./active";
 import { canManage, roles, useAddMember, useChangeRole, useMembers, useRemoveMember, type MemberView, type Role } from "./company";
-import { ConfirmButton } from "../../components/ConfirmButton";
+import { AskFirst } from "../../components/AskFirst";
 import { NeedsWorkspace } from "./NeedsWorkspace";
 import "./texts";
 
@@ -113,17 +113,9 @@ function MemberRow({ companyId, member, mine }: { companyId: string; member: Mem
       </td>
       <td className="row-actions">
         {editable && (
-          <ConfirmButton
-            label={t("remove")}
-            name={t("removeNamed", { who })}
-            title={t("removeTitle", { who })}
-            confirm={t("remove")}
-            step={remove}
-            onConfirm={(done) => remove.mutate(undefined, { onSuccess: done })}
-          >
-            <p>{t("removeBody")}</p>
-          </ConfirmButton>
+          <AskFirst label={t("remove")} name={t("removeNamed", { who })} question={t("removeQuestion")} pending={remove.isPending} onConfirm={() => remove.mutate()} />
         )}
+        <ProblemAlert error={remove.error} />
       </td>
     </tr>
   );

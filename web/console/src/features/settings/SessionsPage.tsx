@@ -3,7 +3,7 @@ import { ListTable } from "../../components/ListTable";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { formatTime } from "../../lib/time";
 import { useRevokeSession, useSessions, type SessionView } from "./account";
-import { ConfirmButton } from "../../components/ConfirmButton";
+import { AskFirst } from "../../components/AskFirst";
 import "./texts";
 
 /** SessionsPage lists where the person is signed in and ends the sessions they do not
@@ -45,17 +45,15 @@ function SessionRow({ session }: { session: SessionView }) {
       <td>{formatTime(session.last_seen_at, i18n.language)}</td>
       <td className="row-actions">
         {!session.is_current && (
-          <ConfirmButton
+          <AskFirst
             label={t("revoke")}
             name={t("revokeSessionNamed", { device })}
-            title={t("revokeSessionTitle")}
-            confirm={t("revoke")}
-            step={revoke}
-            onConfirm={(done) => revoke.mutate(session.session_id, { onSuccess: done })}
-          >
-            <p>{t("revokeSessionBody", { device })}</p>
-          </ConfirmButton>
+            question={t("revokeSessionQuestion")}
+            pending={revoke.isPending}
+            onConfirm={() => revoke.mutate(session.session_id)}
+          />
         )}
+        <ProblemAlert error={revoke.error} />
       </td>
     </tr>
   );

@@ -1,14 +1,17 @@
 import { useTranslation } from "react-i18next";
 import { NavLink, Outlet } from "react-router";
+import { useActive } from "./active";
 import "./settings.css";
 import "./texts";
 
 type Link = { to: string; label: string };
 
 /** SettingsLayout is the frame of the settings pages: their menu beside the page, by whose
- * settings they are (the person's, the active company's, the active project's). */
+ * settings they are (the person's, the active company's, the active project's). The
+ * company's legal entities have a page of the back office's own, which the menu leads to. */
 export function SettingsLayout() {
   const { t } = useTranslation("settings");
+  const { companyId } = useActive();
   const groups: { id: string; title: string; links: Link[] }[] = [
     {
       id: "settings-you",
@@ -24,6 +27,7 @@ export function SettingsLayout() {
       title: t("groupCompany"),
       links: [
         { to: "/settings/members", label: t("membersTitle") },
+        ...(companyId ? [{ to: `/companies/${companyId}/legal-entities`, label: t("legalEntities") }] : []),
         { to: "/settings/projects", label: t("projectsTitle") },
         { to: "/settings/party-lookup", label: t("partyLookupTitle") },
       ],
