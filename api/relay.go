@@ -89,6 +89,18 @@ func (s *Server) viewRelay(r *relay.Relay) relayView {
 	}
 }
 
+// relayGet serves GET /api/v1/projects/{project_id}/action-dependencies/
+// {action_dependency_id}/messenger_a-relay. Errors: 400 action_dependency_id when the
+// integration is not a messenger_a.bot, 404 relay_not_set_up while it has no relay.
+func (s *Server) relayGet(c *gin.Context) {
+	r, err := s.Relays.Of(c, actionDependency(c))
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, s.viewRelay(r))
+}
+
 type relayPollingRequest struct {
 	Enabled bool `json:"enabled"`
 }

@@ -246,6 +246,41 @@ func TestRelayWebhookStoresUpdatesOnceAndCarriesTheBotState(t *testing.T) {
 	})
 }
 
+func TestRelayIsReadWithItsSecretMasked(t *testing.T) {
+	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
+		e := newEnv(t, db)
+		owner := e.signUp("Ada")
+		companyID := e.companyOf(owner, "Northwind")
+		projectID := e.projectIn(owner, companyID, "Bots")
+		deps := "/api/v1/projects/" + projectID + "/action-dependencies"
+		depID := e.do(req{method: "POST", path: deps, token: owner.token, body: map[string]any{
+			"dependency_type_key": "messenger_a.bot", "name": "Support bot", "auth": map[string]any{"bot_token": relayBotToken},
+		}}).expect(t, http.StatusCreated).str("action_dependency_id")
+		dep := deps + "/" + depID
+
+		t.Run("an integration without a relay answers 404 relay_not_set_up", func(t *testing.T) {
+			r := e.do(req{method: "GET", path: dep + "/messenger_a-relay", token: owner.token}).expect(t, http.StatusNotFound)
+			if r.str("title") != "Relay not set up" {
+				t.Fatalf("no relay answered %s", r.Body)
+			}
+		})
+
+		t.Run("a relay is read as polling left it, its secret masked, by a viewer too", func(t *testing.T) {
+			rotated := e.do(req{method: "POST", path: dep + "/messenger_a-relay-webhook-secret/rotate", token: owner.token}).expect(t, http.StatusOK)
+			e.do(req{method: "POST", path: dep + "/messenger_a-relay-polling", token: owner.token, body: map[string]any{"enabled": true}}).
+				expect(t, http.StatusOK)
+			viewer := e.signUp("Vera")
+			e.addToCompany(owner, companyID, viewer, "viewer")
+			got := e.do(req{method: "GET", path: dep + "/messenger_a-relay", token: viewer.token}).expect(t, http.StatusOK)
+			secret := rotated.str("webhook_secret")
+			if got.str("relay_key") != rotated.str("relay_key") || got.str("mode") != "polling" ||
+				got.str("webhook_secret_masked") != secret[:4]+"****" || strings.Contains(got.Body.String(), secret) {
+				t.Fatalf("the relay read as %s", got.Body)
+			}
+		})
+	})
+}
+
 func TestRelayPollingPullsUpdatesFromTheBotAPI(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
 		e := newEnv(t, db)
@@ -391,4 +426,5 @@ func TestRelayNeedsAMessengerABotIntegration(t *testing.T) {
 	e.do(req{method: "POST", path: base + "/messenger_a-relay-webhook-secret/rotate", token: u.token}).expect(t, http.StatusBadRequest, "action_dependency_id")
 	e.do(req{method: "POST", path: base + "/messenger_a-relay-polling", token: u.token, body: map[string]any{"enabled": true}}).
 		expect(t, http.StatusBadRequest, "action_dependency_id")
+	e.do(req{method: "GET", path: base + "/messenger_a-relay", token: u.token}).expect(t, http.StatusBadRequest, "action_dependency_id")
 }

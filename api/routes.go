@@ -207,6 +207,7 @@ func (s *Server) routes(r *gin.Engine) {
 	me.DELETE("/projects/:project_id/message-templates/:message_template_id", s.inMessageTemplate(work), s.messageTemplateDelete)
 
 	// Messenger relay.
+	me.GET("/projects/:project_id/action-dependencies/:action_dependency_id/messenger_a-relay", s.inActionDependency(read), s.relayGet)
 	me.POST(
 		"/projects/:project_id/action-dependencies/:action_dependency_id/messenger_a-relay-polling",
 		s.inActionDependency(manage),

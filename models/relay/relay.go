@@ -71,14 +71,25 @@ func (s *Service) now() time.Time { return s.Now().UTC().Truncate(time.Microseco
 // newWebhookSecret is 256 random bits; the messenger sends it back on every delivery.
 func newWebhookSecret() string { return models.RandomToken(32) }
 
-// Ensure returns the relay of a messenger_a.bot integration, creating it (with a new key and
-// webhook secret, in webhook mode) the first time. Errors: invalid (action_dependency_id: the
-// integration is of another type).
-func (s *Service) Ensure(ctx context.Context, d *integration.ActionDependency) (*Relay, error) {
+// Of returns the relay of a messenger_a.bot integration. Errors: invalid
+// (action_dependency_id: the integration is of another type), not_found (relay_not_set_up:
+// it has no relay yet).
+func (s *Service) Of(ctx context.Context, d *integration.ActionDependency) (*Relay, error) {
 	if d.DependencyTypeKey != integration.TypeMessengerABot {
 		return nil, models.Invalid("relay_not_messenger_a_bot", "action_dependency_id")
 	}
 	r, err := s.of(ctx, d)
+	if models.IsKind(err, models.KindNotFound) {
+		return nil, models.NotFound("relay_not_set_up")
+	}
+	return r, err
+}
+
+// Ensure returns the relay of a messenger_a.bot integration, creating it (with a new key and
+// webhook secret, in webhook mode) the first time. Errors: invalid (action_dependency_id: the
+// integration is of another type).
+func (s *Service) Ensure(ctx context.Context, d *integration.ActionDependency) (*Relay, error) {
+	r, err := s.Of(ctx, d)
 	if !models.IsKind(err, models.KindNotFound) {
 		return r, err
 	}

@@ -116,6 +116,39 @@ export const router = createBrowserRouter([
               },
             ],
           },
+          // Settings: the person's, the active company's and the active project's.
+          {
+            path: "settings",
+            lazy: () => import("../features/settings/SettingsLayout").then((m) => ({ Component: m.SettingsLayout })),
+            children: [
+              { index: true, element: <Navigate to="/settings/profile" replace /> },
+              { path: "profile", lazy: () => import("../features/settings/ProfilePage").then((m) => ({ Component: m.ProfilePage })) },
+              { path: "sessions", lazy: () => import("../features/settings/SessionsPage").then((m) => ({ Component: m.SessionsPage })) },
+              { path: "api-keys", lazy: () => import("../features/settings/ApiKeysPage").then((m) => ({ Component: m.ApiKeysPage })) },
+              { path: "members", lazy: () => import("../features/settings/MembersPage").then((m) => ({ Component: m.MembersPage })) },
+              { path: "projects", lazy: () => import("../features/settings/ProjectsPage").then((m) => ({ Component: m.ProjectsPage })) },
+              {
+                path: "party-lookup",
+                lazy: () => import("../features/settings/PartyLookupPage").then((m) => ({ Component: m.PartyLookupPage })),
+              },
+              {
+                path: "integrations",
+                lazy: () => import("../features/integrations/IntegrationsPage").then((m) => ({ Component: m.IntegrationsPage })),
+              },
+              {
+                path: "integrations/new",
+                lazy: () => import("../features/integrations/NewIntegrationPage").then((m) => ({ Component: m.NewIntegrationPage })),
+              },
+              {
+                path: "integrations/:integrationId",
+                lazy: () => import("../features/integrations/IntegrationPage").then((m) => ({ Component: m.IntegrationPage })),
+              },
+              {
+                path: "templates",
+                lazy: () => import("../features/integrations/TemplatesPage").then((m) => ({ Component: m.TemplatesPage })),
+              },
+            ],
+          },
           { path: "*", element: <NotFoundPage /> },
         ],
       },

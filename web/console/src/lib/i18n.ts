@@ -17,6 +17,9 @@ import type { clients } from "../features/clients/texts";
 import type { billing } from "../features/billing/texts";
 import type { legalEntities } from "../features/legal-entities/texts";
 import type { work } from "../features/work/texts";
+import type { settings } from "../features/settings/texts";
+import type { integrations } from "../features/integrations/texts";
+import type { rjsf } from "../components/rjsfTexts";
 
 export const languages = ["en", "ru"] as const;
 export type Language = (typeof languages)[number];
@@ -69,6 +72,9 @@ type Namespaces = typeof firstNamespaces & {
   billing: typeof billing;
   legalEntities: typeof legalEntities;
   work: typeof work;
+  settings: typeof settings;
+  integrations: typeof integrations;
+  rjsf: typeof rjsf;
 };
 
 declare module "i18next" {

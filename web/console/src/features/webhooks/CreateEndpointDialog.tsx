@@ -3,8 +3,8 @@ import { useTranslation } from "react-i18next";
 import { Field } from "../../components/Field";
 import { fieldError, ProblemAlert } from "../../components/ProblemAlert";
 import { AuthTypeChoice } from "./AuthTypeChoice";
-import { Dialog, DialogButtons } from "./Dialog";
-import { SecretReveal } from "./SecretReveal";
+import { Dialog, DialogButtons } from "../../components/Dialog";
+import { SecretDialog } from "../../components/SecretDialog";
 import { useCreateWebhookEndpoint, type WebhookEndpointCreate, type WebhookTrigger } from "./webhooks";
 import "./texts";
 
@@ -33,9 +33,7 @@ export function CreateEndpointDialog({ workflowId, triggers, onClose }: { workfl
 
   if (create.data) {
     return (
-      <Dialog title={t("newSecretTitle", { key: create.data.endpoint_key })} onClose={onClose}>
-        <SecretReveal secret={create.data.secret} onDone={onClose} />
-      </Dialog>
+      <SecretDialog title={t("newSecretTitle", { key: create.data.endpoint_key })} secret={create.data.secret} label={t("secret")} warning={t("secretOnce")} onClose={onClose} />
     );
   }
   const keyError = fieldError(create.error, "endpoint_key");

@@ -4,7 +4,7 @@ import { ProblemAlert } from "../../components/ProblemAlert";
 import { DeliveryDialog } from "./DeliveryDialog";
 import { DeliveryStatus, RunLink } from "./DeliveryStatus";
 import { ReplayDialog } from "./ReplayDialog";
-import { formatTime } from "./time";
+import { formatTime } from "../../lib/time";
 import { useWebhookDeliveries, type WebhookEventSummary } from "./webhooks";
 import "./texts";
 

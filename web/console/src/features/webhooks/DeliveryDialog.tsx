@@ -2,8 +2,9 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { DeliveryStatus, RunLink } from "./DeliveryStatus";
-import { Dialog } from "./Dialog";
-import { formatTime, preview } from "./time";
+import { Dialog } from "../../components/Dialog";
+import { formatTime } from "../../lib/time";
+import { preview } from "./time";
 import { useWebhookDelivery } from "./webhooks";
 import "./texts";
 

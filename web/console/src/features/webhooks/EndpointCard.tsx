@@ -1,11 +1,11 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ProblemAlert } from "../../components/ProblemAlert";
-import { CopyButton } from "./CopyButton";
+import { CopyButton } from "../../components/CopyButton";
 import { DeliveriesPanel } from "./DeliveriesPanel";
 import { RotateSecretDialog } from "./RotateSecretDialog";
 import { SnippetsPanel } from "./SnippetsPanel";
-import { formatTime } from "./time";
+import { formatTime } from "../../lib/time";
 import { usePatchWebhookEndpoint, type WebhookEndpoint } from "./webhooks";
 import "./texts";
 

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { Link } from "react-router";
-import { Dialog, DialogButtons } from "./Dialog";
+import { Dialog, DialogButtons } from "../../components/Dialog";
 import { useReplayWebhookDelivery, type WebhookEventSummary } from "./webhooks";
 import "./texts";
 

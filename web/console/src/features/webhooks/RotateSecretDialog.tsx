@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { ProblemAlert } from "../../components/ProblemAlert";
-import { Dialog, DialogButtons } from "./Dialog";
-import { SecretReveal } from "./SecretReveal";
+import { Dialog, DialogButtons } from "../../components/Dialog";
+import { SecretDialog } from "../../components/SecretDialog";
 import { useRotateWebhookSecret, type WebhookEndpoint } from "./webhooks";
 import "./texts";
 
@@ -20,9 +20,7 @@ export function RotateSecretDialog({ endpoint, onClose }: { endpoint: WebhookEnd
   }
   if (rotate.data) {
     return (
-      <Dialog title={t("newSecretTitle", { key: endpoint.endpoint_key })} onClose={onClose}>
-        <SecretReveal secret={rotate.data.secret} onDone={onClose} />
-      </Dialog>
+      <SecretDialog title={t("newSecretTitle", { key: endpoint.endpoint_key })} secret={rotate.data.secret} label={t("secret")} warning={t("secretOnce")} onClose={onClose} />
     );
   }
   return (

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ProblemAlert } from "../../components/ProblemAlert";
-import { CopyButton } from "./CopyButton";
+import { CopyButton } from "../../components/CopyButton";
 import { useWebhookSnippets } from "./webhooks";
 import "./texts";
 

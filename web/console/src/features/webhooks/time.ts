@@ -1,8 +1,3 @@
-/** formatTime writes an API timestamp as the person's language writes a date and time. */
-export function formatTime(iso: string, language: string): string {
-  return new Date(iso).toLocaleString(language, { dateStyle: "medium", timeStyle: "medium" });
-}
-
 /** preview cuts a long text for display; `cut` tells whether anything was left out. */
 export function preview(text: string, limit: number): { shown: string; cut: boolean } {
   if (text.length <= limit) return { shown: text, cut: false };

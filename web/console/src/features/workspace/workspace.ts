@@ -51,9 +51,12 @@ export function useCreateCompany() {
   });
 }
 
+// The answer holds the project's hook secret, shown this once (the settings' projects page
+// shows it): gcTime 0 drops it with the component that asked.
 export function useCreateProject(companyId: string | undefined) {
   const queryClient = useQueryClient();
   return useMutation({
+    gcTime: 0,
     mutationFn: (name: string) =>
       data(api.POST("/api/v1/companies/{company_id}/projects", { params: { path: { company_id: companyId! } }, body: { name } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["companies", companyId, "projects"] }),

@@ -3,7 +3,8 @@
 import { useEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import Form from "@rjsf/core";
-import { createSchemaUtils, replaceStringParameters, TranslatableString, type RJSFSchema, type RegistryFieldsType, type RegistryWidgetsType } from "@rjsf/utils";
+import { createSchemaUtils, type RJSFSchema, type RegistryFieldsType, type RegistryWidgetsType } from "@rjsf/utils";
+import { useRjsfTranslator } from "../../../components/rjsfTexts";
 import { BodyField } from "./BodyField";
 import { formatDuration } from "./duration";
 import { DurationWidget } from "./DurationWidget";
@@ -12,7 +13,7 @@ import type { ConfigFormContext } from "./formContext";
 import { IntegrationField } from "./IntegrationField";
 import { JsonField } from "./JsonField";
 import { TemplateWidget } from "./TemplateWidget";
-import { config as configTexts } from "./texts";
+import "./texts";
 import { FIELD, uiSchemaFor, WIDGET } from "./uiSchema";
 import { uncheckedValidator, validatorFor } from "./validator";
 import { propertyOrder } from "./validators.gen";
@@ -30,9 +31,6 @@ const fields: RegistryFieldsType = {
   [FIELD.body]: BodyField,
 };
 
-type RjsfText = keyof typeof configTexts.en.rjsf;
-const rjsfNames = new Map(Object.entries(TranslatableString).map(([name, english]) => [english as string, name]));
-
 type Props = {
   /** formKey names the form's ids: two panels of two actions never share one. */
   formKey: string;
@@ -49,6 +47,7 @@ type Props = {
 
 export function ConfigForm({ formKey, schema, actionTypeKey, dependencyField, config, diagnostics, context, onChange }: Props) {
   const { t, i18n } = useTranslation("config");
+  const translateString = useRjsfTranslator();
   const typeLabel = (type: string) => t(type === "string" ? "typeString" : type === "array" ? "typeArray" : type === "object" ? "typeObject" : type === "integer" || type === "number" ? "typeNumber" : type === "boolean" ? "typeBoolean" : "typeOther");
   const uiSchema = useMemo(
     () =>
@@ -93,11 +92,7 @@ export function ConfigForm({ formKey, schema, actionTypeKey, dependencyField, co
         noHtml5Validate
         extraErrors={extraErrors}
         transformErrors={(errors) => localizeErrors(errors, schema, (key: ErrorKey, values) => t(`errors.${key}`, values ?? {}), (s) => formatDuration(s, i18n.language))}
-        translateString={(english, params) => {
-          const name = rjsfNames.get(english);
-          const words = name && name in configTexts.en.rjsf ? t(`rjsf.${name as RjsfText}`) : english;
-          return replaceStringParameters(words, params);
-        }}
+        translateString={translateString}
         onChange={(e) => onChange(e.formData ?? {})}
         // The errors show on their fields; rjsf would also log them.
         onError={() => {}}

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { ariaDescribedByIds, descriptionId, getUiOptions, type FieldProps, type RJSFSchema } from "@rjsf/utils";
 import type { ConfigFormContext } from "./formContext";
-import { useDependencyTypes, useProjectIntegrations } from "./integrations";
+import { useDependencyTypes, useProjectIntegrations } from "../../integrations/integrations";
 import "./texts";
 import { FieldLabel } from "./FieldLabel";
 

@@ -13,7 +13,7 @@ export function Dialog({ title, onClose, children, wide }: { title: string; onCl
     if (dialog && !dialog.open) dialog.showModal();
   }, []);
   return (
-    <dialog ref={ref} className={wide ? "webhooks-dialog wide" : "webhooks-dialog"} aria-labelledby={titleId} onClose={onClose}>
+    <dialog ref={ref} className={wide ? "dialog wide" : "dialog"} aria-labelledby={titleId} onClose={onClose}>
       <h2 id={titleId}>{title}</h2>
       {children}
     </dialog>
@@ -21,14 +21,14 @@ export function Dialog({ title, onClose, children, wide }: { title: string; onCl
 }
 
 /** DialogButtons ends a dialog's form: cancel, and the button that does what it asks. */
-export function DialogButtons({ label, onCancel, pending }: { label: string; onCancel: () => void; pending: boolean }) {
+export function DialogButtons({ label, onCancel, pending, danger }: { label: string; onCancel: () => void; pending: boolean; danger?: boolean }) {
   const { t } = useTranslation();
   return (
     <div className="row end">
       <button type="button" onClick={onCancel}>
         {t("cancel")}
       </button>
-      <button type="submit" className="primary" disabled={pending}>
+      <button type="submit" className={danger ? "danger" : "primary"} disabled={pending}>
         {label}
       </button>
     </div>

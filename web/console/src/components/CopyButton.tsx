@@ -1,11 +1,9 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import "./texts";
 
 /** CopyButton puts text on the clipboard and says so for a moment. */
 export function CopyButton({ text, label }: { text: string; label?: string }) {
   const { t } = useTranslation();
-  const tw = useTranslation("webhooks").t;
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   useEffect(() => {
     if (state !== "copied") return;
@@ -27,7 +25,7 @@ export function CopyButton({ text, label }: { text: string; label?: string }) {
         {state === "copied" ? t("copied") : t("copy")}
       </button>
       <span role="status" className={state === "failed" ? "field-error" : "visually-hidden"}>
-        {state === "copied" ? t("copied") : state === "failed" ? tw("copyFailed") : ""}
+        {state === "copied" ? t("copied") : state === "failed" ? t("copyFailed") : ""}
       </span>
     </span>
   );

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { createSchemaUtils, type RJSFSchema } from "@rjsf/utils";
+import { schemaValidator, type SchemaErrorText } from "./schemaValidator";
+
+const dir = "../../../../../schemas/dependencies/";
+const files = import.meta.glob<RJSFSchema>("../../../../../schemas/dependencies/*.json", { eager: true, import: "default" });
+const load = (name: string) => files[dir + name];
+const text: SchemaErrorText = (key, values) => (values.limit === undefined ? key : `${key} ${values.limit}`);
+
+describe("schemaValidator", () => {
+  it("names each missing and each bad field of a type's schema", () => {
+    const smtp = load("smtp.server.metadata.json");
+    const { errors } = schemaValidator(smtp, text).validateFormData({ host: "mail example", port: 70000 }, smtp);
+    expect(errors.map((e) => [e.property, e.message])).toEqual(
+      expect.arrayContaining([
+        [".from", "required"],
+        [".port", "maximum 65535"],
+        [".host", "anyOf"],
+      ]),
+    );
+  });
+
+  it("words a value the chosen branch forbids, and a missing one it requires", () => {
+    const auth = load("http.auth.auth.json");
+    const { errors } = schemaValidator(auth, text).validateFormData({ scheme: "basic", token: "t" }, auth);
+    expect(errors.map((e) => [e.property, e.message]).sort()).toEqual([
+      [".password", "required"],
+      [".token", "notUsed"],
+      [".username", "required"],
+    ]);
+  });
+
+  it("finds nothing wrong with valid data", () => {
+    const bot = load("messenger_a.bot.auth.json");
+    expect(schemaValidator(bot, text).validateFormData({ bot_token: "123:abc" }, bot).errors).toEqual([]);
+  });
+
+  it("lets rjsf take the branch of an if/then the data chooses", () => {
+    const auth = load("http.auth.auth.json");
+    const utils = createSchemaUtils(schemaValidator(auth, text), auth);
+    const basic = utils.retrieveSchema(auth, { scheme: "basic" });
+    expect(basic.required).toEqual(expect.arrayContaining(["username", "password"]));
+    expect(basic.properties?.token).toBe(false);
+  });
+});
