@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { HoursChart } from "./HoursChart";
 import { useReport, type ReportGrouping, type ReportQuery } from "./queries";
-import { day } from "./time";
+import { day, hours } from "./time";
 import "./texts";
 
 const groupings: ReportGrouping[] = ["user", "project", "client", "task"];
@@ -48,7 +48,7 @@ export function ReportsPage() {
       {r && (
         <>
           <p>
-            {t("reportPeriod", { from: day(r.from, i18n.language), to: day(r.to, i18n.language), hours: r.total_hours })}
+            {t("reportPeriod", { from: day(r.from, i18n.language), to: day(r.to, i18n.language), hours: hours(r.total_hours, i18n.language) })}
           </p>
           {rows.length === 0 ? (
             <p className="muted">{t("noTimeInPeriod")}</p>
@@ -70,7 +70,7 @@ export function ReportsPage() {
                   {rows.map((row) => (
                     <tr key={row.key}>
                       <td>{row.name}</td>
-                      <td>{row.hours}</td>
+                      <td>{hours(row.hours, i18n.language)}</td>
                       <td>{row.entries}</td>
                     </tr>
                   ))}
@@ -78,7 +78,7 @@ export function ReportsPage() {
                 <tfoot>
                   <tr>
                     <th scope="row">{t("totalRow")}</th>
-                    <td>{r.total_hours}</td>
+                    <td>{hours(r.total_hours, i18n.language)}</td>
                     <td />
                   </tr>
                 </tfoot>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clock, elapsedSeconds } from "./time";
+import { clock, elapsedSeconds, hours } from "./time";
 
 describe("elapsedSeconds", () => {
   const received = Date.UTC(2026, 10, 27, 9, 0, 0);
@@ -28,5 +28,13 @@ describe("clock", () => {
   it("drops fractions and never shows a negative time", () => {
     expect(clock(61.9)).toBe("0:01:01");
     expect(clock(-3)).toBe("0:00:00");
+  });
+});
+
+describe("hours", () => {
+  it("writes the API's decimal hours as the language writes numbers", () => {
+    expect(hours("12.50", "en")).toBe("12.5");
+    expect(hours("12.50", "ru")).toBe("12,5");
+    expect(hours("0.00", "ru")).toBe("0");
   });
 });

@@ -14,6 +14,12 @@ export function clock(seconds: number): string {
   return `${Math.floor(s / 3600)}:${two(Math.floor((s % 3600) / 60))}:${two(s % 60)}`;
 }
 
+/** hours writes a decimal number of hours (the API's "12.50") the way the language writes
+ * numbers: 12.5 in English, 12,5 in Russian. */
+export function hours(value: string, language: string): string {
+  return new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(Number(value));
+}
+
 /** day writes a `YYYY-MM-DD` date the way the language writes days. */
 export function day(date: string, language: string): string {
   return new Date(date + "T00:00:00").toLocaleDateString(language);
