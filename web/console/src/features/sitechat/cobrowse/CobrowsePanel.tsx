@@ -1,14 +1,17 @@
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ProblemError } from "../../../api/problem";
 import { ProblemAlert } from "../../../components/ProblemAlert";
 import { send, useOperatorSocket } from "../operatorSocket";
 import { useVisit } from "../queries";
 import { afterStop, type Status } from "./frames";
-import { LiveView } from "./LiveView";
-import { RecordingView } from "./RecordingView";
 import "./texts";
 import "./cobrowse.css";
+
+// rrweb's Replayer (about 60 KB gzipped) loads with the first view that draws a page, not
+// with the visitor panel.
+const LiveView = lazy(() => import("./LiveView").then((m) => ({ default: m.LiveView })));
+const RecordingView = lazy(() => import("./RecordingView").then((m) => ({ default: m.RecordingView })));
 
 const badges: Record<Status, string> = {
   idle: "badge muted",
@@ -112,11 +115,17 @@ export function CobrowsePanel({ visitSessionId }: { visitSessionId: string }) {
         )}
       </div>
       {!watch && !here && <p className="muted">{t("gone")}</p>}
-      {server === "active" && !recording && <LiveView visitSessionId={visitSessionId} />}
+      {server === "active" && !recording && (
+        <Suspense fallback={<p className="muted">{t("waitingPage")}</p>}>
+          <LiveView visitSessionId={visitSessionId} />
+        </Suspense>
+      )}
       <section className="stack" aria-labelledby="cobrowse-recording">
         <h3 id="cobrowse-recording">{t("recording")}</h3>
         {recording ? (
-          <RecordingView visitSessionId={visitSessionId} />
+          <Suspense fallback={<p className="muted">{t("loadingRecording")}</p>}>
+            <RecordingView visitSessionId={visitSessionId} />
+          </Suspense>
         ) : (
           <>
             <p className="muted">{t("recordingIntro")}</p>

@@ -54,6 +54,8 @@ export function ReplayFrame({ label, start }: { label: string; start: Start }) {
       const { width, height } = d as { width: number; height: number };
       setPage({ width, height });
     });
+    // A recording's first page is sized in the constructor, before anyone listens.
+    if (r.iframe.width) setPage({ width: Number(r.iframe.width), height: Number(r.iframe.height) });
     view.current = { r, root };
   }
 
