@@ -40,8 +40,9 @@ const cobrowsePage = `<!doctype html><html><head><title>Blue shoes</title>
 %s
 </body></html>`
 
-// newCobrowseDesk starts the console and the site; the visitor's tab is the caller's.
-func newCobrowseDesk(t *testing.T) *cobrowseDesk {
+// newCobrowseDesk starts the console and the site, whose page is sitePage with the
+// widget's tag in place of its %s; the visitor's tab is the caller's.
+func newCobrowseDesk(t testing.TB, sitePage string) *cobrowseDesk {
 	t.Helper()
 	site := newConsoleSite(t)
 	site.server.SiteChat.Settings.EndpointBase = site.url
@@ -56,7 +57,7 @@ func newCobrowseDesk(t *testing.T) *cobrowseDesk {
 			return
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, cobrowsePage, embed)
+		fmt.Fprintf(w, sitePage, embed)
 	}))
 	t.Cleanup(page.Close)
 	console := site.tab(t)
@@ -67,7 +68,7 @@ func newCobrowseDesk(t *testing.T) *cobrowseDesk {
 
 // visit opens the site's page in a new tab, as a visitor does, and answers the tab and
 // the visit session's id once the widget is connected.
-func (d *cobrowseDesk) visit(t *testing.T) (*tab, string) {
+func (d *cobrowseDesk) visit(t testing.TB) (*tab, string) {
 	t.Helper()
 	visitor := d.site.tab(t)
 	ctx, cancel := context.WithTimeout(visitor.ctx, pageWait)
@@ -91,7 +92,7 @@ func inView(js string) string {
 
 // quietly runs js in a tab without bringing it to the front, as what a visitor does in
 // their own window while the operator watches theirs.
-func quietly(t *testing.T, tb *tab, js string, out ...any) {
+func quietly(t testing.TB, tb *tab, js string, out ...any) {
 	t.Helper()
 	var res any
 	if len(out) > 0 {
@@ -151,7 +152,7 @@ func (tb *tab) seeRefused(what, js string) {
 // asked again, the visitor declines.
 func TestConsoleCobrowse(t *testing.T) {
 	t.Parallel()
-	d := newCobrowseDesk(t)
+	d := newCobrowseDesk(t, cobrowsePage)
 	visitor, visitID := d.visit(t)
 	op := d.console
 	op.open("/site-chat/visits/" + visitID)
