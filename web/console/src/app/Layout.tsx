@@ -7,6 +7,7 @@ import { LanguageSelect } from "../components/LanguageSelect";
 import { WorkspaceSwitcher } from "../features/workspace/WorkspaceSwitcher";
 import { ClientsAndBillingLinks } from "../features/workspace/ClientsAndBillingLinks";
 import { useMe } from "../features/auth/session";
+import { SiteChatNavLink } from "../features/sitechat/SiteChatNavLink";
 
 // The work tracker's running timer loads with the first signed-in page, not with the
 // sign-in page's script.
@@ -41,7 +42,7 @@ export function Layout() {
           </NavLink>
           <ClientsAndBillingLinks />
           <NavLink to="/work">{t("work")}</NavLink>
-          <NavLink to="/site-chat">{t("siteChat")}</NavLink>
+          <SiteChatNavLink />
           <NavLink to="/settings">{t("settings")}</NavLink>
         </nav>
         <WorkspaceSwitcher />
