@@ -288,7 +288,9 @@ func TestConsoleSiteChatWidgets(t *testing.T) {
 	op.see("No widget yet.")
 	op.click("New widget")
 	op.at("/site-chat/widgets/new")
-	preview := func(js string) string { return `(() => { const p = document.querySelector(".widget-page"); return ` + js + `; })()` }
+	preview := func(js string) string {
+		return `(() => { const p = document.querySelector(".preview-site"); return ` + js + `; })()`
+	}
 
 	op.fill("Name", "Main site")
 	op.fill("Title", "Ask <b>Ada</b>")

@@ -39,7 +39,9 @@ func (s *Server) siteChatConversationList(c *gin.Context) {
 }
 
 // siteChatConversationGet serves GET /api/v1/site-chat-conversations/{conversation_id}.
-func (s *Server) siteChatConversationGet(c *gin.Context) { s.renderConversationSummary(c, conversation(c), nil) }
+func (s *Server) siteChatConversationGet(c *gin.Context) {
+	s.renderConversationSummary(c, conversation(c), nil)
+}
 
 // siteChatConversationRead serves POST /api/v1/site-chat-conversations/{conversation_id}/read:
 // the caller has read the conversation to its newest message; answers it with no unread.

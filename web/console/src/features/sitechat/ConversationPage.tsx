@@ -4,7 +4,6 @@ import { Link, useParams } from "react-router";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { useMe } from "../auth/session";
 import { Composer } from "./Composer";
-import { who } from "./ConversationsPage";
 import { useConversation, useMarkRead, useMessages, useSetStatus } from "./queries";
 import { Thread } from "./Thread";
 import { useVisible } from "./useVisible";
@@ -52,7 +51,6 @@ function ConversationView({ conversationId }: { conversationId: string }) {
   }
   if (!conversation.data) return <p className="page muted">{common("loading")}</p>;
   const c = conversation.data;
-  const name = who(c, t("visitor"));
   const open = c.status === "open";
   return (
     <section className="page conversation-page">
@@ -60,7 +58,7 @@ function ConversationView({ conversationId }: { conversationId: string }) {
         <Link to="/site-chat/conversations">{t("conversations")}</Link>
       </p>
       <div className="page-head">
-        <h1>{t("conversationOf", { name })}</h1>
+        <h1>{c.visitor_name ? t("conversationOf", { name: c.visitor_name }) : t("conversationOn", { title: c.title })}</h1>
         <div className="row">
           <span className={open ? "badge ok" : "badge muted"}>{t(`status_${c.status}`)}</span>
           {c.visit_session_id && <Link to={`/site-chat/visits/${c.visit_session_id}`}>{t("visitPanel")}</Link>}

@@ -4,7 +4,7 @@ import { ListTable } from "../../components/ListTable";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { formatTimestamp } from "../../lib/dates";
 import { useActiveProjectId } from "../workspace/workspace";
-import { useConversations, type Conversation, type ConversationStatus } from "./queries";
+import { useConversations, type ConversationStatus } from "./queries";
 import { UnreadCount } from "./UnreadCount";
 import "./texts";
 
@@ -46,11 +46,11 @@ function Conversations({ projectId }: { projectId: string }) {
       ) : !items?.length ? (
         <p className="muted">{status ? t("noConversationsWithStatus") : t("noConversations")}</p>
       ) : (
-        <ListTable columns={[t("visitor"), t("lastMessage"), t("status")]}>
+        <ListTable columns={[t("conversation"), t("lastMessage"), t("status")]}>
           {items.map((c) => (
             <tr key={c.conversation_id} className={c.unread_count ? "unread" : undefined}>
               <td>
-                <Link to={`/site-chat/conversations/${c.conversation_id}`}>{who(c, t("visitor"))}</Link>
+                <Link to={`/site-chat/conversations/${c.conversation_id}`}>{c.visitor_name || c.title}</Link>
                 <UnreadCount count={c.unread_count ?? 0} label={t("unreadCount", { count: c.unread_count ?? 0 })} />
                 {c.visitor_contact && <small className="muted wrap">{c.visitor_contact}</small>}
               </td>
@@ -76,9 +76,4 @@ function Conversations({ projectId }: { projectId: string }) {
       )}
     </section>
   );
-}
-
-/** who names a conversation by its visitor's name, else its title. */
-export function who(c: Conversation, fallback: string): string {
-  return c.visitor_name || c.title || fallback;
 }

@@ -3,8 +3,9 @@ import { useTranslation } from "react-i18next";
 import { formatTimestamp } from "../../lib/dates";
 import type { Message } from "./queries";
 
-/** Thread is a conversation's messages, oldest first, each with its author and time, its
- * text as text (never markup) and its files as download links; it keeps the newest in view. */
+/** Thread is a conversation's messages, oldest first, each with its author (the visitor by
+ * the name they gave, else "Visitor" in the person's language) and time, its text as text
+ * (never markup) and its files as download links; it keeps the newest in view. */
 export function Thread({ messages, me, visitorName }: { messages: Message[]; me: string | undefined; visitorName: string }) {
   const { t, i18n } = useTranslation("siteChat");
   const end = useRef<HTMLLIElement>(null);
@@ -17,7 +18,7 @@ export function Thread({ messages, me, visitorName }: { messages: Message[]; me:
     <ol className="thread">
       {messages.map((m) => {
         const author =
-          m.author_kind === "system" ? t("system") : m.author_kind === "visitor" ? visitorName || m.author_name : m.author_user_id === me ? t("you") : m.author_name;
+          m.author_kind === "system" ? t("system") : m.author_kind === "visitor" ? visitorName || t("visitor") : m.author_user_id === me ? t("you") : m.author_name;
         return (
           <li key={m.message_id} className={`bubble ${m.author_kind}`} data-author={m.author_kind}>
             <div className="bubble-head">
@@ -45,9 +46,8 @@ export function Thread({ messages, me, visitorName }: { messages: Message[]; me:
   );
 }
 
-/** size writes a file's size in the language's units of kB and MB. */
+/** size writes a file's size in the language's bytes, kB or MB. */
 function size(bytes: number, language: string): string {
-  const unit = bytes >= 1 << 20 ? "megabyte" : "kilobyte";
-  const n = bytes / (unit === "megabyte" ? 1 << 20 : 1024);
-  return new Intl.NumberFormat(language, { style: "unit", unit, maximumFractionDigits: 1 }).format(n);
+  const [unit, n] = bytes >= 1 << 20 ? ["megabyte", bytes / (1 << 20)] : bytes >= 1024 ? ["kilobyte", bytes / 1024] : ["byte", bytes];
+  return new Intl.NumberFormat(language, { style: "unit", unit, unitDisplay: "short", maximumFractionDigits: 1 }).format(n);
 }

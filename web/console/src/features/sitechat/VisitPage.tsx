@@ -74,9 +74,9 @@ export function VisitPage() {
                 {state.lastEvent && <small className="muted">{t("lastEvent", { type: state.lastEvent })}</small>}
               </dd>
               <dt>{t("browser")}</dt>
-              <dd>{[state.browser, state.os].filter(Boolean).join(", ") || t("none")}</dd>
-              <dt>{t("device")}</dt>
-              <dd>{state.device || t("none")}</dd>
+              <dd>{[state.browser, state.os].filter(Boolean).join(", ") || state.userAgent || t("none")}</dd>
+              <dt>{t("screen")}</dt>
+              <dd>{[state.window, state.device].filter(Boolean).join(", ") || t("none")}</dd>
               <dt>{t("language")}</dt>
               <dd>{state.language || t("none")}</dd>
               <dt>{t("referrer")}</dt>
@@ -126,9 +126,16 @@ type VisitState = {
   browser: string;
   os: string;
   device: string;
+  window: string;
+  userAgent: string;
   language: string;
   referrer: string;
 };
+
+/** size is a width × height, or "" when either is unknown. */
+function size(w: unknown, h: unknown): string {
+  return typeof w === "number" && typeof h === "number" && w > 0 && h > 0 ? `${w} × ${h}` : "";
+}
 
 /** readSnapshot picks what the panel shows out of the snapshot's free-form parts. */
 function readSnapshot(s: VisitorSnapshot): VisitState {
@@ -149,6 +156,8 @@ function readSnapshot(s: VisitorSnapshot): VisitState {
     browser: [text(browser.name), text(browser.version)].filter(Boolean).join(" "),
     os: text(browser.os),
     device: text(part(s.viewport).device_type),
+    window: size(part(s.viewport).width, part(s.viewport).height),
+    userAgent: text(browser.user_agent),
     language: text(browser.language),
     referrer: text(part(s.analytics).referrer),
   };

@@ -15,7 +15,7 @@ export function WidgetPreview({ title, subtitle, accent, position }: { title: st
   const side = position === "left" ? { left: 20 } : { right: 20 };
   return (
     <figure className="widget-preview">
-      <div className="widget-page" aria-hidden="true">
+      <div className="preview-site" aria-hidden="true">
         <div className="widget-panel" style={side}>
           <div className="widget-head" style={{ background: color }}>
             <b>{title}</b>

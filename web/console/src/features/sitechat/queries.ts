@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, data } from "../../api/client";
 import type { components } from "../../api/schema.gen";
+import { withMessage } from "./live";
 
 export type ChatWidget = components["schemas"]["SiteChatWidget"];
 export type ChatWidgetInput = components["schemas"]["SiteChatWidgetInput"];
@@ -210,11 +211,4 @@ export function useSendFile(conversationId: string) {
     },
     onSuccess: (m) => queryClient.setQueryData(siteChatKeys.messages(conversationId), (old: Message[] | undefined) => old && withMessage(old, m)),
   });
-}
-
-/** withMessage is the thread with the message in it once, in order of ids (UUIDv7: the
- * order they were posted), whether it came by the answer or by the socket first. */
-export function withMessage(thread: Message[], m: Message): Message[] {
-  if (thread.some((x) => x.message_id === m.message_id)) return thread;
-  return [...thread, m].sort((a, b) => (a.message_id < b.message_id ? -1 : a.message_id > b.message_id ? 1 : 0));
 }

@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useOperatorSocket, type SocketState } from "./operatorSocket";
-import { siteChatKeys, withMessage, type Message } from "./queries";
+import { withMessage } from "./live";
+import { siteChatKeys, type Message } from "./queries";
 import { useReadAgain } from "./useReadAgain";
 
 /** useDeskLive keeps the operator socket open while the person is on the desk and keeps
