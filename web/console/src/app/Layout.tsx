@@ -8,9 +8,10 @@ import { WorkspaceSwitcher } from "../features/workspace/WorkspaceSwitcher";
 import { ClientsAndBillingLinks } from "../features/workspace/ClientsAndBillingLinks";
 import { useMe } from "../features/auth/session";
 
-// The work tracker's running timer loads with the first signed-in page, not with the
+// The work tracker's running timer and the inbox bell load with the first signed-in page, not with the
 // sign-in page's script.
 const TimerBadge = lazy(() => import("../features/work/TimerBadge").then((m) => ({ default: m.TimerBadge })));
+const InboxBell = lazy(() => import("../features/desktop/InboxBell").then((m) => ({ default: m.InboxBell })));
 
 /** Layout is the frame of every signed-in page: the header with the workspace and the page. */
 export function Layout() {
@@ -47,6 +48,7 @@ export function Layout() {
         <div className="topbar-end">
           <Suspense fallback={null}>
             <TimerBadge />
+            <InboxBell />
           </Suspense>
           <LanguageSelect quiet />
           <span className="muted" title={me.data?.email}>
