@@ -21,16 +21,24 @@ import (
 	"agencyhub/platform/metrics"
 )
 
+// tracing tells whether the service traces: OTEL_EXPORTER_OTLP_ENDPOINT names a collector,
+// or the embedding program gave Main a SpanExporter.
+func (m *Main) tracing() bool { return m.Config.OTLPEndpoint != "" || m.SpanExporter != nil }
+
 // startTracing exports spans to the OpenTelemetry collector at OTEL_EXPORTER_OTLP_ENDPOINT
-// over OTLP/HTTP (protobuf), batched. The exporter reads its other standard variables
-// (OTEL_EXPORTER_OTLP_HEADERS, _TIMEOUT, _CERTIFICATE, ...) from the environment, and the
-// provider the sampler (OTEL_TRACES_SAMPLER); the service is named agencyhub unless
-// OTEL_SERVICE_NAME names it. Nothing is set globally but OTel's error handler, which
-// logs as the service does.
+// over OTLP/HTTP (protobuf), or to m.SpanExporter, batched. The exporter reads its other
+// standard variables (OTEL_EXPORTER_OTLP_HEADERS, _TIMEOUT, _CERTIFICATE, ...) from the
+// environment, and the provider the sampler (OTEL_TRACES_SAMPLER); the service is named
+// agencyhub unless OTEL_SERVICE_NAME names it. Nothing is set globally but OTel's error
+// handler, which logs as the service does.
 func (m *Main) startTracing(ctx context.Context) error {
-	exporter, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(strings.TrimRight(m.Config.OTLPEndpoint, "/")+"/v1/traces"))
-	if err != nil {
-		return fmt.Errorf("OTEL_EXPORTER_OTLP_ENDPOINT: %w", err)
+	exporter := m.SpanExporter
+	if exporter == nil {
+		otlp, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(strings.TrimRight(m.Config.OTLPEndpoint, "/")+"/v1/traces"))
+		if err != nil {
+			return fmt.Errorf("OTEL_EXPORTER_OTLP_ENDPOINT: %w", err)
+		}
+		exporter = otlp
 	}
 	res, err := resource.New(ctx, resource.WithAttributes(attribute.String("service.name", "agencyhub")),
 		resource.WithFromEnv(), resource.WithTelemetrySDK())
