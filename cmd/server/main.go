@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
@@ -97,7 +98,10 @@ type Main struct {
 	metricsLn   net.Listener
 	metricsHTTP *http.Server
 	sdkMetrics  io.Closer
-	tracer      *sdktrace.TracerProvider
+	// serverMetrics holds the embedded Temporal server's metrics; nil when they are not
+	// served (no APP_METRICS_ADDR, or a cluster of its own).
+	serverMetrics *prometheus.Registry
+	tracer        *sdktrace.TracerProvider
 	// Background loops (the mail dispatcher, the relay poller) run on loopsCtx; stopLoops
 	// ends them.
 	loopsCtx  context.Context
@@ -289,7 +293,7 @@ func (m *Main) connectTemporal(ctx context.Context) error {
 	if address == "" {
 		dev, err := devserver.Start(devserver.Options{
 			DataDir: m.Config.DataDir, Namespace: m.Config.TemporalNamespace, Port: int(m.Config.TemporalPort),
-			UIPort: int(m.Config.TemporalUIPort), SearchAttributes: engine.SearchAttributes,
+			UIPort: int(m.Config.TemporalUIPort), SearchAttributes: engine.SearchAttributes, Metrics: m.serverMetrics,
 		})
 		if err != nil {
 			return err

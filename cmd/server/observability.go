@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
@@ -70,7 +71,9 @@ func (h traceIDs) WithGroup(name string) slog.Handler { return traceIDs{h.Handle
 
 // serveMetrics serves /metrics on APP_METRICS_ADDR, a listener of its own: the metrics are
 // for the operator's scraper, never on the public API port. The outbox backlog is counted
-// at each scrape.
+// at each scrape. When Temporal is embedded (no TEMPORAL_ADDRESS), the server's own metrics
+// are served beside them, at /metrics/temporal-server: a registry of their own, since the
+// server's system workers report SDK series under the names our worker's have.
 func (m *Main) serveMetrics() error {
 	m.metrics.WatchOutbox(func(ctx context.Context) (int64, error) { return outbox.Backlog(ctx, m.db) })
 	ln, err := net.Listen("tcp", m.Config.MetricsAddr)
@@ -80,6 +83,10 @@ func (m *Main) serveMetrics() error {
 	m.metricsLn = ln
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", m.metrics.Handler())
+	if m.Config.TemporalAddress == "" {
+		m.serverMetrics = prometheus.NewRegistry()
+		mux.Handle("GET /metrics/temporal-server", metrics.GathererHandler(m.serverMetrics))
+	}
 	m.metricsHTTP = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		if err := m.metricsHTTP.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
