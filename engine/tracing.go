@@ -14,9 +14,8 @@ import (
 // started with, and each activity, local or not, continues its workflow's. The trace
 // context travels in the Temporal headers of the start and of each scheduled activity,
 // not in the workflow's input or its commands, so histories replay alike with tracing on
-// or off.
-// It is the interceptor of Dial's client (ClientOptions.TracerProvider), and of a replayer
-// that replays histories as a traced worker does.
+// or off. It is the interceptor of Dial's client (ClientOptions.TracerProvider), and of a
+// replayer that replays histories as a traced worker does.
 func TracingInterceptor(tp trace.TracerProvider) (interceptor.Interceptor, error) {
 	return opentelemetry.NewTracingInterceptor(opentelemetry.TracerOptions{
 		Tracer: tp.Tracer("temporal-sdk-go"),
@@ -34,6 +33,9 @@ func TracingInterceptor(tp trace.TracerProvider) (interceptor.Interceptor, error
 // accepted it; empty when ctx holds no span (tracing is off). It names two ids and a
 // sampling flag: nothing of the request itself.
 func traceParent(ctx context.Context) string {
+	if !trace.SpanContextFromContext(ctx).IsValid() {
+		return ""
+	}
 	carrier := propagation.MapCarrier{}
 	propagation.TraceContext{}.Inject(ctx, carrier)
 	return carrier["traceparent"]
