@@ -85,7 +85,7 @@ export function AIEmployeePage() {
     cancel.reset();
   };
   const busy = live.streaming || (!!session.data && turnGoesOn(session.data));
-  const running = live.streaming || session.data?.status === "running";
+  const running = live.streaming || (!!session.data && session.data.status !== "idle");
   const envelope = employee.data;
 
   return (

@@ -3,6 +3,7 @@
 // session is read again whole, so the cache ends as the server has it.
 import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { api, data } from "../../api/client";
 import { readProblem } from "../../api/problem";
 import type { components } from "../../api/schema.gen";
@@ -14,13 +15,16 @@ import { applyEvent, turnGoesOn, withDecision, type Session, type SessionEvent, 
 export type MessageInput = components["schemas"]["AIMessageInput"];
 export type EmployeePatch = components["schemas"]["AIEmployeePatch"];
 
-const employeeKey = (projectId: string) => ["projects", projectId, "ai", "employee"] as const;
+// The capability's reasons are worded by the API in the language asked: each language is
+// its own answer, so switching the language reads them again.
+const employeeKey = (projectId: string, language: string) => ["projects", projectId, "ai", "employee", language] as const;
 export const sessionKey = (projectId: string, sessionId: string) => ["projects", projectId, "ai", "sessions", sessionId] as const;
 
 /** useEmployee is the project's employee: its settings, capability and providers. */
 export function useEmployee(projectId: string) {
+  const { i18n } = useTranslation();
   return useQuery({
-    queryKey: employeeKey(projectId),
+    queryKey: employeeKey(projectId, i18n.language),
     queryFn: () => data(api.GET("/api/v1/projects/{project_id}/ai/employee", { params: { path: { project_id: projectId } } })),
   });
 }
@@ -28,10 +32,15 @@ export function useEmployee(projectId: string) {
 /** usePatchEmployee changes the employee's settings (owners and admins). */
 export function usePatchEmployee(projectId: string) {
   const queryClient = useQueryClient();
+  const { i18n } = useTranslation();
   return useMutation({
     mutationFn: (body: EmployeePatch) =>
       data(api.PATCH("/api/v1/projects/{project_id}/ai/employee", { params: { path: { project_id: projectId } }, body })),
-    onSuccess: (envelope) => queryClient.setQueryData<Envelope>(employeeKey(projectId), envelope),
+    onSuccess: (envelope) => {
+      queryClient.setQueryData<Envelope>(employeeKey(projectId, i18n.language), envelope);
+      // The answers in the other language are out of date now.
+      void queryClient.invalidateQueries({ queryKey: ["projects", projectId, "ai", "employee"], refetchType: "none" });
+    },
   });
 }
 

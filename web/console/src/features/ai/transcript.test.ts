@@ -65,13 +65,20 @@ describe("entries", () => {
     expect(entries(s).map((e) => (e.kind === "message" ? e.message.message_id : e.call.ai_tool_call_id))).toEqual(["u", "a", "s2", "b", "s3"]);
   });
 
-  it("places calls that came by the stream, which no message names, by when they were made", () => {
+  it("places calls that came by the stream after what came before them, whatever their times", () => {
+    const at = "2026-05-01T10:00:01Z";
     let s = session();
-    s = applyEvent(s, event("message.created", { message_id: "u", role: "user", content: "Why?" }, "2026-05-01T10:00:01Z"));
-    s = applyEvent(s, event("tool_call.created", { ai_tool_call_id: "a", tool_key: "get_run", status: "running", risk_level: "read" }, "2026-05-01T10:00:02Z"));
-    s = applyEvent(s, event("message.created", { message_id: "m", role: "assistant", content: "The run failed." }, "2026-05-01T10:00:03Z"));
-    s = applyEvent(s, event("tool_call.created", { ai_tool_call_id: "b", tool_key: "propose_workflow_patch", status: "running", risk_level: "proposal" }, "2026-05-01T10:00:03Z"));
+    s = applyEvent(s, event("message.created", { message_id: "u", role: "user", content: "Why?" }, at));
+    s = applyEvent(s, event("tool_call.created", { ai_tool_call_id: "a", tool_key: "get_run", status: "running", risk_level: "read" }, at));
+    s = applyEvent(s, event("message.created", { message_id: "m", role: "assistant", content: "The run failed." }, at));
+    s = applyEvent(s, event("tool_call.created", { ai_tool_call_id: "b", tool_key: "propose_workflow_patch", status: "running", risk_level: "proposal" }, at));
+    s = applyEvent(s, event("tool_call.updated", { ai_tool_call_id: "a", status: "succeeded" }, at));
     expect(entries(s).map((e) => (e.kind === "message" ? e.message.message_id : e.call.ai_tool_call_id))).toEqual(["u", "a", "m", "b"]);
+  });
+
+  it("shows a call no message names at the end", () => {
+    const s = session({ messages: [{ message_id: "u", role: "user", content: "Why?", turn: 1, tool_call_ids: [], created_at: "" }], tool_calls: [call("a")] });
+    expect(entries(s).map((e) => e.kind)).toEqual(["message", "tool_call"]);
   });
 });
 

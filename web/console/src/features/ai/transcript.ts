@@ -19,26 +19,19 @@ export type SessionEvent = {
 export type Entry = { kind: "message"; message: Message } | { kind: "tool_call"; call: ToolCall };
 
 /** entries orders the transcript: each message followed by the tool calls of its step. A
- * step that only called tools has an empty message, which is not shown. Calls that no
- * message names yet (they came by the stream, which does not say their step) stand after
- * the entries made before them. */
+ * step that only called tools has an empty message, which is not shown. */
 export function entries(session: Session): Entry[] {
   const calls = new Map(session.tool_calls.map((c) => [c.ai_tool_call_id, c]));
   const named = new Set(session.messages.flatMap((m) => m.tool_call_ids));
-  const loose = session.tool_calls.filter((c) => !named.has(c.ai_tool_call_id));
   const out: Entry[] = [];
-  let next = 0;
   for (const message of session.messages) {
-    while (next < loose.length && Date.parse(loose[next].created_at) < Date.parse(message.created_at)) {
-      out.push({ kind: "tool_call", call: loose[next++] });
-    }
     if (message.role === "user" || message.content !== "") out.push({ kind: "message", message });
     for (const id of message.tool_call_ids) {
       const call = calls.get(id);
       if (call) out.push({ kind: "tool_call", call });
     }
   }
-  for (; next < loose.length; next++) out.push({ kind: "tool_call", call: loose[next] });
+  for (const call of session.tool_calls) if (!named.has(call.ai_tool_call_id)) out.push({ kind: "tool_call", call });
   return out;
 }
 
@@ -95,8 +88,12 @@ function withCall(session: Session, event: SessionEvent, data: Record<string, un
     created_at: known?.created_at ?? event.created_at,
     updated_at: event.created_at,
   };
-  const tool_calls = known ? session.tool_calls.map((c) => (c === known ? call : c)) : [...session.tool_calls, call];
-  return { ...session, tool_calls };
+  if (known) return { ...session, tool_calls: session.tool_calls.map((c) => (c === known ? call : c)) };
+  // The stream does not say a new call's step: it follows what came before it, the text of
+  // its step or else the last message, which is where its step's message would show it.
+  const last = session.messages.at(-1);
+  const messages = last ? [...session.messages.slice(0, -1), { ...last, tool_call_ids: [...last.tool_call_ids, id] }] : session.messages;
+  return { ...session, messages, tool_calls: [...session.tool_calls, call] };
 }
 
 /** withDecision is the session with a tool call as a decision on it answered. */
