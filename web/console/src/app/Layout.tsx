@@ -6,6 +6,7 @@ import { api, data } from "../api/client";
 import { LanguageSelect } from "../components/LanguageSelect";
 import { WorkspaceSwitcher } from "../features/workspace/WorkspaceSwitcher";
 import { ClientsAndBillingLinks } from "../features/workspace/ClientsAndBillingLinks";
+import { AIEmployeeLink } from "../features/ai/AIEmployeeLink";
 import { useMe } from "../features/auth/session";
 
 // The work tracker's running timer and the inbox bell load with the first signed-in page, not with the
@@ -42,6 +43,7 @@ export function Layout() {
           </NavLink>
           <ClientsAndBillingLinks />
           <NavLink to="/work">{t("work")}</NavLink>
+          <AIEmployeeLink />
           <NavLink to="/settings">{t("settings")}</NavLink>
         </nav>
         <WorkspaceSwitcher />
