@@ -21,6 +21,8 @@ import type { settings } from "../features/settings/texts";
 import type { integrations } from "../features/integrations/texts";
 import type { rjsf } from "../components/rjsfTexts";
 import type { siteChat } from "../features/sitechat/texts";
+import type { desktop } from "../features/desktop/texts";
+import type { ai } from "../features/ai/texts";
 
 export const languages = ["en", "ru"] as const;
 export type Language = (typeof languages)[number];
@@ -77,6 +79,8 @@ type Namespaces = typeof firstNamespaces & {
   integrations: typeof integrations;
   rjsf: typeof rjsf;
   siteChat: typeof siteChat;
+  desktop: typeof desktop;
+  ai: typeof ai;
 };
 
 declare module "i18next" {
