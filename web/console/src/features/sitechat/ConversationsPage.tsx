@@ -35,7 +35,7 @@ function Conversations({ projectId }: { projectId: string }) {
         <nav className="row" aria-label={t("status")}>
           {filters.map((f) => (
             <Link key={f} to={f ? `?status=${f}` : "?"} className="filter" aria-current={f === status ? "page" : undefined}>
-              {f ? t(`status_${f}`) : t("all")}
+              {f ? t(`filter_${f}`) : t("all")}
             </Link>
           ))}
         </nav>
