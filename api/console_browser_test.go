@@ -51,13 +51,13 @@ type consoleSite struct {
 }
 
 // newConsoleSite starts the server and chromium; the test is skipped when the console was
-// not built or there is no chromium.
-func newConsoleSite(t testing.TB) *consoleSite {
+// not built or there is no chromium. configure changes the server before it starts.
+func newConsoleSite(t testing.TB, configure ...func(*api.Server)) *consoleSite {
 	t.Helper()
 	if _, err := fs.Stat(web.Console, "index.html"); err != nil {
 		t.Skip("console not built: run make build")
 	}
-	e := newEnv(t, dbtest.SQLite(t), func(s *api.Server) { s.Console = web.Console })
+	e := newEnv(t, dbtest.SQLite(t), append([]func(*api.Server){func(s *api.Server) { s.Console = web.Console }}, configure...)...)
 	srv := httptest.NewServer(e.handler)
 	// Registered before the browser's cleanup, so it runs after the browser has closed the
 	// event streams it held open.

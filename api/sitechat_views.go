@@ -53,8 +53,8 @@ type siteChatPublicConfigView struct {
 	SamplingRate         float64   `json:"sampling_rate"`
 }
 
-// siteVisitorSessionView is the specification's SiteVisitorSession, plus the invitation
-// (extension). The presence response is the same minus the page, plus the token.
+// siteVisitorSessionView is the specification's SiteVisitorSession, plus the invitation,
+// when the visit started and whether it is the visitor's first (extensions). The presence response is the same minus the page, plus the token.
 type siteVisitorSessionView struct {
 	VisitorID            uuid.UUID      `json:"visitor_id"`
 	VisitSessionID       uuid.UUID      `json:"visit_session_id"`
@@ -73,6 +73,8 @@ type siteVisitorSessionView struct {
 	InviteStatus         string         `json:"invite_status"`
 	InviteMessage        string         `json:"invite_message"`
 	InviteForce          bool           `json:"invite_force"`
+	StartedAt            time.Time      `json:"started_at"`
+	IsFirstVisit         bool           `json:"is_first_visit"`
 	VisitorStateSnapshot map[string]any `json:"visitor_state_snapshot"`
 }
 
@@ -81,37 +83,64 @@ func (s *Server) viewVisitSession(c *gin.Context, v *sitechat.VisitSession) (sit
 	if err != nil {
 		return siteVisitorSessionView{}, err
 	}
+	first, err := s.SiteChat.IsFirstVisit(c, v)
+	if err != nil {
+		return siteVisitorSessionView{}, err
+	}
 	conversationURL, panelURL, callURL := s.SiteChat.Links(v)
 	return siteVisitorSessionView{
 		VisitorID: v.VisitorID, VisitSessionID: v.ID, ChatWidgetID: v.ChatWidgetID, ProjectID: v.ProjectID, ConversationID: v.ConversationID,
 		ConversationURL: conversationURL, PanelURL: panelURL, CallURL: callURL, CurrentURL: v.CurrentURL, CurrentTitle: v.CurrentTitle,
 		LastActivityAt: v.LastActivityAt, MonitoringStatus: v.MonitoringStatus, OperatorInvited: v.OperatorInvited, ChatOpen: v.ChatOpen,
-		InviteStatus: v.InviteStatus, InviteMessage: v.InviteMessage, InviteForce: v.InviteForce, VisitorStateSnapshot: snapshot,
+		InviteStatus: v.InviteStatus, InviteMessage: v.InviteMessage, InviteForce: v.InviteForce, StartedAt: v.CreatedAt,
+		IsFirstVisit: first, VisitorStateSnapshot: snapshot,
 	}, nil
 }
 
-// siteChatConversationView is the specification's SiteChatConversation.
+// siteChatConversationView is the specification's SiteChatConversation; the operator's
+// desk adds the last message and the caller's unread count (extensions).
 type siteChatConversationView struct {
-	ConversationID uuid.UUID  `json:"conversation_id"`
-	ProjectID      uuid.UUID  `json:"project_id"`
-	ChatWidgetID   uuid.UUID  `json:"chat_widget_id"`
-	VisitorID      uuid.UUID  `json:"visitor_id"`
-	VisitSessionID *uuid.UUID `json:"visit_session_id,omitempty"`
-	Status         string     `json:"status"`
-	Title          string     `json:"title"`
-	VisitorName    string     `json:"visitor_name"`
-	VisitorContact string     `json:"visitor_contact"`
-	OperatorURL    string     `json:"operator_url"`
-	CallURL        string     `json:"call_url"`
-	CreatedAt      time.Time  `json:"created_at"`
-	UpdatedAt      time.Time  `json:"updated_at"`
+	ConversationID uuid.UUID               `json:"conversation_id"`
+	ProjectID      uuid.UUID               `json:"project_id"`
+	ChatWidgetID   uuid.UUID               `json:"chat_widget_id"`
+	VisitorID      uuid.UUID               `json:"visitor_id"`
+	VisitSessionID *uuid.UUID              `json:"visit_session_id,omitempty"`
+	Status         string                  `json:"status"`
+	Title          string                  `json:"title"`
+	VisitorName    string                  `json:"visitor_name"`
+	VisitorContact string                  `json:"visitor_contact"`
+	OperatorURL    string                  `json:"operator_url"`
+	CallURL        string                  `json:"call_url"`
+	CreatedAt      time.Time               `json:"created_at"`
+	UpdatedAt      time.Time               `json:"updated_at"`
+	UnreadCount    *int                    `json:"unread_count,omitempty"`
+	LastMessageAt  *time.Time              `json:"last_message_at,omitempty"`
+	LastMessage    *siteChatMessagePreview `json:"last_message,omitempty"`
 }
+
+// siteChatMessagePreview is the start of a conversation's last message, for a list.
+type siteChatMessagePreview struct {
+	MessageID       uuid.UUID `json:"message_id"`
+	AuthorKind      string    `json:"author_kind"`
+	AuthorName      string    `json:"author_name"`
+	Body            string    `json:"body"`
+	AttachmentCount int       `json:"attachment_count"`
+	CreatedAt       time.Time `json:"created_at"`
+}
+
+// previewRunes is how much of a message's body a preview carries.
+const previewRunes = 200
 
 func (s *Server) viewConversation(c *gin.Context, conv *sitechat.Conversation) (siteChatConversationView, error) {
 	cv, err := s.SiteChat.ConversationView(c, conv)
 	if err != nil {
 		return siteChatConversationView{}, err
 	}
+	return s.conversationOf(cv), nil
+}
+
+func (s *Server) conversationOf(cv *sitechat.ConversationView) siteChatConversationView {
+	conv := &cv.Conversation
 	v := siteChatConversationView{
 		ConversationID: conv.ID, ProjectID: conv.ProjectID, ChatWidgetID: conv.ChatWidgetID, VisitorID: conv.VisitorID,
 		VisitSessionID: conv.VisitSessionID, Status: conv.Status, Title: conv.Title, VisitorName: cv.VisitorName,
@@ -121,7 +150,23 @@ func (s *Server) viewConversation(c *gin.Context, conv *sitechat.Conversation) (
 		_, _, v.CallURL = s.SiteChat.Links(&sitechat.VisitSession{ID: *conv.VisitSessionID, ConversationID: conv.ID})
 	}
 	v.OperatorURL, _, _ = s.SiteChat.Links(&sitechat.VisitSession{ConversationID: conv.ID})
-	return v, nil
+	return v
+}
+
+// viewConversationSummary is a conversation as the caller's desk lists it.
+func (s *Server) viewConversationSummary(cs sitechat.ConversationSummary) siteChatConversationView {
+	v := s.conversationOf(&cs.ConversationView)
+	v.UnreadCount = &cs.Unread
+	if m := cs.LastMessage; m != nil {
+		body := []rune(m.Body)
+		if len(body) > previewRunes {
+			body = append(body[:previewRunes-1], '…')
+		}
+		v.LastMessageAt = &m.CreatedAt
+		v.LastMessage = &siteChatMessagePreview{MessageID: m.ID, AuthorKind: m.AuthorKind, AuthorName: m.AuthorName, Body: string(body),
+			AttachmentCount: len(m.Attachments), CreatedAt: m.CreatedAt}
+	}
+	return v
 }
 
 // siteChatAttachmentView is a file a message carries (extension), with a link that

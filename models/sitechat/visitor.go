@@ -332,19 +332,6 @@ func (s *Service) MarkVisitorLeft(ctx context.Context, v *VisitorAccess) error {
 	return nil
 }
 
-// SetChatOpen records whether the visitor has the chat panel open.
-func (s *Service) SetChatOpen(ctx context.Context, v *VisitorAccess, open bool) error {
-	now := s.now()
-	err := s.DB.WithContext(ctx).Model(&VisitSession{}).Where("id = ?", v.Session.ID).
-		Updates(map[string]any{"chat_open": open, "last_activity_at": now, "updated_at": now}).Error
-	if err != nil {
-		return models.Internal("set chat open: %w", err)
-	}
-	v.Session.ChatOpen, v.Session.LastActivityAt = open, now
-	s.publish(ctx, sessionNotice(NoticePresenceUpdate, v.Session))
-	return nil
-}
-
 // SessionAccess returns a visit session and the caller's standing in its company.
 // Errors: not_found.
 func (s *Service) SessionAccess(ctx context.Context, userID, id uuid.UUID) (*VisitSession, *company.Access, error) {
@@ -366,6 +353,17 @@ func (s *Service) ActiveVisitors(ctx context.Context, projectID uuid.UUID, page 
 	}
 	rows, next := models.Page(page, rows, func(v VisitSession) uuid.UUID { return v.ID })
 	return rows, next, nil
+}
+
+// IsFirstVisit tells whether the session is its visitor's first visit: no earlier session
+// of the visitor exists (session ids are UUIDv7, so in the order they were made).
+func (s *Service) IsFirstVisit(ctx context.Context, v *VisitSession) (bool, error) {
+	var earlier []uuid.UUID
+	err := s.DB.WithContext(ctx).Model(&VisitSession{}).Where("visitor_id = ? AND id < ?", v.VisitorID, v.ID).Limit(1).Pluck("id", &earlier).Error
+	if err != nil {
+		return false, models.Internal("read earlier visits: %w", err)
+	}
+	return len(earlier) == 0, nil
 }
 
 // Snapshot is the specification's VisitorStateSnapshot of a session, as of now.

@@ -20,6 +20,7 @@ import type { work } from "../features/work/texts";
 import type { settings } from "../features/settings/texts";
 import type { integrations } from "../features/integrations/texts";
 import type { rjsf } from "../components/rjsfTexts";
+import type { siteChat } from "../features/sitechat/texts";
 import type { desktop } from "../features/desktop/texts";
 import type { ai } from "../features/ai/texts";
 
@@ -77,6 +78,7 @@ type Namespaces = typeof firstNamespaces & {
   settings: typeof settings;
   integrations: typeof integrations;
   rjsf: typeof rjsf;
+  siteChat: typeof siteChat;
   desktop: typeof desktop;
   ai: typeof ai;
 };
