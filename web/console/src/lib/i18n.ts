@@ -20,6 +20,7 @@ import type { work } from "../features/work/texts";
 import type { settings } from "../features/settings/texts";
 import type { integrations } from "../features/integrations/texts";
 import type { rjsf } from "../components/rjsfTexts";
+import type { calls } from "../features/sitechat/calls/texts";
 
 export const languages = ["en", "ru"] as const;
 export type Language = (typeof languages)[number];
@@ -75,6 +76,7 @@ type Namespaces = typeof firstNamespaces & {
   settings: typeof settings;
   integrations: typeof integrations;
   rjsf: typeof rjsf;
+  calls: typeof calls;
 };
 
 declare module "i18next" {
