@@ -162,6 +162,10 @@ func (s *Server) siteChatVisitEvents(c *gin.Context) {
 	renderList(c, frames, next, viewFrame)
 }
 
+// siteChatVisitSession serves GET /api/v1/site-visit-sessions/{visit_session_id}: the
+// visit as the notices about it carry it (extension).
+func (s *Server) siteChatVisitSession(c *gin.Context) { s.renderVisitSession(c, visitSession(c), nil) }
+
 // siteChatVisitSnapshot serves GET /api/v1/site-visit-sessions/{visit_session_id}/snapshot:
 // the visit's VisitorStateSnapshot as of now.
 func (s *Server) siteChatVisitSnapshot(c *gin.Context) {

@@ -53,8 +53,8 @@ type siteChatPublicConfigView struct {
 	SamplingRate         float64   `json:"sampling_rate"`
 }
 
-// siteVisitorSessionView is the specification's SiteVisitorSession, plus the invitation
-// (extension). The presence response is the same minus the page, plus the token.
+// siteVisitorSessionView is the specification's SiteVisitorSession, plus the invitation,
+// when the visit started and whether it is the visitor's first (extensions). The presence response is the same minus the page, plus the token.
 type siteVisitorSessionView struct {
 	VisitorID            uuid.UUID      `json:"visitor_id"`
 	VisitSessionID       uuid.UUID      `json:"visit_session_id"`
@@ -73,6 +73,8 @@ type siteVisitorSessionView struct {
 	InviteStatus         string         `json:"invite_status"`
 	InviteMessage        string         `json:"invite_message"`
 	InviteForce          bool           `json:"invite_force"`
+	StartedAt            time.Time      `json:"started_at"`
+	IsFirstVisit         bool           `json:"is_first_visit"`
 	VisitorStateSnapshot map[string]any `json:"visitor_state_snapshot"`
 }
 
@@ -81,12 +83,17 @@ func (s *Server) viewVisitSession(c *gin.Context, v *sitechat.VisitSession) (sit
 	if err != nil {
 		return siteVisitorSessionView{}, err
 	}
+	first, err := s.SiteChat.IsFirstVisit(c, v)
+	if err != nil {
+		return siteVisitorSessionView{}, err
+	}
 	conversationURL, panelURL, callURL := s.SiteChat.Links(v)
 	return siteVisitorSessionView{
 		VisitorID: v.VisitorID, VisitSessionID: v.ID, ChatWidgetID: v.ChatWidgetID, ProjectID: v.ProjectID, ConversationID: v.ConversationID,
 		ConversationURL: conversationURL, PanelURL: panelURL, CallURL: callURL, CurrentURL: v.CurrentURL, CurrentTitle: v.CurrentTitle,
 		LastActivityAt: v.LastActivityAt, MonitoringStatus: v.MonitoringStatus, OperatorInvited: v.OperatorInvited, ChatOpen: v.ChatOpen,
-		InviteStatus: v.InviteStatus, InviteMessage: v.InviteMessage, InviteForce: v.InviteForce, VisitorStateSnapshot: snapshot,
+		InviteStatus: v.InviteStatus, InviteMessage: v.InviteMessage, InviteForce: v.InviteForce, StartedAt: v.CreatedAt,
+		IsFirstVisit: first, VisitorStateSnapshot: snapshot,
 	}, nil
 }
 

@@ -368,6 +368,17 @@ func (s *Service) ActiveVisitors(ctx context.Context, projectID uuid.UUID, page 
 	return rows, next, nil
 }
 
+// IsFirstVisit tells whether the session is its visitor's first visit: no earlier session
+// of the visitor exists (session ids are UUIDv7, so in the order they were made).
+func (s *Service) IsFirstVisit(ctx context.Context, v *VisitSession) (bool, error) {
+	var earlier []uuid.UUID
+	err := s.DB.WithContext(ctx).Model(&VisitSession{}).Where("visitor_id = ? AND id < ?", v.VisitorID, v.ID).Limit(1).Pluck("id", &earlier).Error
+	if err != nil {
+		return false, models.Internal("read earlier visits: %w", err)
+	}
+	return len(earlier) == 0, nil
+}
+
 // Snapshot is the specification's VisitorStateSnapshot of a session, as of now.
 func (s *Service) Snapshot(ctx context.Context, v *VisitSession) (map[string]any, error) {
 	var snapshotSeq int64

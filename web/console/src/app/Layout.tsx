@@ -41,6 +41,7 @@ export function Layout() {
           </NavLink>
           <ClientsAndBillingLinks />
           <NavLink to="/work">{t("work")}</NavLink>
+          <NavLink to="/site-chat">{t("siteChat")}</NavLink>
           <NavLink to="/settings">{t("settings")}</NavLink>
         </nav>
         <WorkspaceSwitcher />

@@ -93,9 +93,17 @@ export const router = createBrowserRouter([
             path: "payment-actions/:paymentActionId",
             lazy: () => import("../features/billing/PaymentActionPage").then((m) => ({ Component: m.PaymentActionPage })),
           },
+          // The operator's desk of the site chat, at the links the service hands out.
           {
-            path: "site-chat/*",
+            path: "site-chat",
             lazy: () => import("../features/sitechat/SiteChatPage").then((m) => ({ Component: m.SiteChatPage })),
+            children: [
+              { index: true, element: <Navigate to="/site-chat/visitors" replace /> },
+              { path: "visitors", lazy: () => import("../features/sitechat/VisitorsPage").then((m) => ({ Component: m.VisitorsPage })) },
+              { path: "visits/:visitSessionId", lazy: () => import("../features/sitechat/VisitPage").then((m) => ({ Component: m.VisitPage })) },
+              { path: "visits/:visitSessionId/call", lazy: () => import("../features/sitechat/VisitPage").then((m) => ({ Component: m.VisitPage })) },
+              { path: "*", element: <NotFoundPage /> },
+            ],
           },
           {
             path: "work",

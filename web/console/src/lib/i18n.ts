@@ -20,6 +20,7 @@ import type { work } from "../features/work/texts";
 import type { settings } from "../features/settings/texts";
 import type { integrations } from "../features/integrations/texts";
 import type { rjsf } from "../components/rjsfTexts";
+import type { siteChat } from "../features/sitechat/texts";
 import type { calls } from "../features/sitechat/calls/texts";
 
 export const languages = ["en", "ru"] as const;
@@ -76,6 +77,7 @@ type Namespaces = typeof firstNamespaces & {
   settings: typeof settings;
   integrations: typeof integrations;
   rjsf: typeof rjsf;
+  siteChat: typeof siteChat;
   calls: typeof calls;
 };
 

@@ -1,14 +1,27 @@
 import { useTranslation } from "react-i18next";
+import { NavLink, Outlet } from "react-router";
+import { useOperatorSocket } from "./operatorSocket";
+import "./texts";
+import "./sitechat.css";
 
-/** SiteChatPage answers the site chat links the service hands out until the desk is built. */
+/** SiteChatPage is the frame of the operator's desk at /site-chat: its tabs above the page,
+ * and the operator socket kept open while the person is anywhere on the desk (the pages
+ * listen to it too), with a word when it is reconnecting. */
 export function SiteChatPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation("siteChat");
+  const socket = useOperatorSocket(ignore);
   return (
-    <section className="page narrow">
-      <h1>{t("notBuiltYet")}</h1>
-      <p>
-        <a href="/api/v1/docs/endpoints">{t("apiReference")}</a>
-      </p>
-    </section>
+    <>
+      <nav className="desk-tabs" aria-label={t("desk")}>
+        <NavLink to="/site-chat/visitors">{t("visitors")}</NavLink>
+        <NavLink to="/site-chat/widgets">{t("widgets")}</NavLink>
+        <span role="status" className="desk-offline">
+          {!socket.open && socket.generation > 0 ? t("offline") : ""}
+        </span>
+      </nav>
+      <Outlet />
+    </>
   );
 }
+
+function ignore() {}
