@@ -118,7 +118,7 @@
       ".g{margin:6px 0;padding:8px 10px;border-radius:10px;max-width:85%;white-space:pre-wrap;word-wrap:break-word;background:#f1f5f9}" +
       ".g.visitor{margin-left:auto;background:" + color + ";color:#fff}.g.system{font-style:italic;background:none;color:#555}" +
       ".f{display:flex;border-top:1px solid #e5e7eb}.f textarea{flex:1;border:0;padding:10px;resize:none;height:48px}.f button,.q button{border:0;background:" + color + ";color:#fff;padding:0 14px;cursor:pointer}" +
-      ".q{padding:10px;border-top:1px solid #e5e7eb;background:#fffbeb}.q div{margin-bottom:8px}.q button{padding:6px 12px;margin-right:6px;border-radius:6px}.q button+button{background:#6b7280}.t{height:16px;padding:0 10px;color:#666}";
+      ".q{padding:10px;border-top:1px solid #e5e7eb;background:#fffbeb}.q div{margin-bottom:8px}.q button{padding:6px 12px;margin-right:6px;border-radius:6px}.q button+button{background:#6b7280}.q video{display:block;width:100%;max-height:180px;margin-top:8px}.t{height:16px;padding:0 10px;color:#666}";
     var launcher = el("button", "l", "\u{1F4AC}");
     launcher.setAttribute("aria-label", cfg.title || "Chat");
     var panel = el("div", "p"), head = el("div", "h");

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { NavLink, Outlet } from "react-router";
+import { CallDock } from "./calls/CallDock";
 import { useOperatorSocket } from "./operatorSocket";
 import "./texts";
 import "./sitechat.css";
@@ -20,6 +21,7 @@ export function SiteChatPage() {
         </span>
       </nav>
       <Outlet />
+      <CallDock />
     </>
   );
 }

@@ -6,18 +6,20 @@ import { ActiveCallCard } from "./ActiveCallCard";
 import { CallFailure } from "./CallFailure";
 import { IncomingCall } from "./IncomingCall";
 import { isLive } from "./callState";
-import { onCallEnvelope, useCalls } from "./callStore";
+import { leaveCall, onCallEnvelope, useCalls } from "./callStore";
 import { callKeys } from "./queries";
 import "./texts";
 import "./calls.css";
 
 /** CallDock is the call bar of the desk, wherever the operator is on it: the visitors'
- * calls ringing, with accept and decline, and the tab's call with its media and controls. */
+ * calls ringing, with accept and decline, and the tab's call with its media and controls.
+ * Leaving the desk ends the call, whose media and signalling the bar holds. */
 export function CallDock() {
   const { t } = useTranslation("calls");
   const queryClient = useQueryClient();
   useOperatorSocket(onCallEnvelope);
   const { active, ringing, failure, starting } = useCalls();
+  useEffect(() => () => leaveCall(), []);
 
   // A recording saved shows in the visit's list of calls.
   const saved = active?.recording === "saved" ? active.call.call_session_id : "";

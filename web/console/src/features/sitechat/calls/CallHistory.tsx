@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { ProblemAlert } from "../../../components/ProblemAlert";
 import { formatTimestamp } from "../../../lib/dates";
 import { CallRecordings } from "./CallRecordings";
-import { duration, mayRecord } from "./callState";
+import { duration, isLive, mayRecord } from "./callState";
 import { useVisitCalls } from "./queries";
 import "./texts";
 
@@ -35,7 +35,7 @@ export function CallHistory({ visitSessionId }: { visitSessionId: string }) {
                     <small className="muted">{t("lasted", { duration: duration(Date.parse(c.started_at), Date.parse(c.ended_at)) })}</small>
                   )}
                 </div>
-                {mayRecord(c) && <CallRecordings call={c} when={when} />}
+                {mayRecord(c) && !isLive(c) && <CallRecordings call={c} when={when} />}
               </li>
             );
           })}

@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useMatch } from "react-router";
 import { useOperatorSocket } from "../operatorSocket";
+import { useReadAgain } from "../useReadAgain";
 import { CallFailure } from "./CallFailure";
 import { CallHistory } from "./CallHistory";
 import { callOf, isLive, type MediaKind } from "./callState";
@@ -18,7 +19,6 @@ import "./calls.css";
 export function CallPanel({ visitSessionId, visitorHere }: { visitSessionId: string; visitorHere: boolean }) {
   const { t } = useTranslation("calls");
   const headingId = useId();
-  const recordId = useId();
   const [recordIfAgreed, setRecordIfAgreed] = useState(false);
   const { active, starting, failure } = useCalls();
   const queryClient = useQueryClient();
@@ -29,9 +29,7 @@ export function CallPanel({ visitSessionId, visitorHere }: { visitSessionId: str
   const socket = useOperatorSocket((e) => {
     if (callOf(e)?.visit_session_id === visitSessionId) void queryClient.invalidateQueries({ queryKey: callKeys.visitCalls(visitSessionId) });
   });
-  useEffect(() => {
-    if (socket.generation) void queryClient.invalidateQueries({ queryKey: callKeys.visitCalls(visitSessionId) });
-  }, [socket.generation, visitSessionId, queryClient]);
+  useReadAgain(socket.generation, callKeys.visitCalls(visitSessionId));
 
   useEffect(() => {
     if (!atCallLink || !heading.current) return;
@@ -47,8 +45,8 @@ export function CallPanel({ visitSessionId, visitorHere }: { visitSessionId: str
       <h2 id={headingId} ref={heading} tabIndex={-1}>
         {t("callTitle")}
       </h2>
-      <label className="inline" htmlFor={recordId}>
-        <input id={recordId} type="checkbox" checked={recordIfAgreed} onChange={(e) => setRecordIfAgreed(e.target.checked)} />
+      <label className="inline">
+        <input type="checkbox" checked={recordIfAgreed} onChange={(e) => setRecordIfAgreed(e.target.checked)} />
         {t("recordIfAgreed")}
       </label>
       <div className="row">

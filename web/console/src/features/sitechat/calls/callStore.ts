@@ -142,7 +142,7 @@ export async function rejectCall(call: CallSession) {
 }
 
 /** endCall hangs up the tab's call: cancels it before an answer, ends it after. */
-export async function endCall(reason = "") {
+export async function endCall(reason = "", unloading = false) {
   const a = state.active;
   if (!a || !isLive(a.call)) return;
   const id = a.call.call_session_id;
@@ -151,6 +151,7 @@ export async function endCall(reason = "") {
       api.POST("/api/v1/site-chat/calls/{call_session_id}/end", {
         params: { path: { call_session_id: id } },
         body: { media_kind: a.call.media_kind, end_reason: reason },
+        keepalive: unloading,
       }),
     );
     follow(call);
@@ -158,6 +159,13 @@ export async function endCall(reason = "") {
     patch(id, { error });
   }
 }
+
+/** leaveCall ends the tab's call as the operator leaves the desk or the page: its media
+ * and its signalling go with them, and nobody would hear the visitor any more. */
+export function leaveCall(unloading = false) {
+  void endCall("operator_left", unloading);
+}
+addEventListener("pagehide", () => leaveCall(true));
 
 /** toggleMute stops or restarts sending the operator's voice (the track stays, silent). */
 export function toggleMute() {

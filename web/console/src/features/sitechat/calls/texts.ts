@@ -14,7 +14,7 @@ export const calls = texts(
     mediaRefused: "The microphone or camera could not be used ({{reason}}). Allow them for this site in the browser, then try again.",
 
     // The call bar
-    callBar: "Call",
+    callBar: "Call bar",
     callWithVisitor: "Call with a visitor",
     incoming: "A visitor is calling",
     incomingAudio: "Audio call",
@@ -76,7 +76,7 @@ export const calls = texts(
     starting: "Запрашиваем микрофон и звоним…",
     mediaRefused: "Не удалось включить микрофон или камеру ({{reason}}). Разрешите их этому сайту в браузере и попробуйте снова.",
 
-    callBar: "Звонок",
+    callBar: "Панель звонка",
     callWithVisitor: "Звонок с посетителем",
     incoming: "Звонит посетитель",
     incomingAudio: "Аудиозвонок",
