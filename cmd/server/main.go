@@ -194,6 +194,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Users:     st.auth,
 		Workflows: st.workflows,
 		Billing:   st.billing,
+		SiteChat:  st.siteChat,
 		Poll:      m.Config.SafetyPoll,
 	}
 	m.loops.Go(func() { notifier.Run(m.loopsCtx) })

@@ -175,11 +175,18 @@ func (s *Service) OpenConversation(ctx context.Context, v *VisitorAccess) (*Conv
 		return nil, false, err
 	}
 	if created {
-		n := sessionNotice(NoticePresenceUpdate, v.Session)
-		n.Status = ConversationOpen
-		s.publish(ctx, n)
+		s.conversationOpened(ctx, v.Session)
 	}
 	return c, created, nil
+}
+
+// conversationOpened tells the operators' sockets the session has a conversation now, and
+// wakes the notifier for the event its transaction recorded.
+func (s *Service) conversationOpened(ctx context.Context, session *VisitSession) {
+	n := sessionNotice(NoticePresenceUpdate, session)
+	n.Status = ConversationOpen
+	s.publish(ctx, n)
+	models.AnnounceEvents(ctx, s.Bus)
 }
 
 // openConversation locks the session, then answers the visitor's open conversation or
@@ -209,6 +216,9 @@ func (s *Service) openConversation(tx *gorm.DB, v *VisitorAccess) (*Conversation
 		Status: ConversationOpen, Title: clip(title, 200), CreatedAt: now, UpdatedAt: now}
 	if err := tx.Create(c).Error; err != nil {
 		return nil, false, models.Internal("create conversation: %w", err)
+	}
+	if err := models.RecordEvent(tx, now, ConversationOpened{ConversationID: c.ID}); err != nil {
+		return nil, false, err
 	}
 	err = tx.Model(session).Updates(map[string]any{"conversation_id": session.ConversationID, "chat_open": true, "updated_at": now}).Error
 	if err != nil {
@@ -252,9 +262,7 @@ func (s *Service) PostVisitorMessage(ctx context.Context, v *VisitorAccess, in M
 		return nil, nil, err
 	}
 	if opened {
-		n := sessionNotice(NoticePresenceUpdate, v.Session)
-		n.Status = ConversationOpen
-		s.publish(ctx, n)
+		s.conversationOpened(ctx, v.Session)
 	}
 	s.publish(ctx, messageNotice(c, m))
 	return m, c, nil

@@ -89,6 +89,7 @@ export const router = createBrowserRouter([
             path: "projects/:projectId/billing/service-types",
             lazy: () => import("../features/billing/ServiceTypesPage").then((m) => ({ Component: m.ServiceTypesPage })),
           },
+          { path: "projects/:projectId/ai", lazy: () => import("../features/ai/AIEmployeePage").then((m) => ({ Component: m.AIEmployeePage })) },
           {
             path: "payment-actions/:paymentActionId",
             lazy: () => import("../features/billing/PaymentActionPage").then((m) => ({ Component: m.PaymentActionPage })),
