@@ -114,11 +114,11 @@
     style.textContent = ":host{all:initial}*{box-sizing:border-box;font:14px/1.4 system-ui,sans-serif}" +
       ".l{position:fixed;bottom:20px;" + side + ":20px;width:56px;height:56px;border-radius:50%;border:0;background:" + color + ";color:#fff;cursor:pointer;z-index:2147483646;font-size:24px}" +
       ".p{position:fixed;bottom:86px;" + side + ":20px;width:340px;max-width:calc(100vw - 40px);height:460px;max-height:calc(100vh - 110px);background:#fff;color:#111;border-radius:12px;box-shadow:0 8px 30px rgba(0,0,0,.25);display:none;flex-direction:column;overflow:hidden;z-index:2147483647}" +
-      ".p.o{display:flex}.h{background:" + color + ";color:#fff;padding:12px}.h b{display:block;font-weight:600}.m{flex:1;overflow:auto;padding:10px}" +
+      ".p.o{display:flex}.h{background:" + color + ";color:#fff;padding:12px}.h b{display:block;font-weight:600}.m{flex:1;overflow:auto;padding:10px}.q video{display:block;width:100%;max-height:180px;margin-top:8px}" +
       ".g{margin:6px 0;padding:8px 10px;border-radius:10px;max-width:85%;white-space:pre-wrap;word-wrap:break-word;background:#f1f5f9}" +
       ".g.visitor{margin-left:auto;background:" + color + ";color:#fff}.g.system{font-style:italic;background:none;color:#555}" +
       ".f{display:flex;border-top:1px solid #e5e7eb}.f textarea{flex:1;border:0;padding:10px;resize:none;height:48px}.f button,.q button{border:0;background:" + color + ";color:#fff;padding:0 14px;cursor:pointer}" +
-      ".q{padding:10px;border-top:1px solid #e5e7eb;background:#fffbeb}.q div{margin-bottom:8px}.q button{padding:6px 12px;margin-right:6px;border-radius:6px}.q button+button{background:#6b7280}.q video{display:block;width:100%;max-height:180px;margin-top:8px}.t{height:16px;padding:0 10px;color:#666}";
+      ".q{padding:10px;border-top:1px solid #e5e7eb;background:#fffbeb}.q div{margin-bottom:8px}.q button{padding:6px 12px;margin-right:6px;border-radius:6px}.q button+button{background:#6b7280}.t{height:16px;padding:0 10px;color:#666}";
     var launcher = el("button", "l", "\u{1F4AC}");
     launcher.setAttribute("aria-label", cfg.title || "Chat");
     var panel = el("div", "p"), head = el("div", "h");
