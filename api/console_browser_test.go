@@ -53,14 +53,14 @@ type consoleSite struct {
 }
 
 // newConsoleSite starts the server and chromium; the test is skipped when the console was
-// not built or there is no chromium.
-func newConsoleSite(t testing.TB) *consoleSite {
+// not built or there is no chromium. configure changes the server before it starts.
+func newConsoleSite(t testing.TB, configure ...func(*api.Server)) *consoleSite {
 	t.Helper()
 	if _, err := fs.Stat(web.Console, "index.html"); err != nil {
 		t.Skip("console not built: run make build")
 	}
 	srv := httptest.NewUnstartedServer(nil)
-	e := newEnv(t, dbtest.SQLite(t), func(s *api.Server) {
+	setUp := func(s *api.Server) {
 		s.Console = web.Console
 		// Download links lead to this server, so that the pages can follow them.
 		files, err := filestore.NewDir(t.TempDir(), dbtest.Keys(t).FileLinks, "http://"+srv.Listener.Addr().String())
@@ -68,7 +68,8 @@ func newConsoleSite(t testing.TB) *consoleSite {
 			t.Fatal(err)
 		}
 		s.Files, s.SiteChat.Files = files, files
-	})
+	}
+	e := newEnv(t, dbtest.SQLite(t), append([]func(*api.Server){setUp}, configure...)...)
 	srv.Config.Handler = e.handler
 	srv.Start()
 	// Registered before the browser's cleanup, so it runs after the browser has closed the

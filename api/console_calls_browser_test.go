@@ -8,12 +8,13 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"agencyhub/api"
 )
 
 // countPeers keeps every RTCPeerConnection a page makes in window.__peers, so the test can
@@ -27,69 +28,31 @@ const countPeers = `(() => {
 	};
 })()`
 
-// callDesk is an operator signed in to the console and a visitor on a site page with the
-// widget, each in a tab.
-type callDesk struct {
-	site              *consoleSite
-	operator, visitor *tab
-	owner             user
-	publicKey         string
-	visitSessionID    string
-}
-
-// newCallDesk starts the server, makes a widget for the operator's project, opens the site
-// page in one tab and signs the operator in, in another. ICE servers are none, as
+// newCallDesk is the desk's two pages (newSiteChatDesk) with no ICE servers, as
 // APP_SITE_CHAT_ICE_URLS="" sets them: the two pages connect by their host candidates on
-// loopback, with no STUN server to reach.
-func newCallDesk(t *testing.T) *callDesk {
+// loopback, with no STUN server to reach. Both pages are opened again once they keep their
+// peer connections in window.__peers.
+func newCallDesk(t *testing.T) *siteChatDesk {
 	t.Helper()
-	site := newConsoleSite(t)
-	site.server.SiteChat.Settings.EndpointBase = site.url
-	site.server.SiteChat.Settings.ICEServers = nil
-	owner, projectID := site.member("Ada")
-	w := site.do(req{method: "POST", path: "/api/v1/projects/" + projectID + "/site-chat-widgets", token: owner.token,
-		body: map[string]any{"name": "Shop"}}).expect(t, http.StatusCreated)
-	shop := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		rw.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(rw, `<!doctype html><html lang="en"><head><title>Blue shoes</title></head><body><h1>Blue shoes</h1>%s</body></html>`, w.str("embed_script"))
-	}))
-	t.Cleanup(shop.Close)
-
-	d := &callDesk{site: site, owner: owner, publicKey: w.str("public_key")}
-	d.visitor = d.peerTab(t)
-	d.visitor.bringToFront()
-	ctx, cancel := context.WithTimeout(d.visitor.ctx, pageWait)
-	defer cancel()
-	if err := chromedp.Run(ctx, chromedp.Navigate(shop.URL)); err != nil {
-		d.visitor.fail("open the shop: %v", err)
+	d := newSiteChatDesk(t, func(s *api.Server) { s.SiteChat.Settings.ICEServers = nil })
+	for _, tb := range []*tab{d.visitor, d.operator} {
+		ctx, cancel := context.WithTimeout(tb.ctx, pageWait)
+		err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+			_, err := page.AddScriptToEvaluateOnNewDocument(countPeers).Do(ctx)
+			return err
+		}))
+		cancel()
+		if err != nil {
+			t.Fatalf("prepare the tab: %v", err)
+		}
 	}
-	d.visitor.waitJS("the widget to connect", `document.querySelector("[data-site-chat]")?.getAttribute("data-connected") === "true"`)
-	d.visitor.eval(`sessionStorage.getItem("sitechat:visit:" + `+jsString(d.publicKey)+`)`, &d.visitSessionID)
-
-	d.operator = d.peerTab(t)
-	d.operator.open("/sign-in")
-	d.operator.signIn(owner)
-	d.operator.at("/workflows")
+	d.visitPage("/pricing")
+	d.operator.open("/site-chat/visitors")
 	return d
 }
 
-// peerTab opens a tab whose pages keep their RTCPeerConnections in window.__peers.
-func (d *callDesk) peerTab(t *testing.T) *tab {
-	tb := d.site.tab(t)
-	ctx, cancel := context.WithTimeout(tb.ctx, pageWait)
-	defer cancel()
-	err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
-		_, err := page.AddScriptToEvaluateOnNewDocument(countPeers).Do(ctx)
-		return err
-	}))
-	if err != nil {
-		t.Fatalf("prepare the tab: %v", err)
-	}
-	return tb
-}
-
-// inWidget is the script finding the widget's element matching selector whose text is text.
-func inWidget(selector, text string) string {
+// widgetControl is the script finding the widget's element matching selector whose text is text.
+func widgetControl(selector, text string) string {
 	return `[...` + shadow + `.querySelectorAll(` + jsString(selector) + `)].find((e) => e.textContent.trim() === ` + jsString(text) + `)`
 }
 
@@ -103,12 +66,13 @@ const pointInWidget = `function () {
 	return top && (top === this || this.contains(top)) ? [x, y] : null;
 }`
 
-// clickInWidget clicks, with the mouse, the widget's control (selector) showing text.
-func (tb *tab) clickInWidget(selector, text string) {
-	tb.t.Helper()
-	tb.waitFor(fmt.Sprintf("the widget's %q to click", text), pageWait, func(ctx context.Context) (bool, error) {
+// clickInWidget clicks, with the mouse, the widget's control (selector) showing text: a
+// person's click, which lets the page start its camera and sound.
+func (d *siteChatDesk) clickInWidget(selector, text string) {
+	d.t.Helper()
+	d.visitor.waitFor(fmt.Sprintf("the widget's %q to click", text), pageWait, func(ctx context.Context) (bool, error) {
 		var at [2]float64
-		ok, err := tb.onSelected(ctx, inWidget(selector, text), pointInWidget, &at)
+		ok, err := d.visitor.onSelected(ctx, widgetControl(selector, text), pointInWidget, &at)
 		if !ok || err != nil {
 			return false, err
 		}
@@ -116,17 +80,17 @@ func (tb *tab) clickInWidget(selector, text string) {
 	})
 }
 
-// seeInWidget waits until the widget's panel shows text.
-func (tb *tab) seeInWidget(text string) {
-	tb.t.Helper()
-	tb.waitJS(fmt.Sprintf("the widget to show %q", text), shadow+`.querySelector(".p").innerText.includes(`+jsString(text)+`)`)
+// widgetShows waits until the widget's panel shows text.
+func (d *siteChatDesk) widgetShows(text string) {
+	d.t.Helper()
+	d.waitWidget(fmt.Sprintf("the widget to show %q", text), `w.querySelector(".p").innerText.includes(`+jsString(text)+`)`)
 }
 
 // callsEnded waits until the widget's conversation shows n "Call ended" lines.
-func (tb *tab) callsEnded(n int) {
-	tb.t.Helper()
-	tb.waitJS(fmt.Sprintf("%d calls ended in the widget", n),
-		fmt.Sprintf(`[...%s.querySelectorAll(".g.system")].filter((g) => g.textContent === "Call ended").length === %d`, shadow, n))
+func (d *siteChatDesk) callsEnded(n int) {
+	d.t.Helper()
+	d.waitWidget(fmt.Sprintf("%d calls ended in the widget", n),
+		fmt.Sprintf(`[...w.querySelectorAll(".g.system")].filter((g) => g.textContent === "Call ended").length === %d`, n))
 }
 
 // peerState waits until the page's last RTCPeerConnection is in that connection state.
@@ -174,10 +138,10 @@ func (tb *tab) hears(sound bool) {
 }
 
 // callStatus is the status of the visit's newest call, as the API answers it.
-func (d *callDesk) callStatus() string {
-	d.site.t.Helper()
-	items := d.site.do(req{method: "GET", path: "/api/v1/site-visit-sessions/" + d.visitSessionID + "/calls?order=desc&limit=1", token: d.owner.token}).
-		expect(d.site.t, http.StatusOK).items()
+func (d *siteChatDesk) callStatus() string {
+	d.t.Helper()
+	items := d.do(req{method: "GET", path: "/api/v1/site-visit-sessions/" + d.visitSessionID + "/calls?order=desc&limit=1", token: d.owner.token}).
+		expect(d.t, http.StatusOK).items()
 	if len(items) == 0 {
 		return ""
 	}
@@ -185,8 +149,8 @@ func (d *callDesk) callStatus() string {
 }
 
 // expectStatus waits until the API answers the newest call's status as want.
-func (d *callDesk) expectStatus(want string) {
-	d.site.t.Helper()
+func (d *siteChatDesk) expectStatus(want string) {
+	d.t.Helper()
 	deadline := time.Now().Add(pageWait)
 	for {
 		got := d.callStatus()
@@ -194,7 +158,7 @@ func (d *callDesk) expectStatus(want string) {
 			return
 		}
 		if time.Now().After(deadline) {
-			d.site.t.Fatalf("the call's status is %q, want %q", got, want)
+			d.t.Fatalf("the call's status is %q, want %q", got, want)
 		}
 		time.Sleep(pollEvery)
 	}
@@ -222,14 +186,14 @@ func TestConsoleCallsBetweenOperatorAndVisitor(t *testing.T) {
 	op.click("Video call")
 	op.seeIn("Call bar", "Calling the visitor…")
 
-	visitor.seeInWidget("An operator is calling you (video).")
-	visitor.clickInWidget("label", "Allow recording")
-	visitor.clickInWidget("button", "Answer")
+	d.widgetShows("An operator is calling you (video).")
+	d.clickInWidget("label", "Allow recording")
+	d.clickInWidget("button", "Answer")
 
 	op.seeIn("Call bar", "Connected")
 	op.peerState("connected")
 	visitor.peerState("connected")
-	visitor.seeInWidget("In call")
+	d.widgetShows("In call")
 	// Each side sees the other's camera.
 	op.waitJS("the visitor's video to play", `document.querySelector("video.call-remote")?.videoWidth > 0`)
 	visitor.waitJS("the operator's video to play in the widget", shadow+`.querySelector("video")?.videoWidth > 0`)
@@ -248,8 +212,8 @@ func TestConsoleCallsBetweenOperatorAndVisitor(t *testing.T) {
 		op.fail("muted, the operator still sends the microphone's track")
 	}
 	visitor.hears(false)
-	visitor.clickInWidget("button", "Mute")
-	visitor.seeInWidget("Unmute")
+	d.clickInWidget("button", "Mute")
+	d.widgetShows("Unmute")
 	if visitor.sendingAudio() {
 		visitor.fail("muted, the visitor still sends the microphone's track")
 	}
@@ -262,7 +226,7 @@ func TestConsoleCallsBetweenOperatorAndVisitor(t *testing.T) {
 
 	op.click("End call")
 	op.seeIn("Call bar", "Call ended")
-	visitor.callsEnded(1)
+	d.callsEnded(1)
 	visitor.waitJS("the widget's peer connection to close", `window.__peers.at(-1).signalingState === "closed"`)
 	visitor.waitJS("the widget's in-call bar to go", `![...`+shadow+`.querySelectorAll("button")].some((b) => b.textContent === "End")`)
 	d.expectStatus("ended")
@@ -276,11 +240,13 @@ func TestConsoleCallsBetweenOperatorAndVisitor(t *testing.T) {
 	// The visitor declines an audio call, not to be recorded.
 	op.click("Record the call if the visitor agrees")
 	op.click("Audio call")
-	visitor.seeInWidget("An operator is calling you.")
-	if visitor.seeingJS(inWidget("label", "Allow recording")) {
+	d.widgetShows("An operator is calling you.")
+	var asks bool
+	d.inWidget(`[...w.querySelectorAll("label")].some((l) => l.textContent.includes("Allow recording"))`, &asks)
+	if asks {
 		visitor.fail("the widget asks to record a call the operator does not record")
 	}
-	visitor.clickInWidget("button", "Decline")
+	d.clickInWidget("button", "Decline")
 	op.seeIn("Call bar", "The call was declined")
 	d.expectStatus("rejected")
 	op.click("Close")
@@ -289,16 +255,16 @@ func TestConsoleCallsBetweenOperatorAndVisitor(t *testing.T) {
 	op.click("Visitors")
 	op.at("/site-chat/visitors")
 	visitor.eval(`SiteChat.call(false)`)
-	visitor.clickInWidget("button", "Call")
-	visitor.seeInWidget("Calling…")
+	d.clickInWidget("button", "Call")
+	d.widgetShows("Calling…")
 	op.seeIn("Call bar", "A visitor is calling")
 	op.accessible("the call bar ringing")
 	op.click("Accept")
 	op.seeIn("Call bar", "Connected")
 	op.peerState("connected")
 	visitor.peerState("connected")
-	visitor.clickInWidget("button", "End")
-	visitor.callsEnded(2)
+	d.clickInWidget("button", "End")
+	d.callsEnded(2)
 	op.seeIn("Call bar", "Call ended")
 	op.waitJS("the operator's peer connection to close", `window.__peers.at(-1).signalingState === "closed"`)
 	d.expectStatus("ended")
@@ -306,20 +272,12 @@ func TestConsoleCallsBetweenOperatorAndVisitor(t *testing.T) {
 
 	// Leaving the desk ends the call, whose media and signalling the call bar holds.
 	visitor.eval(`SiteChat.call(false)`)
-	visitor.clickInWidget("button", "Call")
+	d.clickInWidget("button", "Call")
 	op.click("Accept")
 	visitor.peerState("connected")
 	op.click("Workflows")
 	op.at("/workflows")
-	visitor.callsEnded(3)
+	d.callsEnded(3)
 	visitor.waitJS("the widget's peer connection to close", `window.__peers.at(-1).signalingState === "closed"`)
 	d.expectStatus("ended")
-}
-
-// seeingJS tells whether the script finds an element now.
-func (tb *tab) seeingJS(find string) bool {
-	tb.t.Helper()
-	var found bool
-	tb.eval(`!!(`+find+`)`, &found)
-	return found
 }

@@ -118,6 +118,7 @@
       ".g{margin:6px 0;padding:8px 10px;border-radius:10px;max-width:85%;white-space:pre-wrap;word-wrap:break-word;background:#f1f5f9}" +
       ".g.visitor{margin-left:auto;background:" + color + ";color:#fff}.g.system{font-style:italic;background:none;color:#555}" +
       ".f{display:flex;border-top:1px solid #e5e7eb}.f textarea{flex:1;border:0;padding:10px;resize:none;height:48px}.f button,.q button{border:0;background:" + color + ";color:#fff;padding:0 14px;cursor:pointer}" +
+      ".f .a{background:none;color:#555;font-size:18px;padding:0 8px}.g a{color:inherit}" +
       ".q{padding:10px;border-top:1px solid #e5e7eb;background:#fffbeb}.q div{margin-bottom:8px}.q button{padding:6px 12px;margin-right:6px;border-radius:6px}.q button+button{background:#6b7280}.t{height:16px;padding:0 10px;color:#666}";
     var launcher = el("button", "l", "\u{1F4AC}");
     launcher.setAttribute("aria-label", cfg.title || "Chat");
@@ -125,8 +126,13 @@
     head.appendChild(el("b", "", cfg.title)); head.appendChild(el("span", "", cfg.subtitle));
     ui.list = el("div", "m"); ui.typing = el("div", "t"); ui.prompt = el("div");
     var form = el("form", "f"), input = el("textarea"), button = el("button", "", "\u27A4");
+    var attach = el("button", "a", "\u{1F4CE}"), file = el("input");
     input.setAttribute("aria-label", "Message"); button.type = "submit";
-    form.appendChild(input); form.appendChild(button);
+    // Files: the visitor's go up once their conversation is open (the API opens it).
+    attach.type = "button"; attach.setAttribute("aria-label", "Attach a file"); file.type = "file"; file.hidden = true;
+    attach.onclick = function () { file.click(); };
+    file.onchange = function () { if (file.files[0]) upload(file.files[0]); file.value = ""; };
+    form.appendChild(input); form.appendChild(file); form.appendChild(attach); form.appendChild(button);
     panel.appendChild(head); panel.appendChild(ui.list); panel.appendChild(ui.typing); panel.appendChild(ui.prompt); panel.appendChild(form);
     root.appendChild(style); root.appendChild(launcher); root.appendChild(panel);
     launcher.onclick = function () { toggle(!panel.classList.contains("o")); };
@@ -159,8 +165,17 @@
   }
   function toggle(open) {
     if (open && !ui.loaded) { ui.loaded = true; history(); }
+    if (open === ui.panel.classList.contains("o")) return;
     ui.panel.classList.toggle("o", open);
-    track(open ? "chat.opened" : "chat.closed");
+    // Whether the chat is open is the operators' to see, sampled or not, and at once.
+    queue.push({ event_type: open ? "chat.opened" : "chat.closed", occurred_at: new Date().toISOString() }); flush();
+  }
+  function upload(f) {
+    var body = new FormData(); body.append("file", f);
+    api("POST", "/conversations", { public_key: KEY, visit_session_id: me.visit_session_id, visitor_id: me.visitor_id }).then(function (c) {
+      me.conversation_id = c.conversation_id;
+      return fetch(cfg.endpoint_base + "/conversations/" + c.conversation_id + "/attachments", { method: "POST", headers: { "X-Visitor-Token": me.visitor_token }, body: body });
+    }).then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); }).then(addMessage).catch(function () {});
   }
   function history() {
     api("GET", "/conversations/" + me.conversation_id + "/messages?limit=100").then(function (r) {
@@ -171,8 +186,14 @@
     if (!m || !m.message_id || sent[m.message_id]) return;
     sent[m.message_id] = true;
     if (m.conversation_id) me.conversation_id = m.conversation_id;
-    var row = el("div", "g " + (m.author_kind || ""), m.body);
+    var files = m.attachments || [], row = el("div", "g " + (m.author_kind || ""), files.length ? null : m.body);
     row.setAttribute("data-author", m.author_kind || "");
+    files.forEach(function (a) {
+      // The download answers as an attachment, so following the link keeps the page.
+      var link = el("a", "", a.file_name);
+      if (/^https?:/.test(a.download_url)) link.href = a.download_url;
+      row.appendChild(link);
+    });
     if (m.author_kind === "operator" && m.author_name) row.title = m.author_name;
     ui.list.appendChild(row);
     ui.list.scrollTop = ui.list.scrollHeight;

@@ -41,9 +41,13 @@ type Conversation struct {
 	VisitSessionID *uuid.UUID
 	Status         string
 	Title          string
-	ClosedAt       *time.Time
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
+	// LastMessageID and LastVisitorMessageID are the newest message and the newest of the
+	// visitor's (nil before any): the desk's preview and unread state.
+	LastMessageID        *uuid.UUID
+	LastVisitorMessageID *uuid.UUID
+	ClosedAt             *time.Time
+	CreatedAt            time.Time
+	UpdatedAt            time.Time
 }
 
 func (Conversation) TableName() string { return "site_chat_conversations" }
@@ -307,7 +311,11 @@ func (s *Service) addMessage(tx *gorm.DB, c *Conversation, kind string, userID *
 	if err := tx.Omit("Attachments").Create(m).Error; err != nil {
 		return nil, models.Internal("create message: %w", err)
 	}
-	if err := tx.Model(c).Update("updated_at", m.CreatedAt).Error; err != nil {
+	touch := map[string]any{"updated_at": m.CreatedAt, "last_message_id": m.ID}
+	if kind == AuthorVisitor {
+		touch["last_visitor_message_id"] = m.ID
+	}
+	if err := tx.Model(c).Updates(touch).Error; err != nil {
 		return nil, models.Internal("touch conversation: %w", err)
 	}
 	m.Attachments = []Attachment{}

@@ -8,6 +8,7 @@ import { WorkspaceSwitcher } from "../features/workspace/WorkspaceSwitcher";
 import { ClientsAndBillingLinks } from "../features/workspace/ClientsAndBillingLinks";
 import { AIEmployeeLink } from "../features/ai/AIEmployeeLink";
 import { useMe } from "../features/auth/session";
+import { SiteChatNavLink } from "../features/sitechat/SiteChatNavLink";
 
 // The work tracker's running timer and the inbox bell load with the first signed-in page, not with the
 // sign-in page's script.
@@ -43,7 +44,7 @@ export function Layout() {
           </NavLink>
           <ClientsAndBillingLinks />
           <NavLink to="/work">{t("work")}</NavLink>
-          <NavLink to="/site-chat">{t("siteChat")}</NavLink>
+          <SiteChatNavLink />
           <AIEmployeeLink />
           <NavLink to="/settings">{t("settings")}</NavLink>
         </nav>

@@ -7,8 +7,7 @@ import { CallPanel } from "./calls/CallPanel";
 import { InviteForm } from "./InviteForm";
 import { safeLink, sessionOf } from "./live";
 import { useOperatorSocket } from "./operatorSocket";
-import { siteChatKeys, useVisit, type VisitSession, type VisitorSnapshot } from "./queries";
-import { useReadAgain } from "./useReadAgain";
+import { siteChatKeys, useConversation, useVisit, type VisitSession, type VisitorSnapshot } from "./queries";
 import "./texts";
 
 /** VisitPage is the visitor panel at /site-chat/visits/{id} (and .../call): the visit and
@@ -22,11 +21,10 @@ export function VisitPage() {
   const queryClient = useQueryClient();
   const visit = useVisit(visitSessionId);
   const update = (s: VisitSession) => queryClient.setQueryData(siteChatKeys.visit(visitSessionId), s);
-  const socket = useOperatorSocket((e) => {
+  useOperatorSocket((e) => {
     const s = sessionOf(e);
     if (s?.visit_session_id === visitSessionId) update(s);
   });
-  useReadAgain(socket.generation, siteChatKeys.visit(visitSessionId));
 
   if (visit.error) {
     return (
@@ -86,7 +84,7 @@ export function VisitPage() {
               <dd className="wrap">{state.referrer || t("none")}</dd>
               <dt>{t("theirConversation")}</dt>
               <dd>
-                <Link to={`/site-chat/conversations/${session.conversation_id}`}>{t("openConversation")}</Link>
+                <ConversationLink conversationId={session.conversation_id} />
               </dd>
             </dl>
           </section>
@@ -103,6 +101,19 @@ export function VisitPage() {
         </div>
       </div>
     </section>
+  );
+}
+
+/** ConversationLink leads to the visitor's conversation once their first message opened it. */
+function ConversationLink({ conversationId }: { conversationId: string }) {
+  const { t } = useTranslation("siteChat");
+  const conversation = useConversation(conversationId);
+  if (!conversation.data) return <>{conversation.isPending ? "" : t("noConversationYet")}</>;
+  return (
+    <Link to={`/site-chat/conversations/${conversationId}`}>
+      {t("openConversation")}
+      {conversation.data.unread_count ? ` (${t("unreadCount", { count: conversation.data.unread_count })})` : ""}
+    </Link>
   );
 }
 
