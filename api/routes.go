@@ -262,6 +262,7 @@ func (s *Server) routes(r *gin.Engine) {
 	me.POST("/site-visit-sessions/:visit_session_id/monitoring/stop", s.inVisitSession(work), s.siteChatMonitoringStop)
 	me.POST("/site-visit-sessions/:visit_session_id/invite", s.inVisitSession(work), s.siteChatVisitorInvite)
 	me.POST("/site-visit-sessions/:visit_session_id/call-offer", s.inVisitSession(work), s.siteChatOperatorCallOffer)
+	me.GET("/site-visit-sessions/:visit_session_id/calls", s.inVisitSession(read), s.siteChatVisitCalls)
 	me.GET("/site-visit-sessions/:visit_session_id/events", s.inVisitSession(read), s.siteChatVisitEvents)
 	me.GET("/site-visit-sessions/:visit_session_id", s.inVisitSession(read), s.siteChatVisitSession)
 	me.GET("/site-visit-sessions/:visit_session_id/snapshot", s.inVisitSession(read), s.siteChatVisitSnapshot)

@@ -57,8 +57,8 @@
       case "monitoring.start": if (p.monitoring_status === "requested") askMonitoring(); else if (p.monitoring_status === "active") startMonitoring(); break;
       case "monitoring.stop": stopMonitoring(); break;
       case "call.offer": case "call.request": offerCall(p, e); break;
-      case "call.end": case "call.cancel": case "call.reject": endCall(); break;
-      case "webrtc.offer": case "webrtc.answer": case "webrtc.ice": signal(e); break;
+      case "call.end": case "call.cancel": case "call.reject": endCall(e.call_session_id); break;
+      case "webrtc.offer": case "webrtc.ice": signal(e); break;
     }
   }
 
@@ -114,7 +114,7 @@
     style.textContent = ":host{all:initial}*{box-sizing:border-box;font:14px/1.4 system-ui,sans-serif}" +
       ".l{position:fixed;bottom:20px;" + side + ":20px;width:56px;height:56px;border-radius:50%;border:0;background:" + color + ";color:#fff;cursor:pointer;z-index:2147483646;font-size:24px}" +
       ".p{position:fixed;bottom:86px;" + side + ":20px;width:340px;max-width:calc(100vw - 40px);height:460px;max-height:calc(100vh - 110px);background:#fff;color:#111;border-radius:12px;box-shadow:0 8px 30px rgba(0,0,0,.25);display:none;flex-direction:column;overflow:hidden;z-index:2147483647}" +
-      ".p.o{display:flex}.h{background:" + color + ";color:#fff;padding:12px}.h b{display:block;font-weight:600}.m{flex:1;overflow:auto;padding:10px}" +
+      ".p.o{display:flex}.h{background:" + color + ";color:#fff;padding:12px}.h b{display:block;font-weight:600}.m{flex:1;overflow:auto;padding:10px}.q video{display:block;width:100%;max-height:180px;margin-top:8px}" +
       ".g{margin:6px 0;padding:8px 10px;border-radius:10px;max-width:85%;white-space:pre-wrap;word-wrap:break-word;background:#f1f5f9}" +
       ".g.visitor{margin-left:auto;background:" + color + ";color:#fff}.g.system{font-style:italic;background:none;color:#555}" +
       ".f{display:flex;border-top:1px solid #e5e7eb}.f textarea{flex:1;border:0;padding:10px;resize:none;height:48px}.f button,.q button{border:0;background:" + color + ";color:#fff;padding:0 14px;cursor:pointer}" +
@@ -151,7 +151,11 @@
     input.oninput = throttle(function () { send("chat.typing", { typing: true }); }, 2000);
     ui.panel = panel; ui.host = host; ui.root = root; state();
     document.body.appendChild(host);
-    window.SiteChat = { open: function () { toggle(true); }, close: function () { toggle(false); } };
+    window.SiteChat = { open: function () { toggle(true); }, close: function () { toggle(false); }, call: function (video) {
+      ask("Call an operator" + (video ? " (video)?" : "?"), "Call", "Cancel", function () {
+        send("call.request", { media_kind: video ? "video" : "audio", privacy_consent_accepted: true });
+      }, function () {});
+    } };
   }
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -286,44 +290,59 @@
   function navigated() { if (monitor) frame("page.navigate", { url: location.href, title: document.title }); }
   addEventListener("popstate", navigated); addEventListener("hashchange", navigated);
 
-  // Calls: the visitor answers after consenting; media flows peer to peer, signalled over the socket.
+  // Calls, after the visitor's consent (recording's: ticked); the operator offers the WebRTC media.
   function offerCall(p, e) {
-    var callID = e.call_session_id || p.call_session_id;
-    if (!callID || p.status !== "offered" && p.status !== "ringing" || p.requested_by === "visitor") return;
-    var video = p.media_kind === "video";
-    ask(video ? "An operator is calling you (video)." : "An operator is calling you.", "Answer", "Decline",
-      function () { call = { id: callID, video: video }; send("call.accept", { privacy_consent_accepted: true, recording_consent_accepted: !!p.recording_enabled }, { call_session_id: callID }); },
-      function () { send("call.reject", {}, { call_session_id: callID }); });
+    var id = e.call_session_id, c = { id: id, video: p.media_kind === "video" }, box = el("input");
+    if (call || !id || p.status !== "offered" && p.status !== "ringing") return;
+    call = c;
+    if (p.requested_by === "visitor") return bar(c, "Calling\u2026");
+    ask(c.video ? "An operator is calling you (video)." : "An operator is calling you.", "Answer", "Decline", function () {
+      bar(c, "Connecting\u2026");
+      send("call.accept", { privacy_consent_accepted: true, recording_consent_accepted: box.checked }, { call_session_id: id });
+    }, function () { call = null; send("call.reject", {}, { call_session_id: id }); });
+    c.q = ui.prompt.firstChild;
+    if (p.recording_enabled) { box.type = "checkbox"; var l = el("label", "", " Allow recording"); l.prepend(box); c.q.insertBefore(l, c.q.children[1]); }
   }
-  function peer() {
-    if (call.pc) return Promise.resolve(call.pc);
-    return api("GET", "/voice-config").catch(function () { return {}; }).then(function (vc) {
-      var pc = call.pc = new RTCPeerConnection({ iceServers: vc.ice_servers || [] });
-      pc.onicecandidate = function (ev) { if (ev.candidate) send("webrtc.ice", { candidate: ev.candidate.toJSON() }, { call_session_id: call.id }); };
-      pc.ontrack = function (ev) { if (!call.audio) { call.audio = el("audio"); call.audio.autoplay = true; ui.root.appendChild(call.audio); } call.audio.srcObject = ev.streams[0]; };
-      return navigator.mediaDevices.getUserMedia({ audio: true, video: call.video }).then(function (s) {
-        call.stream = s; s.getTracks().forEach(function (t) { pc.addTrack(t, s); }); return pc;
+  function bar(c, text) {
+    var b = c.b = el("div", "q"), m = el("button", "", "Mute"), x = el("button", "", "End");
+    m.onclick = function () { c.mute = !c.mute; m.textContent = c.mute ? "Unmute" : "Mute"; mute(c); };
+    x.onclick = function () { send("call.end", {}, { call_session_id: c.id }); endCall(c.id); };
+    b.append(c.t = el("div", "", text), m, x); ui.panel.insertBefore(b, ui.prompt);
+  }
+  function mute(c) { if (c.s) c.s.getAudioTracks().forEach(function (t) { t.enabled = !c.mute; }); }
+  function peer(c) {
+    return c.p = c.p || api("GET", "/voice-config").catch(function () { return {}; }).then(function (vc) {
+      var pc = c.pc = new RTCPeerConnection({ iceServers: vc.ice_servers || [] });
+      pc.onicecandidate = function (ev) { if (ev.candidate) send("webrtc.ice", { candidate: ev.candidate.toJSON() }, { call_session_id: c.id }); };
+      pc.ontrack = function (ev) {
+        if (!c.m) { c.m = el(c.video ? "video" : "audio"); c.m.autoplay = c.m.playsInline = true; c.b.appendChild(c.m); }
+        c.m.srcObject = ev.streams[0];
+      };
+      pc.onconnectionstatechange = function () { c.t.textContent = pc.connectionState === "connected" ? "In call" : "Connecting\u2026"; };
+      return navigator.mediaDevices.getUserMedia({ audio: true, video: c.video }).then(function (s) {
+        c.s = s; mute(c); s.getTracks().forEach(function (t) { pc.addTrack(t, s); }); return pc;
       });
     });
   }
   function signal(e) {
-    if (!call || e.call_session_id !== call.id) return;
-    var p = e.payload || {};
-    peer().then(function (pc) {
-      if (e.type === "webrtc.ice") return pc.addIceCandidate(p.candidate);
-      return pc.setRemoteDescription({ type: e.type === "webrtc.offer" ? "offer" : "answer", sdp: p.sdp }).then(function () {
-        if (e.type !== "webrtc.offer") return;
-        return pc.createAnswer().then(function (a) { return pc.setLocalDescription(a); }).then(function () {
-          send("webrtc.answer", { sdp: pc.localDescription.sdp }, { call_session_id: call.id });
+    var c = call, p = e.payload || {};
+    if (!c || !c.b || e.call_session_id !== c.id) return;
+    c.w = (c.w || peer(c)).then(function (pc) {
+      if (e.type === "webrtc.ice") return pc.addIceCandidate(p.candidate).catch(function () {}).then(function () { return pc; });
+      return pc.setRemoteDescription({ type: "offer", sdp: p.sdp }).then(function () { return pc.createAnswer(); })
+        .then(function (a) { return pc.setLocalDescription(a); }).then(function () {
+          send("webrtc.answer", { sdp: pc.localDescription.sdp }, { call_session_id: c.id }); return pc;
         });
-      });
-    }).catch(function () { send("call.end", { end_reason: "media_failed" }, { call_session_id: call.id }); endCall(); });
+    });
+    c.w.catch(function () { if (call === c) { send("call.end", { end_reason: "media_failed" }, { call_session_id: c.id }); endCall(c.id); } });
   }
-  function endCall() {
-    if (!call) return;
-    if (call.pc) call.pc.close();
-    if (call.stream) call.stream.getTracks().forEach(function (t) { t.stop(); });
-    if (call.audio) call.audio.remove();
+  function endCall(id) {
+    var c = call;
+    if (!c || id !== c.id) return;
+    if (c.pc) c.pc.close();
+    if (c.s) c.s.getTracks().forEach(function (t) { t.stop(); });
+    if (c.q) c.q.remove();
+    if (c.b) { c.b.remove(); addMessage({ message_id: "call-" + id, author_kind: "system", body: "Call ended" }); }
     call = null;
   }
 

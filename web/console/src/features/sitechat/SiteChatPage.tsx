@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { NavLink, Outlet } from "react-router";
 import { useActiveProjectId } from "../workspace/workspace";
+import { CallDock } from "./calls/CallDock";
 import { useUnreadConversations } from "./queries";
 import { UnreadCount } from "./UnreadCount";
 import { useDeskLive } from "./useDeskLive";
@@ -29,6 +30,7 @@ export function SiteChatPage() {
         </span>
       </nav>
       <Outlet />
+      <CallDock />
     </>
   );
 }

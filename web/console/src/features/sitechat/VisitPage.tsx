@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { formatTimestamp } from "../../lib/dates";
+import { CallPanel } from "./calls/CallPanel";
 import { InviteForm } from "./InviteForm";
 import { safeLink, sessionOf } from "./live";
 import { useOperatorSocket } from "./operatorSocket";
@@ -95,7 +96,9 @@ export function VisitPage() {
           )}
         </div>
         {/* The co-browse and call panels (features/sitechat/cobrowse, features/sitechat/calls) mount here. */}
-        <div className="stack visit-panels"></div>
+        <div className="stack visit-panels">
+          <CallPanel visitSessionId={visitSessionId} visitorHere={state.active} />
+        </div>
       </div>
     </section>
   );
