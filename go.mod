@@ -21,6 +21,7 @@ require (
 	github.com/wneessen/go-mail v0.8.1
 	go.opentelemetry.io/contrib/instrumentation/github.com/gin-gonic/gin/otelgin v0.65.0
 	go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp v1.44.0
+	go.temporal.io/sdk/contrib/opentelemetry v0.8.0
 	go.temporal.io/sdk/contrib/tally v0.2.0
 	golang.org/x/crypto v0.58.0
 	golang.org/x/text v0.43.0

@@ -42,7 +42,8 @@ const providerBodyLimit = 2048
 // 120); response_format (auto parses the body when its Content-Type is JSON, json requires
 // JSON, text never parses); auth_dependency_id (optional http.auth integration whose auth
 // has scheme bearer {token}, basic {username, password} or header {header_name,
-// header_value}).
+// header_value}; its metadata.forward_trace_context makes the request carry the run's
+// W3C trace context, which no other request does: egress.ForwardTraceContext).
 //
 // Output: status_code; headers (first value of each, lower-case names); body (text); json
 // (the parsed body, or null). ProviderResponse holds status_code, headers and the body cut
@@ -89,6 +90,9 @@ type httpCall struct {
 	// allowedHosts are the hosts the integration's credential may go to (its
 	// metadata.allowed_hosts, lower case); none allows any host.
 	allowedHosts []string
+	// forwardTrace: the integration lets the target learn the run's trace
+	// (metadata.forward_trace_context).
+	forwardTrace bool
 }
 
 // Run executes one http.request.
@@ -110,6 +114,9 @@ func (a HTTPRequest) Run(ctx context.Context, req Request) (Result, error) {
 	callCtx, cancel := context.WithTimeout(ctx, call.timeout)
 	defer cancel()
 	callCtx, progress := egress.Track(callCtx)
+	if call.forwardTrace {
+		callCtx = egress.ForwardTraceContext(callCtx, call.url.Host)
+	}
 	httpReq, err := http.NewRequestWithContext(callCtx, call.method, call.url.String(), bytes.NewReader(call.body))
 	if err != nil {
 		return Result{}, invalidField("url", "is not a usable URL")
@@ -293,8 +300,9 @@ func validHeaderName(name string) bool {
 }
 
 // authorize adds the credentials of an http.auth integration, once the request's host is
-// one its allowed_hosts lets them go to.
+// one its allowed_hosts lets them go to, and takes its word on forwarding the trace.
 func (c *httpCall) authorize(ctx context.Context, dep *integration.Unsealed) error {
+	c.forwardTrace, _ = dep.Metadata["forward_trace_context"].(bool)
 	hosts, _ := dep.Metadata["allowed_hosts"].([]any)
 	for _, h := range hosts {
 		if h, ok := h.(string); ok && h != "" {

@@ -38,6 +38,29 @@ type modelServer struct {
 	// fail are the statuses the next chat completions answer with, in order, before the
 	// server answers normally again.
 	fail []int
+	// pace, when set, sends the pieces of a streamed answer this far apart, as a model
+	// writing does, so that a reader sees the text grow.
+	pace time.Duration
+}
+
+// setPace sets the time between the pieces of a streamed answer.
+func (m *modelServer) setPace(d time.Duration) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.pace = d
+}
+
+// pacedWriter sends each write at once and waits before the next.
+type pacedWriter struct {
+	http.ResponseWriter
+	pace time.Duration
+}
+
+func (p pacedWriter) Write(b []byte) (int, error) {
+	n, err := p.ResponseWriter.Write(b)
+	p.ResponseWriter.(http.Flusher).Flush()
+	time.Sleep(p.pace)
+	return n, err
 }
 
 // failNext makes the next chat completions answer these statuses.
@@ -77,11 +100,14 @@ func (m *modelServer) serve(w http.ResponseWriter, r *http.Request) {
 		_ = json.NewDecoder(r.Body).Decode(&req)
 		m.mu.Lock()
 		m.requests++
-		status := 0
+		status, pace := 0, m.pace
 		if len(m.fail) > 0 {
 			status, m.fail = m.fail[0], m.fail[1:]
 		}
 		m.mu.Unlock()
+		if pace > 0 {
+			w = pacedWriter{w, pace}
+		}
 		if status != 0 {
 			w.WriteHeader(status)
 			fmt.Fprintf(w, `{"error":{"message":"answered %d on purpose"}}`, status)

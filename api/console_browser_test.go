@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/input"
 	cdplog "github.com/chromedp/cdproto/log"
@@ -35,6 +36,7 @@ import (
 
 	"agencyhub/api"
 	"agencyhub/migrations/dbtest"
+	"agencyhub/platform/filestore"
 	"agencyhub/web"
 )
 
@@ -51,14 +53,25 @@ type consoleSite struct {
 }
 
 // newConsoleSite starts the server and chromium; the test is skipped when the console was
-// not built or there is no chromium.
-func newConsoleSite(t testing.TB) *consoleSite {
+// not built or there is no chromium. configure changes the server before it starts.
+func newConsoleSite(t testing.TB, configure ...func(*api.Server)) *consoleSite {
 	t.Helper()
 	if _, err := fs.Stat(web.Console, "index.html"); err != nil {
 		t.Skip("console not built: run make build")
 	}
-	e := newEnv(t, dbtest.SQLite(t), func(s *api.Server) { s.Console = web.Console })
-	srv := httptest.NewServer(e.handler)
+	srv := httptest.NewUnstartedServer(nil)
+	setUp := func(s *api.Server) {
+		s.Console = web.Console
+		// Download links lead to this server, so that the pages can follow them.
+		files, err := filestore.NewDir(t.TempDir(), dbtest.Keys(t).FileLinks, "http://"+srv.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Files, s.SiteChat.Files = files, files
+	}
+	e := newEnv(t, dbtest.SQLite(t), append([]func(*api.Server){setUp}, configure...)...)
+	srv.Config.Handler = e.handler
+	srv.Start()
 	// Registered before the browser's cleanup, so it runs after the browser has closed the
 	// event streams it held open.
 	t.Cleanup(srv.Close)
@@ -356,13 +369,13 @@ func (tb *tab) onNamed(ctx context.Context, roles []string, name, fn string, out
 		if err != nil || exc != nil {
 			return fmt.Errorf("document: %v %v", err, exc)
 		}
-		nodes, err := accessibility.QueryAXTree().WithObjectID(doc.ObjectID).WithAccessibleName(name).Do(ctx)
+		nodes, err := queryAX(ctx, doc.ObjectID, name)
 		if err != nil {
 			return err
 		}
 		// A required field's label ends in the form's "*" mark, which its name keeps.
 		if slices.Contains(roles, "textbox") {
-			required, err := accessibility.QueryAXTree().WithObjectID(doc.ObjectID).WithAccessibleName(name + "*").Do(ctx)
+			required, err := queryAX(ctx, doc.ObjectID, name+"*")
 			if err != nil {
 				return err
 			}
@@ -395,6 +408,29 @@ func (tb *tab) onNamed(ctx context.Context, roles []string, name, fn string, out
 		return nil
 	}))
 	return done, err
+}
+
+// axNode is what onNamed reads of a node of the accessibility tree. Decoded here rather
+// than by cdproto, whose enumerations lag chromium's: an ignored node's reason it does not
+// know (the text of a label that names a checkbox is "presentationalRole") fails its
+// decoding of the whole answer.
+type axNode struct {
+	Ignored          bool              `json:"ignored"`
+	Role             *axValue          `json:"role"`
+	BackendDOMNodeID cdp.BackendNodeID `json:"backendDOMNodeId"`
+}
+
+type axValue struct {
+	Value json.RawMessage `json:"value"`
+}
+
+// queryAX answers the nodes of the object's accessibility subtree of that accessible name.
+func queryAX(ctx context.Context, objectID runtime.RemoteObjectID, name string) ([]axNode, error) {
+	var res struct {
+		Nodes []axNode `json:"nodes"`
+	}
+	err := cdp.Execute(ctx, accessibility.CommandQueryAXTree, accessibility.QueryAXTree().WithObjectID(objectID).WithAccessibleName(name), &res)
+	return res.Nodes, err
 }
 
 func jsonString(v []byte) string {

@@ -334,3 +334,40 @@ func TestConcurrentPostsToOneUserAreAllStoredInOrder(t *testing.T) {
 		}
 	})
 }
+
+// TestANewConversationTellsTheOperators: a visitor's first message opens a conversation,
+// and every member who may answer it (not a viewer) is told once, in their language, with
+// the conversation as the subject; the visitor's next message tells nobody again.
+func TestANewConversationTellsTheOperators(t *testing.T) {
+	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
+		e := newEnv(t, db)
+		site := e.chatSite("Ada")
+		boris, vera := e.signUp("Boris"), e.signUp("Vera")
+		e.addToCompany(site.owner, site.company, boris, "member")
+		e.addToCompany(site.owner, site.company, vera, "viewer")
+		e.do(req{method: "PATCH", path: "/api/v1/auth/profile", token: boris.token, body: map[string]any{"language": "ru"}}).expect(t, http.StatusOK)
+		v := e.visitor(site.publicKey, "anon-"+strings.Repeat("b", 16))
+		for _, body := range []string{"Hello", "Anyone there?"} {
+			e.do(v.as(req{method: "POST", path: "/api/v1/public/site-chat/messages", body: map[string]any{"body": body}})).expect(t, http.StatusCreated)
+			e.notified()
+		}
+
+		inbox := func(u user) []map[string]any {
+			return e.do(req{method: "GET", path: "/api/v1/desktop/messages", token: u.token}).expect(t, http.StatusOK).items()
+		}
+		for _, c := range []struct {
+			who   user
+			title string
+		}{{site.owner, "A visitor started a conversation on Ada shop"}, {boris, "Посетитель начал разговор в виджете Ada shop"}} {
+			items := inbox(c.who)
+			if len(items) != 1 || items[0]["kind"] != "site_chat.conversation_opened" || items[0]["title"] != c.title ||
+				items[0]["body"] != "Pricing" || items[0]["subject_type"] != "site_chat_conversation" ||
+				items[0]["subject_id"] != v.conversationID || items[0]["project_id"] != site.projectID {
+				t.Fatalf("%s's inbox %v", c.who.email, items)
+			}
+		}
+		if items := inbox(vera); len(items) != 0 {
+			t.Fatalf("a viewer was told: %v", items)
+		}
+	})
+}

@@ -75,7 +75,7 @@ func (e *env) withEngine(s *api.Server) {
 	s.Workflows.Now = s.Now
 	s.Desktop = desktop.NewInbox(e.db.DB, s.Bus)
 	s.Desktop.Now = s.Now
-	s.Billing.Bus, s.Work.Bus = s.Bus, s.Bus
+	s.Billing.Bus, s.Work.Bus, s.SiteChat.Bus = s.Bus, s.Bus, s.Bus
 	s.Webhooks = webhook.NewService(e.db.DB, s.Company, s.Workflows, s.PublicURL)
 	s.Webhooks.Now = s.Now
 	s.Relays = relay.NewService(e.db.DB, s.Integrations.Sealer)
@@ -93,7 +93,7 @@ func (e *env) withEngine(s *api.Server) {
 	dispatched, notified := make(chan struct{}), make(chan struct{})
 	go func() { services.Dispatcher.Run(dispatching); close(dispatched) }()
 	e.notifier = &notify.Notifier{DB: e.db.DB, Bus: s.Bus, Inbox: s.Desktop, Metrics: metrics.Discard(), Users: s.Auth, Workflows: s.Workflows,
-		Billing: s.Billing, Poll: s.SafetyPoll}
+		Billing: s.Billing, SiteChat: s.SiteChat, Poll: s.SafetyPoll}
 	go func() { e.notifier.Run(dispatching); close(notified) }()
 	e.t.Cleanup(func() { stopDispatching(); <-dispatched; <-notified })
 	s.ProviderCheck = &activities.ProviderCheck{Store: s.Integrations, Client: egressClient, Policy: testEgress}

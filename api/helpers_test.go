@@ -83,9 +83,9 @@ func newEnv(t testing.TB, db *dbtest.DB, configure ...func(*api.Server)) *env {
 	e.server.Billing.Now = clock
 	e.server.Work = work.NewService(db.DB, companySvc, nil)
 	e.server.Work.Now = clock
-	e.withEngine(e.server)
-	e.server.SiteChat = sitechat.NewService(db.DB, companySvc, e.server.Bus, files, keys.TokenSigning, siteChatTestSettings())
+	e.server.SiteChat = sitechat.NewService(db.DB, companySvc, nil, files, keys.TokenSigning, siteChatTestSettings())
 	e.server.SiteChat.Now = clock
+	e.withEngine(e.server)
 	e.server.SiteChatLimiter = sitechat.NewPublicLimiter(100, 500)
 	for _, c := range configure {
 		c(e.server)

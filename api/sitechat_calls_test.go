@@ -145,3 +145,47 @@ func TestSiteChatCallStateMachine(t *testing.T) {
 		})
 	})
 }
+
+func TestSiteChatVisitCallsAreListed(t *testing.T) {
+	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
+		e := newEnv(t, db)
+		site := e.chatSite("Ada")
+		v := e.visitor(site.publicKey, "listed-caller-0123456789")
+		other := e.visitor(site.publicKey, "another-caller-0123456789")
+		calls := "/api/v1/site-visit-sessions/" + v.sessionID + "/calls"
+		offer := func(visit chatVisitor, media string) string {
+			return e.do(req{method: "POST", path: "/api/v1/site-visit-sessions/" + visit.sessionID + "/call-offer", token: site.owner.token,
+				body: map[string]any{"media_kind": media, "recording_enabled": true}}).expect(t, http.StatusCreated).str("call_session_id")
+		}
+		first := offer(v, "audio")
+		e.do(v.as(req{method: "POST", path: "/api/v1/public/site-chat/calls/" + first + "/reject", body: map[string]any{}})).expect(t, http.StatusOK)
+		second := offer(v, "video")
+		offer(other, "audio")
+
+		t.Run("a visit's calls, oldest first or newest first, not another visit's", func(t *testing.T) {
+			items := e.do(req{method: "GET", path: calls, token: site.owner.token}).expect(t, http.StatusOK).items()
+			if len(items) != 2 || items[0]["call_session_id"] != first || items[0]["status"] != "rejected" ||
+				items[1]["call_session_id"] != second || items[1]["status"] != "offered" || items[1]["media_kind"] != "video" {
+				t.Fatalf("calls: %v", items)
+			}
+			newest := e.do(req{method: "GET", path: calls + "?order=desc&limit=1", token: site.owner.token}).expect(t, http.StatusOK)
+			if items := newest.items(); len(items) != 1 || items[0]["call_session_id"] != second || newest.str("next_cursor") == "" {
+				t.Fatalf("newest first: %s", newest.Body)
+			}
+			rest := e.do(req{method: "GET", path: calls + "?order=desc&limit=1&cursor=" + newest.str("next_cursor"), token: site.owner.token}).
+				expect(t, http.StatusOK)
+			if items := rest.items(); len(items) != 1 || items[0]["call_session_id"] != first || rest.str("next_cursor") != "" {
+				t.Fatalf("the next page: %s", rest.Body)
+			}
+		})
+		t.Run("a viewer reads them; another company does not find the visit", func(t *testing.T) {
+			viewer := e.signUp("Vera")
+			e.addToCompany(site.owner, site.company, viewer, "viewer")
+			if items := e.do(req{method: "GET", path: calls, token: viewer.token}).expect(t, http.StatusOK).items(); len(items) != 2 {
+				t.Fatalf("the viewer read %d calls", len(items))
+			}
+			stranger := e.chatSite("Mallory")
+			e.do(req{method: "GET", path: calls, token: stranger.owner.token}).expect(t, http.StatusNotFound)
+		})
+	})
+}

@@ -104,6 +104,14 @@ func (s *Server) siteChatOperatorCallOffer(c *gin.Context) {
 	c.JSON(http.StatusCreated, viewCall(call))
 }
 
+// siteChatVisitCalls serves GET /api/v1/site-visit-sessions/{visit_session_id}/calls
+// (extension): the visit's calls, so the console finds the recordings of each.
+func (s *Server) siteChatVisitCalls(c *gin.Context) {
+	servePage(c, func(page models.PageRequest) ([]sitechat.CallSession, string, error) {
+		return s.SiteChat.VisitCalls(c, visitSession(c), page)
+	}, each(func(call sitechat.CallSession) siteChatCallView { return viewCall(&call) }))
+}
+
 // sameSession refuses a call offer whose body names ids of another visit than its path's.
 // Errors: invalid (visit_session_id, visitor_id, conversation_id, public_key).
 func (s *Server) sameSession(req siteChatCallInput, v *sitechat.VisitSession) error {

@@ -97,28 +97,50 @@ func (s *Server) viewVisitSession(c *gin.Context, v *sitechat.VisitSession) (sit
 	}, nil
 }
 
-// siteChatConversationView is the specification's SiteChatConversation.
+// siteChatConversationView is the specification's SiteChatConversation; the operator's
+// desk adds the last message and the caller's unread count (extensions).
 type siteChatConversationView struct {
-	ConversationID uuid.UUID  `json:"conversation_id"`
-	ProjectID      uuid.UUID  `json:"project_id"`
-	ChatWidgetID   uuid.UUID  `json:"chat_widget_id"`
-	VisitorID      uuid.UUID  `json:"visitor_id"`
-	VisitSessionID *uuid.UUID `json:"visit_session_id,omitempty"`
-	Status         string     `json:"status"`
-	Title          string     `json:"title"`
-	VisitorName    string     `json:"visitor_name"`
-	VisitorContact string     `json:"visitor_contact"`
-	OperatorURL    string     `json:"operator_url"`
-	CallURL        string     `json:"call_url"`
-	CreatedAt      time.Time  `json:"created_at"`
-	UpdatedAt      time.Time  `json:"updated_at"`
+	ConversationID uuid.UUID               `json:"conversation_id"`
+	ProjectID      uuid.UUID               `json:"project_id"`
+	ChatWidgetID   uuid.UUID               `json:"chat_widget_id"`
+	VisitorID      uuid.UUID               `json:"visitor_id"`
+	VisitSessionID *uuid.UUID              `json:"visit_session_id,omitempty"`
+	Status         string                  `json:"status"`
+	Title          string                  `json:"title"`
+	VisitorName    string                  `json:"visitor_name"`
+	VisitorContact string                  `json:"visitor_contact"`
+	OperatorURL    string                  `json:"operator_url"`
+	CallURL        string                  `json:"call_url"`
+	CreatedAt      time.Time               `json:"created_at"`
+	UpdatedAt      time.Time               `json:"updated_at"`
+	UnreadCount    *int                    `json:"unread_count,omitempty"`
+	LastMessageAt  *time.Time              `json:"last_message_at,omitempty"`
+	LastMessage    *siteChatMessagePreview `json:"last_message,omitempty"`
 }
+
+// siteChatMessagePreview is the start of a conversation's last message, for a list.
+type siteChatMessagePreview struct {
+	MessageID       uuid.UUID `json:"message_id"`
+	AuthorKind      string    `json:"author_kind"`
+	AuthorName      string    `json:"author_name"`
+	Body            string    `json:"body"`
+	AttachmentCount int       `json:"attachment_count"`
+	CreatedAt       time.Time `json:"created_at"`
+}
+
+// previewRunes is how much of a message's body a preview carries.
+const previewRunes = 200
 
 func (s *Server) viewConversation(c *gin.Context, conv *sitechat.Conversation) (siteChatConversationView, error) {
 	cv, err := s.SiteChat.ConversationView(c, conv)
 	if err != nil {
 		return siteChatConversationView{}, err
 	}
+	return s.conversationOf(cv), nil
+}
+
+func (s *Server) conversationOf(cv *sitechat.ConversationView) siteChatConversationView {
+	conv := &cv.Conversation
 	v := siteChatConversationView{
 		ConversationID: conv.ID, ProjectID: conv.ProjectID, ChatWidgetID: conv.ChatWidgetID, VisitorID: conv.VisitorID,
 		VisitSessionID: conv.VisitSessionID, Status: conv.Status, Title: conv.Title, VisitorName: cv.VisitorName,
@@ -128,7 +150,23 @@ func (s *Server) viewConversation(c *gin.Context, conv *sitechat.Conversation) (
 		_, _, v.CallURL = s.SiteChat.Links(&sitechat.VisitSession{ID: *conv.VisitSessionID, ConversationID: conv.ID})
 	}
 	v.OperatorURL, _, _ = s.SiteChat.Links(&sitechat.VisitSession{ConversationID: conv.ID})
-	return v, nil
+	return v
+}
+
+// viewConversationSummary is a conversation as the caller's desk lists it.
+func (s *Server) viewConversationSummary(cs sitechat.ConversationSummary) siteChatConversationView {
+	v := s.conversationOf(&cs.ConversationView)
+	v.UnreadCount = &cs.Unread
+	if m := cs.LastMessage; m != nil {
+		body := []rune(m.Body)
+		if len(body) > previewRunes {
+			body = append(body[:previewRunes-1], '…')
+		}
+		v.LastMessageAt = &m.CreatedAt
+		v.LastMessage = &siteChatMessagePreview{MessageID: m.ID, AuthorKind: m.AuthorKind, AuthorName: m.AuthorName, Body: string(body),
+			AttachmentCount: len(m.Attachments), CreatedAt: m.CreatedAt}
+	}
+	return v
 }
 
 // siteChatAttachmentView is a file a message carries (extension), with a link that

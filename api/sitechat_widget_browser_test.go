@@ -33,6 +33,9 @@ func browser(t testing.TB) context.Context {
 		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		// Calls: a fake camera and microphone, and the permission to use them granted as a
+		// person would. Pages that ask for neither see no difference.
+		chromedp.Flag("use-fake-device-for-media-stream", true), chromedp.Flag("use-fake-ui-for-media-stream", true),
 	}
 	// Not t.TempDir: chromium's helpers may still write the profile as the browser exits,
 	// which would fail the test's cleanup; the directory goes once they are done.

@@ -10,10 +10,12 @@ import (
 	"testing"
 	"time"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/api/temporalproto"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/interceptor"
 	sdklog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
@@ -55,6 +57,30 @@ func TestRecordedHistoriesReplay(t *testing.T) {
 	for _, file := range recordedHistories(t) {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".json"), func(t *testing.T) {
 			replayer := worker.NewWorkflowReplayer()
+			replayer.RegisterWorkflowWithOptions(Interpret, workflow.RegisterOptions{Name: WorkflowName})
+			if err := replayer.ReplayWorkflowHistoryFromJSONFile(quietLogger(), file); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestRecordedHistoriesReplayWithTracing: a worker that traces (TracingInterceptor) replays
+// the histories recorded without tracing: the trace context travels in headers, which
+// replay does not compare, and the interpreter's decisions are the same.
+func TestRecordedHistoriesReplayWithTracing(t *testing.T) {
+	tracing, err := TracingInterceptor(sdktrace.NewTracerProvider())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range recordedHistories(t) {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".json"), func(t *testing.T) {
+			replayer, err := worker.NewWorkflowReplayerWithOptions(worker.WorkflowReplayerOptions{
+				Interceptors: []interceptor.WorkerInterceptor{tracing},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
 			replayer.RegisterWorkflowWithOptions(Interpret, workflow.RegisterOptions{Name: WorkflowName})
 			if err := replayer.ReplayWorkflowHistoryFromJSONFile(quietLogger(), file); err != nil {
 				t.Fatal(err)

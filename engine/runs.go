@@ -177,7 +177,9 @@ func (s *Runs) Start(ctx context.Context, st Start) (*automation.Run, error) {
 	for key, p := range policies {
 		maxAttempts[key] = p.MaxAttempts
 	}
-	if !st.Queued {
+	if st.Queued {
+		run.TraceParent = traceParent(ctx) // the dispatcher starts it in this request's trace
+	} else {
 		now := time.Now().UTC()
 		run.DispatchedAt = &now // this request hands it over, right below
 	}
@@ -240,9 +242,10 @@ func (s *Runs) startExecution(ctx context.Context, run *automation.Run, in RunIn
 }
 
 // HandOver starts the execution of a run the Dispatcher took from the queue, or finds it
-// started, and marks the run dispatched.
+// started, and marks the run dispatched. The start continues the trace of the request that
+// queued the run (Run.TraceParent), when it had one.
 func (s *Runs) HandOver(ctx context.Context, run *automation.Run) error {
-	if err := s.startExecution(ctx, run, s.runInput(run), enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE); err != nil {
+	if err := s.startExecution(withTraceParent(ctx, run.TraceParent), run, s.runInput(run), enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE); err != nil {
 		return err
 	}
 	return s.Workflows.MarkDispatched(ctx, run.ID)

@@ -332,6 +332,8 @@ func TestDependencyValidation(t *testing.T) {
 		{"a bearer credential", "http.auth", map[string]any{"scheme": "bearer", "token": "t"}, map[string]any{"allowed_hosts": []any{"api.example.com", "*.example.org"}}, nil, nil},
 		{"a basic credential missing its password", "http.auth", map[string]any{"scheme": "basic", "username": "u"}, map[string]any{}, []string{"password"}, nil},
 		{"a header credential with a token", "http.auth", map[string]any{"scheme": "header", "header_name": "X-API-Key", "header_value": "v", "token": "t"}, map[string]any{}, []string{"token"}, nil},
+		{"a credential that forwards the trace", "http.auth", map[string]any{"scheme": "bearer", "token": "t"}, map[string]any{"forward_trace_context": true}, nil, nil},
+		{"a trace forwarding that is not a yes or no", "http.auth", map[string]any{"scheme": "bearer", "token": "t"}, map[string]any{"forward_trace_context": "yes"}, nil, []string{"forward_trace_context"}},
 		{"a credential without scheme and a bad host", "http.auth", map[string]any{}, map[string]any{"allowed_hosts": []any{"https://x"}}, []string{"scheme"}, []string{"allowed_hosts.0"}},
 	}
 	for _, tc := range cases {

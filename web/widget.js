@@ -64,8 +64,8 @@
       case "monitoring.start": if (p.monitoring_status === "requested") askMonitoring(); else if (p.monitoring_status === "active") startMonitoring(); break;
       case "monitoring.stop": stopMonitoring(); break;
       case "call.offer": case "call.request": offerCall(p, e); break;
-      case "call.end": case "call.cancel": case "call.reject": endCall(); break;
-      case "webrtc.offer": case "webrtc.answer": case "webrtc.ice": signal(e); break;
+      case "call.end": case "call.cancel": case "call.reject": endCall(e.call_session_id); break;
+      case "webrtc.offer": case "webrtc.ice": signal(e); break;
     }
   }
 
@@ -121,11 +121,12 @@
     style.textContent = ":host{all:initial}*{box-sizing:border-box;font:14px/1.4 system-ui,sans-serif}" +
       ".l{position:fixed;bottom:20px;" + side + ":20px;width:56px;height:56px;border-radius:50%;border:0;background:" + color + ";color:#fff;cursor:pointer;z-index:2147483646;font-size:24px}" +
       ".p{position:fixed;bottom:86px;" + side + ":20px;width:340px;max-width:calc(100vw - 40px);height:460px;max-height:calc(100vh - 110px);background:#fff;color:#111;border-radius:12px;box-shadow:0 8px 30px rgba(0,0,0,.25);display:none;flex-direction:column;overflow:hidden;z-index:2147483647}" +
-      ".p.o{display:flex}.h{background:" + color + ";color:#fff;padding:12px}.h b{display:block;font-weight:600}.m{flex:1;overflow:auto;padding:10px}" +
+      ".p.o{display:flex}.h{background:" + color + ";color:#fff;padding:12px}.h b{display:block;font-weight:600}.m{flex:1;overflow:auto;padding:10px}.q video{display:block;width:100%;max-height:180px;margin-top:8px}" +
       ".g{margin:6px 0;padding:8px 10px;border-radius:10px;max-width:85%;white-space:pre-wrap;word-wrap:break-word;background:#f1f5f9}" +
       ".g.visitor{margin-left:auto;background:" + color + ";color:#fff}.g.system{font-style:italic;background:none;color:#555}" +
       ".f{display:flex;border-top:1px solid #e5e7eb}.f textarea{flex:1;border:0;padding:10px;resize:none;height:48px}.f button,.q button{border:0;background:" + color + ";color:#fff;padding:0 14px;cursor:pointer}" +
       ".b{position:fixed;top:0;left:50%;transform:translateX(-50%);padding:6px 12px;background:#111;color:#fff;border-radius:0 0 8px 8px;z-index:2147483647}.b button{margin-left:8px;border:0;border-radius:4px;padding:2px 8px;cursor:pointer}" +
+      ".f .a{background:none;color:#555;font-size:18px;padding:0 8px}.g a{color:inherit}" +
       ".q{padding:10px;border-top:1px solid #e5e7eb;background:#fffbeb}.q div{margin-bottom:8px}.q button{padding:6px 12px;margin-right:6px;border-radius:6px}.q button+button{background:#6b7280}.t{height:16px;padding:0 10px;color:#666}";
     var launcher = el("button", "l", "\u{1F4AC}");
     launcher.setAttribute("aria-label", cfg.title || "Chat");
@@ -133,8 +134,13 @@
     head.appendChild(el("b", "", cfg.title)); head.appendChild(el("span", "", cfg.subtitle));
     ui.list = el("div", "m"); ui.typing = el("div", "t"); ui.prompt = el("div");
     var form = el("form", "f"), input = el("textarea"), button = el("button", "", "\u27A4");
+    var attach = el("button", "a", "\u{1F4CE}"), file = el("input");
     input.setAttribute("aria-label", "Message"); button.type = "submit";
-    form.appendChild(input); form.appendChild(button);
+    // Files: the visitor's go up once their conversation is open (the API opens it).
+    attach.type = "button"; attach.setAttribute("aria-label", "Attach a file"); file.type = "file"; file.hidden = true;
+    attach.onclick = function () { file.click(); };
+    file.onchange = function () { if (file.files[0]) upload(file.files[0]); file.value = ""; };
+    form.appendChild(input); form.appendChild(file); form.appendChild(attach); form.appendChild(button);
     panel.appendChild(head); panel.appendChild(ui.list); panel.appendChild(ui.typing); panel.appendChild(ui.prompt); panel.appendChild(form);
     root.appendChild(style); root.appendChild(launcher); root.appendChild(panel);
     launcher.onclick = function () { toggle(!panel.classList.contains("o")); };
@@ -153,7 +159,11 @@
     input.oninput = throttle(function () { send("chat.typing", { typing: true }); }, 2000);
     ui.panel = panel; ui.host = host; ui.root = root; state();
     document.body.appendChild(host);
-    window.SiteChat = { open: function () { toggle(true); }, close: function () { toggle(false); } };
+    window.SiteChat = { open: function () { toggle(true); }, close: function () { toggle(false); }, call: function (video) {
+      ask("Call an operator" + (video ? " (video)?" : "?"), "Call", "Cancel", function () {
+        send("call.request", { media_kind: video ? "video" : "audio", privacy_consent_accepted: true });
+      }, function () {});
+    } };
   }
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -163,8 +173,17 @@
   }
   function toggle(open) {
     if (open && !ui.loaded) { ui.loaded = true; history(); }
+    if (open === ui.panel.classList.contains("o")) return;
     ui.panel.classList.toggle("o", open);
-    track(open ? "chat.opened" : "chat.closed");
+    // Whether the chat is open is the operators' to see, sampled or not, and at once.
+    queue.push({ event_type: open ? "chat.opened" : "chat.closed", occurred_at: new Date().toISOString() }); flush();
+  }
+  function upload(f) {
+    var body = new FormData(); body.append("file", f);
+    api("POST", "/conversations", { public_key: KEY, visit_session_id: me.visit_session_id, visitor_id: me.visitor_id }).then(function (c) {
+      me.conversation_id = c.conversation_id;
+      return fetch(cfg.endpoint_base + "/conversations/" + c.conversation_id + "/attachments", { method: "POST", headers: { "X-Visitor-Token": me.visitor_token }, body: body });
+    }).then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); }).then(addMessage).catch(function () {});
   }
   function history() {
     api("GET", "/conversations/" + me.conversation_id + "/messages?limit=100").then(function (r) {
@@ -175,8 +194,14 @@
     if (!m || !m.message_id || sent[m.message_id]) return;
     sent[m.message_id] = true;
     if (m.conversation_id) me.conversation_id = m.conversation_id;
-    var row = el("div", "g " + (m.author_kind || ""), m.body);
+    var files = m.attachments || [], row = el("div", "g " + (m.author_kind || ""), files.length ? null : m.body);
     row.setAttribute("data-author", m.author_kind || "");
+    files.forEach(function (a) {
+      // The download answers as an attachment, so following the link keeps the page.
+      var link = el("a", "", a.file_name);
+      if (/^https?:/.test(a.download_url)) link.href = a.download_url;
+      row.appendChild(link);
+    });
     if (m.author_kind === "operator" && m.author_name) row.title = m.author_name;
     ui.list.appendChild(row);
     ui.list.scrollTop = ui.list.scrollHeight;
@@ -215,50 +240,65 @@
     if (window.SiteChatCobrowse) go();
     else { s = document.createElement("script"); s.src = BASE + "/site-chat/cobrowse.js"; s.onload = go; s.onerror = stopMonitoring; document.head.appendChild(s); }
     if (!ui.root) return;
-    var bar = ui.bar = el("div", "b", "An operator sees this page. "), stop = el("button", "", "Stop");
+    var seen = ui.seen = el("div", "b", "An operator sees this page. "), stop = el("button", "", "Stop");
     stop.onclick = function () { send("consent.declined", { subject: "monitoring" }); stopMonitoring(); };
-    bar.appendChild(stop); ui.root.appendChild(bar);
+    seen.appendChild(stop); ui.root.appendChild(seen);
   }
-  function stopMonitoring() { if (monitor && monitor.rec) monitor.rec.stop(); monitor = null; if (ui.bar) ui.bar.remove(); }
+  function stopMonitoring() { if (monitor && monitor.rec) monitor.rec.stop(); monitor = null; if (ui.seen) ui.seen.remove(); }
 
-  // Calls: the visitor answers after consenting; media flows peer to peer, signalled over the socket.
+  // Calls, after the visitor's consent (recording's: ticked); the operator offers the WebRTC media.
   function offerCall(p, e) {
-    var callID = e.call_session_id || p.call_session_id;
-    if (!callID || p.status !== "offered" && p.status !== "ringing" || p.requested_by === "visitor") return;
-    var video = p.media_kind === "video";
-    ask(video ? "An operator is calling you (video)." : "An operator is calling you.", "Answer", "Decline",
-      function () { call = { id: callID, video: video }; send("call.accept", { privacy_consent_accepted: true, recording_consent_accepted: !!p.recording_enabled }, { call_session_id: callID }); },
-      function () { send("call.reject", {}, { call_session_id: callID }); });
+    var id = e.call_session_id, c = { id: id, video: p.media_kind === "video" }, box = el("input");
+    if (call || !id || p.status !== "offered" && p.status !== "ringing") return;
+    call = c;
+    if (p.requested_by === "visitor") return bar(c, "Calling\u2026");
+    ask(c.video ? "An operator is calling you (video)." : "An operator is calling you.", "Answer", "Decline", function () {
+      bar(c, "Connecting\u2026");
+      send("call.accept", { privacy_consent_accepted: true, recording_consent_accepted: box.checked }, { call_session_id: id });
+    }, function () { call = null; send("call.reject", {}, { call_session_id: id }); });
+    c.q = ui.prompt.firstChild;
+    if (p.recording_enabled) { box.type = "checkbox"; var l = el("label", "", " Allow recording"); l.prepend(box); c.q.insertBefore(l, c.q.children[1]); }
   }
-  function peer() {
-    if (call.pc) return Promise.resolve(call.pc);
-    return api("GET", "/voice-config").catch(function () { return {}; }).then(function (vc) {
-      var pc = call.pc = new RTCPeerConnection({ iceServers: vc.ice_servers || [] });
-      pc.onicecandidate = function (ev) { if (ev.candidate) send("webrtc.ice", { candidate: ev.candidate.toJSON() }, { call_session_id: call.id }); };
-      pc.ontrack = function (ev) { if (!call.audio) { call.audio = el("audio"); call.audio.autoplay = true; ui.root.appendChild(call.audio); } call.audio.srcObject = ev.streams[0]; };
-      return navigator.mediaDevices.getUserMedia({ audio: true, video: call.video }).then(function (s) {
-        call.stream = s; s.getTracks().forEach(function (t) { pc.addTrack(t, s); }); return pc;
+  function bar(c, text) {
+    var b = c.b = el("div", "q"), m = el("button", "", "Mute"), x = el("button", "", "End");
+    m.onclick = function () { c.mute = !c.mute; m.textContent = c.mute ? "Unmute" : "Mute"; mute(c); };
+    x.onclick = function () { send("call.end", {}, { call_session_id: c.id }); endCall(c.id); };
+    b.append(c.t = el("div", "", text), m, x); ui.panel.insertBefore(b, ui.prompt);
+  }
+  function mute(c) { if (c.s) c.s.getAudioTracks().forEach(function (t) { t.enabled = !c.mute; }); }
+  function peer(c) {
+    return c.p = c.p || api("GET", "/voice-config").catch(function () { return {}; }).then(function (vc) {
+      var pc = c.pc = new RTCPeerConnection({ iceServers: vc.ice_servers || [] });
+      pc.onicecandidate = function (ev) { if (ev.candidate) send("webrtc.ice", { candidate: ev.candidate.toJSON() }, { call_session_id: c.id }); };
+      pc.ontrack = function (ev) {
+        if (!c.m) { c.m = el(c.video ? "video" : "audio"); c.m.autoplay = c.m.playsInline = true; c.b.appendChild(c.m); }
+        c.m.srcObject = ev.streams[0];
+      };
+      pc.onconnectionstatechange = function () { c.t.textContent = pc.connectionState === "connected" ? "In call" : "Connecting\u2026"; };
+      return navigator.mediaDevices.getUserMedia({ audio: true, video: c.video }).then(function (s) {
+        c.s = s; mute(c); s.getTracks().forEach(function (t) { pc.addTrack(t, s); }); return pc;
       });
     });
   }
   function signal(e) {
-    if (!call || e.call_session_id !== call.id) return;
-    var p = e.payload || {};
-    peer().then(function (pc) {
-      if (e.type === "webrtc.ice") return pc.addIceCandidate(p.candidate);
-      return pc.setRemoteDescription({ type: e.type === "webrtc.offer" ? "offer" : "answer", sdp: p.sdp }).then(function () {
-        if (e.type !== "webrtc.offer") return;
-        return pc.createAnswer().then(function (a) { return pc.setLocalDescription(a); }).then(function () {
-          send("webrtc.answer", { sdp: pc.localDescription.sdp }, { call_session_id: call.id });
+    var c = call, p = e.payload || {};
+    if (!c || !c.b || e.call_session_id !== c.id) return;
+    c.w = (c.w || peer(c)).then(function (pc) {
+      if (e.type === "webrtc.ice") return pc.addIceCandidate(p.candidate).catch(function () {}).then(function () { return pc; });
+      return pc.setRemoteDescription({ type: "offer", sdp: p.sdp }).then(function () { return pc.createAnswer(); })
+        .then(function (a) { return pc.setLocalDescription(a); }).then(function () {
+          send("webrtc.answer", { sdp: pc.localDescription.sdp }, { call_session_id: c.id }); return pc;
         });
-      });
-    }).catch(function () { send("call.end", { end_reason: "media_failed" }, { call_session_id: call.id }); endCall(); });
+    });
+    c.w.catch(function () { if (call === c) { send("call.end", { end_reason: "media_failed" }, { call_session_id: c.id }); endCall(c.id); } });
   }
-  function endCall() {
-    if (!call) return;
-    if (call.pc) call.pc.close();
-    if (call.stream) call.stream.getTracks().forEach(function (t) { t.stop(); });
-    if (call.audio) call.audio.remove();
+  function endCall(id) {
+    var c = call;
+    if (!c || id !== c.id) return;
+    if (c.pc) c.pc.close();
+    if (c.s) c.s.getTracks().forEach(function (t) { t.stop(); });
+    if (c.q) c.q.remove();
+    if (c.b) { c.b.remove(); addMessage({ message_id: "call-" + id, author_kind: "system", body: "Call ended" }); }
     call = null;
   }
 

@@ -29,7 +29,8 @@ var ErrTooManyRedirects = fmt.Errorf("stopped after %d redirects", MaxRedirects)
 // p.DialContext (never through a proxy from the environment), follows at most MaxRedirects
 // redirects and only to http or https, fails reading a response body longer than maxBody
 // bytes (DefaultMaxBody when maxBody <= 0) with *BodyTooLargeError, and gives up after
-// DefaultTimeout.
+// DefaultTimeout. A request sent within a trace is a client span of it, and tells the
+// target the trace only where ForwardTraceContext allows it.
 func NewClient(p Policy, maxBody int64) *http.Client {
 	if maxBody <= 0 {
 		maxBody = DefaultMaxBody
@@ -44,7 +45,7 @@ func NewClient(p Policy, maxBody int64) *http.Client {
 		ExpectContinueTimeout: time.Second,
 	}
 	return &http.Client{
-		Transport:     &cappedTransport{base: transport, max: maxBody},
+		Transport:     tracedTransport{base: &cappedTransport{base: transport, max: maxBody}},
 		CheckRedirect: checkRedirect,
 		Timeout:       DefaultTimeout,
 	}

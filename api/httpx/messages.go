@@ -98,6 +98,10 @@ var catalog = map[string]map[string]MessageText{
 		"call_not_recordable":         {"Recording not allowed", "Only an answered call with recording enabled and both of the visitor's consents takes recordings.", "Record only calls whose visitor consented to recording"},
 		"site_chat_rate_limited":      {"Too many requests", "Too many site chat requests from this address for this widget.", "Wait for the time in Retry-After, then try again"},
 
+		// The site chat desk.
+		"invalid_conversation_status":   {"Invalid status", "status is open or closed.", "Send open or closed"},
+		"visitor_has_open_conversation": {"Visitor has another conversation", "The visitor has opened another conversation since this one was closed, and has one open conversation at a time.", "Answer in the visitor's open conversation"},
+
 		// Action and dependency type catalogs.
 		"action_type_not_found":     {"Action type not found", "No action type has this key.", "Use an action_key from GET /api/v1/action-types"},
 		"dependency_type_not_found": {"Dependency type not found", "No dependency type has this key.", "Use a dependency_type_key from GET /api/v1/action-dependency-types"},
@@ -386,6 +390,10 @@ var catalog = map[string]map[string]MessageText{
 		"call_missed":                 {"Звонок пропущен", "На звонок не ответили за 45 секунд; он пропущен.", "Начните новый звонок"},
 		"call_not_recordable":         {"Запись запрещена", "Записи принимает только отвеченный звонок с включённой записью и обоими согласиями посетителя.", "Записывайте только звонки, где посетитель согласился на запись"},
 		"site_chat_rate_limited":      {"Слишком много запросов", "Слишком много запросов чата с этого адреса для этого виджета.", "Подождите время из Retry-After и повторите"},
+
+		// The site chat desk.
+		"invalid_conversation_status":   {"Некорректный статус", "status — open или closed.", "Передайте open или closed"},
+		"visitor_has_open_conversation": {"У посетителя другой диалог", "После закрытия этого диалога посетитель начал другой, а открытый диалог у посетителя может быть только один.", "Ответьте в открытом диалоге посетителя"},
 
 		// Action and dependency type catalogs.
 		"action_type_not_found":     {"Тип действия не найден", "Нет типа действия с таким ключом.", "Используйте action_key из GET /api/v1/action-types"},

@@ -36,8 +36,10 @@ type cluster struct {
 	apis         []*process
 	apiAddrs     []string
 	workers      []*process
-	proxy        *http.Server
-	stopping     context.CancelFunc
+	// metrics are where every process serves its metrics (writeMetricsTargets).
+	metrics  []metricsTarget
+	proxy    *http.Server
+	stopping context.CancelFunc
 }
 
 // instances of each role of ours.
@@ -80,8 +82,11 @@ func (c *cluster) run(ctx context.Context) error {
 	if err := c.waitReady(ctx, apiURL); err != nil {
 		return err
 	}
-	fmt.Printf("API=%s API_PIDS=%s WORKER_PIDS=%s TEMPORAL=%s DATABASE_URL=%s\n",
-		apiURL, pids(c.apis), pids(c.workers), c.temporalAddr, c.postgresURL(c.opts.name+"_app"))
+	if err := c.writeMetricsTargets(); err != nil {
+		return err
+	}
+	fmt.Printf("API=%s API_PIDS=%s WORKER_PIDS=%s TEMPORAL=%s DATABASE_URL=%s METRICS=%s\n",
+		apiURL, pids(c.apis), pids(c.workers), c.temporalAddr, c.postgresURL(c.opts.name+"_app"), c.metricsTargetsFile())
 	slog.Info("cluster running; stop it with Ctrl-C", "logs", c.logDir())
 	for _, p := range slices.Concat(c.apis, c.workers) {
 		go func() {
@@ -116,30 +121,33 @@ func (c *cluster) startOurs() (string, error) {
 		"APP_TRUSTED_PROXIES=127.0.0.1",
 		"TEMPORAL_ADDRESS="+c.temporalAddr,
 		"TEMPORAL_NAMESPACE="+c.opts.namespace,
-		// Listen addresses are the cluster's to give: one from the environment would be
-		// taken by the first instance and refused to the others.
-		"APP_METRICS_ADDR=",
 	)
+	// Listen addresses are the cluster's to give, the metrics' too: one from the
+	// environment would be taken by the first instance and refused to the others.
+	ports, err := freePorts(3 * instances)
+	if err != nil {
+		return "", err
+	}
+	address := func(i int) string { return net.JoinHostPort("127.0.0.1", strconv.Itoa(ports[i])) }
 	server := filepath.Join(c.opts.binDir, "server")
 	for i := range instances {
-		p, err := startProcess(fmt.Sprintf("worker-%d", i+1), c.logDir(), append(env, "APP_ROLE=worker"), server)
+		name, metrics := fmt.Sprintf("worker-%d", i+1), address(instances+i)
+		p, err := startProcess(name, c.logDir(), append(env, "APP_ROLE=worker", "APP_METRICS_ADDR="+metrics), server)
 		if err != nil {
 			return "", err
 		}
 		c.workers = append(c.workers, p)
-	}
-	ports, err := freePorts(instances)
-	if err != nil {
-		return "", err
+		c.addMetricsTarget(metrics, "agencyhub", name)
 	}
 	p := &proxy{}
-	for i, port := range ports {
-		addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-		proc, err := startProcess(fmt.Sprintf("api-%d", i+1), c.logDir(), append(env, "APP_ROLE=api", "APP_ADDR="+addr), server)
+	for i := range instances {
+		addr, name, metrics := address(i), fmt.Sprintf("api-%d", i+1), address(2*instances+i)
+		proc, err := startProcess(name, c.logDir(), append(env, "APP_ROLE=api", "APP_ADDR="+addr, "APP_METRICS_ADDR="+metrics), server)
 		if err != nil {
 			return "", err
 		}
 		c.apis, c.apiAddrs = append(c.apis, proc), append(c.apiAddrs, addr)
+		c.addMetricsTarget(metrics, "agencyhub", name)
 		p.backends = append(p.backends, backend{url: &url.URL{Scheme: "http", Host: addr}, process: proc})
 	}
 	c.proxy = &http.Server{Handler: p.handler(), ReadHeaderTimeout: 10 * time.Second}

@@ -7,11 +7,13 @@
 //
 // Once everything answers it prints one line on stdout:
 //
-//	API=<url> API_PIDS=<pid,pid> WORKER_PIDS=<pid,pid> TEMPORAL=<host:port> DATABASE_URL=<url>
+//	API=<url> API_PIDS=<pid,pid> WORKER_PIDS=<pid,pid> TEMPORAL=<host:port> DATABASE_URL=<url> METRICS=<file>
 //
-// and runs until SIGINT or SIGTERM, then stops every process it started. Its own
-// environment reaches every instance of ours (APP_EGRESS_ALLOW, APP_LOG_LEVEL, ...), except
-// the settings the cluster sets itself (the role, the addresses, the database, the data dir).
+// (the file lists where every process, Temporal's and ours, serves its metrics, for a
+// Prometheus's file_sd_configs) and runs until SIGINT or SIGTERM, then stops every process
+// it started. Its own environment reaches every instance of ours (APP_EGRESS_ALLOW,
+// APP_LOG_LEVEL, ...), except the settings the cluster sets itself (the role, the
+// addresses, the metrics addresses, the database, the data dir).
 package main
 
 import (

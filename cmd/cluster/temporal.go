@@ -114,8 +114,9 @@ func (c *cluster) sqlTool(ctx context.Context, db string, command ...string) err
 	return nil
 }
 
-// temporalConfig is the servers' configuration: one file all four processes read, each
-// starting the service its --service flag names.
+// temporalConfig is a server's configuration: the same for all four processes but for the
+// address each serves its Prometheus metrics on (Temporal's own reporter, at /metrics);
+// each starts the service its --service flag names.
 var temporalConfig = template.Must(template.New("temporal").Parse(`log:
   stdout: true
   level: warn
@@ -148,6 +149,10 @@ global:
   membership:
     maxJoinDuration: 30s
     broadcastAddress: 127.0.0.1
+  metrics:
+    prometheus:
+      framework: tally
+      listenAddress: {{.Metrics}}
 services:
 {{- range $name, $p := .Ports}}
   {{$name}}:
@@ -199,16 +204,18 @@ const dynamicConfig = `history.transferProcessorMaxPollRPS:
 
 type servicePorts struct{ GRPC, Membership, HTTP int }
 
-// writeTemporalConfig picks free ports for the services and writes the configuration and
-// the dynamic configuration into the data dir.
+// writeTemporalConfig picks free ports for the services and writes each service's
+// configuration and the dynamic configuration into the data dir.
 func (c *cluster) writeTemporalConfig() error {
-	free, err := freePorts(2*len(temporalServices) + 1)
+	free, err := freePorts(3*len(temporalServices) + 1)
 	if err != nil {
 		return err
 	}
 	ports := map[string]servicePorts{}
+	metrics := map[string]string{}
 	for i, name := range temporalServices {
-		ports[name] = servicePorts{GRPC: free[2*i], Membership: free[2*i+1]}
+		ports[name] = servicePorts{GRPC: free[3*i], Membership: free[3*i+1]}
+		metrics[name] = net.JoinHostPort("127.0.0.1", strconv.Itoa(free[3*i+2]))
 	}
 	fe := ports["frontend"]
 	fe.HTTP = free[len(free)-1]
@@ -219,22 +226,32 @@ func (c *cluster) writeTemporalConfig() error {
 	if err := os.WriteFile(dyn, []byte(dynamicConfig), 0o600); err != nil {
 		return err
 	}
-	var conf strings.Builder
-	if err := temporalConfig.Execute(&conf, map[string]any{
-		"Shards":        historyShards,
-		"Name":          c.opts.name,
-		"Postgres":      c.opts.postgres,
-		"User":          c.opts.user,
-		"Ports":         ports,
-		"Frontend":      c.temporalAddr,
-		"DynamicConfig": dyn,
-	}); err != nil {
-		return err
+	for _, name := range temporalServices {
+		var conf strings.Builder
+		if err := temporalConfig.Execute(&conf, map[string]any{
+			"Shards":        historyShards,
+			"Name":          c.opts.name,
+			"Postgres":      c.opts.postgres,
+			"User":          c.opts.user,
+			"Ports":         ports,
+			"Frontend":      c.temporalAddr,
+			"DynamicConfig": dyn,
+			"Metrics":       metrics[name],
+		}); err != nil {
+			return err
+		}
+		if err := os.WriteFile(c.temporalConfigFile(name), []byte(conf.String()), 0o600); err != nil {
+			return err
+		}
+		c.addMetricsTarget(metrics[name], "temporal", name)
 	}
-	return os.WriteFile(c.temporalConfigFile(), []byte(conf.String()), 0o600)
+	return nil
 }
 
-func (c *cluster) temporalConfigFile() string { return filepath.Join(c.opts.dataDir, "temporal.yaml") }
+// temporalConfigFile is the configuration of one of Temporal's services.
+func (c *cluster) temporalConfigFile(service string) string {
+	return filepath.Join(c.opts.dataDir, "temporal-"+service+".yaml")
+}
 
 // temporalService is one of Temporal's services, started again whenever it exits while the
 // cluster runs: so a service that crashes, or that a fault test kills, comes back as it
@@ -290,7 +307,7 @@ func (c *cluster) waitClusterMetadata(ctx context.Context) error {
 
 func (c *cluster) startTemporalService(s *temporalService) error {
 	p, err := startProcess("temporal-"+s.name, c.logDir(), os.Environ(), filepath.Join(c.opts.binDir, "temporal-server"),
-		"--config-file", c.temporalConfigFile(), "--allow-no-auth", "start", "--service", s.name)
+		"--config-file", c.temporalConfigFile(s.name), "--allow-no-auth", "start", "--service", s.name)
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
@@ -76,10 +77,15 @@ func main() {
 // them to the API and the worker; nothing is configured through package-level settings.
 type Main struct {
 	Config Config
-	db     *gorm.DB
-	bus    realtime.Bus
-	http   *http.Server
-	ln     net.Listener
+	// SpanExporter, when set, receives the spans instead of the collector
+	// OTEL_EXPORTER_OTLP_ENDPOINT names, and turns tracing on by itself: for a program that
+	// embeds Main with an exporter of its own (the tests' is in memory).
+	SpanExporter sdktrace.SpanExporter
+
+	db   *gorm.DB
+	bus  realtime.Bus
+	http *http.Server
+	ln   net.Listener
 	// The workflow engine: the embedded server (when no cluster is configured), the client
 	// and the worker (unless the role is api).
 	devServer *devserver.Server
@@ -92,7 +98,10 @@ type Main struct {
 	metricsLn   net.Listener
 	metricsHTTP *http.Server
 	sdkMetrics  io.Closer
-	tracer      *sdktrace.TracerProvider
+	// serverMetrics holds the embedded Temporal server's metrics; nil when they are not
+	// served (no APP_METRICS_ADDR, or a cluster of its own).
+	serverMetrics *prometheus.Registry
+	tracer        *sdktrace.TracerProvider
 	// Background loops (the mail dispatcher, the relay poller) run on loopsCtx; stopLoops
 	// ends them.
 	loopsCtx  context.Context
@@ -132,7 +141,7 @@ func (m *Main) Addr() string { return m.ln.Addr().String() }
 func (m *Main) Run(ctx context.Context) error {
 	level, _ := m.Config.logLevel()
 	var logs slog.Handler = slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level})
-	if m.Config.OTLPEndpoint != "" {
+	if m.tracing() {
 		if err := m.startTracing(ctx); err != nil {
 			return err
 		}
@@ -194,6 +203,7 @@ func (m *Main) Run(ctx context.Context) error {
 		Users:     st.auth,
 		Workflows: st.workflows,
 		Billing:   st.billing,
+		SiteChat:  st.siteChat,
 		Poll:      m.Config.SafetyPoll,
 	}
 	m.loops.Go(func() { notifier.Run(m.loopsCtx) })
@@ -283,7 +293,7 @@ func (m *Main) connectTemporal(ctx context.Context) error {
 	if address == "" {
 		dev, err := devserver.Start(devserver.Options{
 			DataDir: m.Config.DataDir, Namespace: m.Config.TemporalNamespace, Port: int(m.Config.TemporalPort),
-			UIPort: int(m.Config.TemporalUIPort), SearchAttributes: engine.SearchAttributes,
+			UIPort: int(m.Config.TemporalUIPort), SearchAttributes: engine.SearchAttributes, Metrics: m.serverMetrics,
 		})
 		if err != nil {
 			return err
@@ -298,6 +308,9 @@ func (m *Main) connectTemporal(ctx context.Context) error {
 	opts := engine.ClientOptions{Address: address, Namespace: m.Config.TemporalNamespace, TLS: tlsConf}
 	if m.metrics.Recording() {
 		opts.MetricsHandler, m.sdkMetrics = engine.SDKMetrics(m.metrics.Registry())
+	}
+	if m.tracer != nil {
+		opts.TracerProvider = m.tracer
 	}
 	m.temporal, err = engine.Dial(ctx, opts)
 	return err

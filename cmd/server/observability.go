@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
@@ -21,16 +22,24 @@ import (
 	"agencyhub/platform/metrics"
 )
 
+// tracing tells whether the service traces: OTEL_EXPORTER_OTLP_ENDPOINT names a collector,
+// or the embedding program gave Main a SpanExporter.
+func (m *Main) tracing() bool { return m.Config.OTLPEndpoint != "" || m.SpanExporter != nil }
+
 // startTracing exports spans to the OpenTelemetry collector at OTEL_EXPORTER_OTLP_ENDPOINT
-// over OTLP/HTTP (protobuf), batched. The exporter reads its other standard variables
-// (OTEL_EXPORTER_OTLP_HEADERS, _TIMEOUT, _CERTIFICATE, ...) from the environment, and the
-// provider the sampler (OTEL_TRACES_SAMPLER); the service is named agencyhub unless
-// OTEL_SERVICE_NAME names it. Nothing is set globally but OTel's error handler, which
-// logs as the service does.
+// over OTLP/HTTP (protobuf), or to m.SpanExporter, batched. The exporter reads its other
+// standard variables (OTEL_EXPORTER_OTLP_HEADERS, _TIMEOUT, _CERTIFICATE, ...) from the
+// environment, and the provider the sampler (OTEL_TRACES_SAMPLER); the service is named
+// agencyhub unless OTEL_SERVICE_NAME names it. Nothing is set globally but OTel's error
+// handler, which logs as the service does.
 func (m *Main) startTracing(ctx context.Context) error {
-	exporter, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(strings.TrimRight(m.Config.OTLPEndpoint, "/")+"/v1/traces"))
-	if err != nil {
-		return fmt.Errorf("OTEL_EXPORTER_OTLP_ENDPOINT: %w", err)
+	exporter := m.SpanExporter
+	if exporter == nil {
+		otlp, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(strings.TrimRight(m.Config.OTLPEndpoint, "/")+"/v1/traces"))
+		if err != nil {
+			return fmt.Errorf("OTEL_EXPORTER_OTLP_ENDPOINT: %w", err)
+		}
+		exporter = otlp
 	}
 	res, err := resource.New(ctx, resource.WithAttributes(attribute.String("service.name", "agencyhub")),
 		resource.WithFromEnv(), resource.WithTelemetrySDK())
@@ -62,7 +71,9 @@ func (h traceIDs) WithGroup(name string) slog.Handler { return traceIDs{h.Handle
 
 // serveMetrics serves /metrics on APP_METRICS_ADDR, a listener of its own: the metrics are
 // for the operator's scraper, never on the public API port. The outbox backlog is counted
-// at each scrape.
+// at each scrape. When Temporal is embedded (no TEMPORAL_ADDRESS), the server's own metrics
+// are served beside them, at /metrics/temporal-server: a registry of their own, since the
+// server's system workers report SDK series under the names our worker's have.
 func (m *Main) serveMetrics() error {
 	m.metrics.WatchOutbox(func(ctx context.Context) (int64, error) { return outbox.Backlog(ctx, m.db) })
 	ln, err := net.Listen("tcp", m.Config.MetricsAddr)
@@ -72,6 +83,10 @@ func (m *Main) serveMetrics() error {
 	m.metricsLn = ln
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", m.metrics.Handler())
+	if m.Config.TemporalAddress == "" {
+		m.serverMetrics = prometheus.NewRegistry()
+		mux.Handle("GET /metrics/temporal-server", metrics.GathererHandler(m.serverMetrics))
+	}
 	m.metricsHTTP = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		if err := m.metricsHTTP.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

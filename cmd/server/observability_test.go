@@ -7,10 +7,12 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"regexp"
+	"slices"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -105,10 +107,23 @@ func TestMetricsAreServedOnTheirOwnListener(t *testing.T) {
 	if resp := get(t, base+"/metrics"); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("GET /metrics on the API port answered %d, want 404: the metrics are not public", resp.StatusCode)
 	}
+	// The embedded Temporal server's own series, under Temporal's names, beside ours and
+	// apart from them.
+	server := metricstest.Scrape(t, url+"/temporal-server")
+	for _, name := range []string{"service_requests", "persistence_requests", "service_latency"} {
+		if server.Total(name) < 1 {
+			t.Errorf("the embedded server's %s is missing from /metrics/temporal-server: %v", name, keys(server))
+		}
+	}
+	if _, ok := server["http_requests_total"]; ok {
+		t.Error("/metrics/temporal-server serves the service's own series too")
+	}
 	if tg.count("POST /ok") != 1 {
 		t.Errorf("the target saw %v, want one POST /ok", tg.snapshot())
 	}
 }
+
+func keys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // TestWithoutAMetricsAddressNoMetricsAreServed: the default opens no metrics listener and
 // the API has no /metrics route.
@@ -119,7 +134,7 @@ func TestWithoutAMetricsAddressNoMetricsAreServed(t *testing.T) {
 	if m.MetricsAddr() != "" || m.metricsHTTP != nil {
 		t.Fatalf("a metrics listener is open on %q without APP_METRICS_ADDR", m.MetricsAddr())
 	}
-	if m.metrics.Recording() {
+	if m.metrics.Recording() || m.serverMetrics != nil {
 		t.Error("metrics are recorded that nothing serves")
 	}
 	if resp := get(t, "http://"+m.Addr()+"/metrics"); resp.StatusCode != http.StatusNotFound {

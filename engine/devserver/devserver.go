@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net"
@@ -16,6 +17,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	uiserver "github.com/temporalio/ui-server/v2/server"
 	uiconfig "github.com/temporalio/ui-server/v2/server/config"
 	uiserveroptions "github.com/temporalio/ui-server/v2/server/server_options"
@@ -27,6 +29,7 @@ import (
 	"go.temporal.io/server/common/dynamicconfig"
 	"go.temporal.io/server/common/log"
 	"go.temporal.io/server/common/membership/static"
+	"go.temporal.io/server/common/metrics"
 	sqliteplugin "go.temporal.io/server/common/persistence/sql/sqlplugin/sqlite"
 	"go.temporal.io/server/common/primitives"
 	sqliteschema "go.temporal.io/server/schema/sqlite"
@@ -52,6 +55,8 @@ type Options struct {
 	// SearchAttributes are custom search attributes the namespace has, by name and type:
 	// set when the namespace is created, added to one created before.
 	SearchAttributes map[string]enumspb.IndexedValueType
+	// Metrics receives the server's own metrics (serverMetrics); nil records none.
+	Metrics *prometheus.Registry
 }
 
 // Server is a single-process Temporal cluster: frontend, history, matching and worker
@@ -63,6 +68,8 @@ type Server struct {
 	uiURL   string
 	// logLevel is the least level the server logs; Stop raises it (see there).
 	logLevel zap.AtomicLevel
+	// metrics stops the reporting of the server's metrics; nil when they are not recorded.
+	metrics io.Closer
 }
 
 // The embedded cluster's name and id; the id only has to be a stable UUID.
@@ -116,7 +123,7 @@ func Start(opts Options) (*Server, error) {
 		dynamicconfig.MatchingNumTaskqueueWritePartitions.Key():          1,
 		dynamicconfig.TransferProcessorMaxPollRPS.Key():                  1000,
 	}
-	server, err := temporal.NewServer(
+	serverOpts := []temporal.ServerOption{
 		temporal.WithConfig(conf),
 		temporal.ForServices(temporal.DefaultServices),
 		temporal.WithStaticHosts(map[primitives.ServiceName]static.Hosts{
@@ -127,14 +134,27 @@ func Start(opts Options) (*Server, error) {
 		}),
 		temporal.WithLogger(logger),
 		temporal.WithDynamicConfigClient(dyn),
-	)
+	}
+	var reporting io.Closer
+	if opts.Metrics != nil {
+		var handler metrics.Handler
+		handler, reporting = serverMetrics(opts.Metrics)
+		serverOpts = append(serverOpts, temporal.WithCustomMetricsHandler(handler))
+	}
+	server, err := temporal.NewServer(serverOpts...)
 	if err != nil {
+		if reporting != nil {
+			reporting.Close()
+		}
 		return nil, fmt.Errorf("embedded Temporal: %w", err)
 	}
 	if err := server.Start(); err != nil {
+		if reporting != nil {
+			reporting.Close()
+		}
 		return nil, fmt.Errorf("embedded Temporal: start: %w", err)
 	}
-	d := &Server{server: server, address: addr.of(addr.frontend), logLevel: logLevel}
+	d := &Server{server: server, address: addr.of(addr.frontend), logLevel: logLevel, metrics: reporting}
 	if err := d.addSearchAttributes(opts); err != nil {
 		d.Stop()
 		return nil, fmt.Errorf("embedded Temporal: search attributes: %w", err)
@@ -255,6 +275,9 @@ func (d *Server) Stop() {
 		d.ui.Stop()
 	}
 	d.server.Stop()
+	if d.metrics != nil {
+		d.metrics.Close()
+	}
 }
 
 // sqliteConfig points the SQLite persistence at temporal.db in the data dir (creating its

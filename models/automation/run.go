@@ -67,8 +67,11 @@ type Run struct {
 	// over itself; nil while the run waits for intake.Dispatcher (the start intent of an
 	// accepted webhook delivery).
 	DispatchedAt *time.Time
-	CreatedAt    time.Time
-	UpdatedAt    time.Time
+	// TraceParent is the W3C traceparent of the request that queued the run, when tracing
+	// was on: the dispatcher starts the run in that trace. Empty otherwise.
+	TraceParent string
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
 }
 
 func (Run) TableName() string { return "workflow_runs" }

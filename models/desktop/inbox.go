@@ -25,6 +25,7 @@ const (
 	KindToolCallNeedsApprove = "ai.tool_call.approval_needed"
 	KindRunFailed            = "run.failed"
 	KindPaymentActionDue     = "payment_action.due"
+	KindConversationOpened   = "site_chat.conversation_opened"
 )
 
 // Limits of what a notice may carry; longer titles and bodies are cut, not refused, since

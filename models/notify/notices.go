@@ -11,6 +11,7 @@ import (
 	"agencyhub/models/automation"
 	"agencyhub/models/billing"
 	"agencyhub/models/desktop"
+	"agencyhub/models/sitechat"
 	"agencyhub/models/work"
 )
 
@@ -99,6 +100,26 @@ func (n *Notifier) toolCallAwaitingApproval(ctx context.Context, ev aiemployee.T
 		DedupeKey:   desktop.KindToolCallNeedsApprove + ":" + ev.ToolCallID.String(),
 	}
 	return nil, n.tell(ctx, notice, map[string]string{"tool": ev.ToolKey}, ev.UserID)
+}
+
+// conversationOpened tells the company's operators that a visitor started a conversation.
+func (n *Notifier) conversationOpened(ctx context.Context, ev sitechat.ConversationOpened) (func(), error) {
+	c, users, err := n.SiteChat.Operators(ctx, ev.ConversationID)
+	if models.IsKind(err, models.KindNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	notice := desktop.Notice{
+		CompanyID:   c.CompanyID,
+		ProjectID:   &c.ProjectID,
+		Kind:        desktop.KindConversationOpened,
+		SubjectType: "site_chat_conversation",
+		SubjectID:   c.ID.String(),
+		DedupeKey:   desktop.KindConversationOpened + ":" + c.ID.String(),
+	}
+	return nil, n.tell(ctx, notice, map[string]string{"widget": c.WidgetName, "page": c.Title}, users...)
 }
 
 // tell posts notice to each of users whose account still exists, its title and body the

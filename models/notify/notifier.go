@@ -17,6 +17,7 @@ import (
 	"agencyhub/models/automation"
 	"agencyhub/models/billing"
 	"agencyhub/models/desktop"
+	"agencyhub/models/sitechat"
 	"agencyhub/models/work"
 	"agencyhub/platform/metrics"
 	"agencyhub/platform/realtime"
@@ -42,6 +43,7 @@ type Notifier struct {
 	Users     *auth.Service
 	Workflows *automation.Service
 	Billing   *billing.Service
+	SiteChat  *sitechat.Service
 	// Poll is how often the queue is read when no announcement wakes the notifier (one
 	// lost, or published while this instance's bus listener reconnected).
 	Poll time.Duration
@@ -60,6 +62,7 @@ var handlers = map[string]handler{
 	billing.PaymentActionDue{}.EventName():            on((*Notifier).paymentDue),
 	work.TaskAssigned{}.EventName():                   on((*Notifier).taskAssigned),
 	aiemployee.ToolCallAwaitingApproval{}.EventName(): on((*Notifier).toolCallAwaitingApproval),
+	sitechat.ConversationOpened{}.EventName():         on((*Notifier).conversationOpened),
 }
 
 var names = slices.Sorted(maps.Keys(handlers))

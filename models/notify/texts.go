@@ -20,12 +20,14 @@ var noticeTexts = map[string]map[string]noticeText{
 		desktop.KindPaymentActionDue:     {"Payment due from {client}", "{amount} {currency} due on {due_date} ({project})"},
 		desktop.KindTaskAssigned:         {"Task assigned to you: {task}", "{description}"},
 		desktop.KindToolCallNeedsApprove: {"The AI employee asks to run {tool}", "Approve or reject it in the session."},
+		desktop.KindConversationOpened:   {"A visitor started a conversation on {widget}", "{page}"},
 	},
 	"ru": {
 		desktop.KindRunFailed:            {"Запуск процесса {workflow} завершился ошибкой", "{reason}"},
 		desktop.KindPaymentActionDue:     {"Ожидается оплата от {client}", "{amount} {currency}, срок оплаты {due_date} ({project})"},
 		desktop.KindTaskAssigned:         {"Вам назначена задача: {task}", "{description}"},
 		desktop.KindToolCallNeedsApprove: {"ИИ-сотрудник просит разрешения запустить {tool}", "Одобрите или отклоните запуск в сессии."},
+		desktop.KindConversationOpened:   {"Посетитель начал разговор в виджете {widget}", "{page}"},
 	},
 }
 

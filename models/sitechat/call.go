@@ -150,6 +150,18 @@ func (s *Service) PublicCall(ctx context.Context, id uuid.UUID,
 	})
 }
 
+// VisitCalls lists a page of the calls of a visit session, by id (so by creation time),
+// the visit's company only.
+func (s *Service) VisitCalls(ctx context.Context, v *VisitSession, page models.PageRequest) ([]CallSession, string, error) {
+	var rows []CallSession
+	q := s.DB.WithContext(ctx).Where("company_id = ? AND visit_session_id = ?", v.CompanyID, v.ID)
+	if err := page.Apply(q, "id").Find(&rows).Error; err != nil {
+		return nil, "", models.Internal("list visit calls: %w", err)
+	}
+	rows, next := models.Page(page, rows, func(c CallSession) uuid.UUID { return c.ID })
+	return rows, next, nil
+}
+
 // RequestCall is the visitor asking an operator to call: a visitor_to_operator call,
 // offered, with the visitor's consents. Errors: invalid (media_kind,
 // privacy_consent_accepted), conflict (a live call in the session).

@@ -41,9 +41,13 @@ type Conversation struct {
 	VisitSessionID *uuid.UUID
 	Status         string
 	Title          string
-	ClosedAt       *time.Time
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
+	// LastMessageID and LastVisitorMessageID are the newest message and the newest of the
+	// visitor's (nil before any): the desk's preview and unread state.
+	LastMessageID        *uuid.UUID
+	LastVisitorMessageID *uuid.UUID
+	ClosedAt             *time.Time
+	CreatedAt            time.Time
+	UpdatedAt            time.Time
 }
 
 func (Conversation) TableName() string { return "site_chat_conversations" }
@@ -175,11 +179,18 @@ func (s *Service) OpenConversation(ctx context.Context, v *VisitorAccess) (*Conv
 		return nil, false, err
 	}
 	if created {
-		n := sessionNotice(NoticePresenceUpdate, v.Session)
-		n.Status = ConversationOpen
-		s.publish(ctx, n)
+		s.conversationOpened(ctx, v.Session)
 	}
 	return c, created, nil
+}
+
+// conversationOpened tells the operators' sockets the session has a conversation now, and
+// wakes the notifier for the event its transaction recorded.
+func (s *Service) conversationOpened(ctx context.Context, session *VisitSession) {
+	n := sessionNotice(NoticePresenceUpdate, session)
+	n.Status = ConversationOpen
+	s.publish(ctx, n)
+	models.AnnounceEvents(ctx, s.Bus)
 }
 
 // openConversation locks the session, then answers the visitor's open conversation or
@@ -209,6 +220,9 @@ func (s *Service) openConversation(tx *gorm.DB, v *VisitorAccess) (*Conversation
 		Status: ConversationOpen, Title: clip(title, 200), CreatedAt: now, UpdatedAt: now}
 	if err := tx.Create(c).Error; err != nil {
 		return nil, false, models.Internal("create conversation: %w", err)
+	}
+	if err := models.RecordEvent(tx, now, ConversationOpened{ConversationID: c.ID}); err != nil {
+		return nil, false, err
 	}
 	err = tx.Model(session).Updates(map[string]any{"conversation_id": session.ConversationID, "chat_open": true, "updated_at": now}).Error
 	if err != nil {
@@ -252,9 +266,7 @@ func (s *Service) PostVisitorMessage(ctx context.Context, v *VisitorAccess, in M
 		return nil, nil, err
 	}
 	if opened {
-		n := sessionNotice(NoticePresenceUpdate, v.Session)
-		n.Status = ConversationOpen
-		s.publish(ctx, n)
+		s.conversationOpened(ctx, v.Session)
 	}
 	s.publish(ctx, messageNotice(c, m))
 	return m, c, nil
@@ -299,7 +311,11 @@ func (s *Service) addMessage(tx *gorm.DB, c *Conversation, kind string, userID *
 	if err := tx.Omit("Attachments").Create(m).Error; err != nil {
 		return nil, models.Internal("create message: %w", err)
 	}
-	if err := tx.Model(c).Update("updated_at", m.CreatedAt).Error; err != nil {
+	touch := map[string]any{"updated_at": m.CreatedAt, "last_message_id": m.ID}
+	if kind == AuthorVisitor {
+		touch["last_visitor_message_id"] = m.ID
+	}
+	if err := tx.Model(c).Updates(touch).Error; err != nil {
 		return nil, models.Internal("touch conversation: %w", err)
 	}
 	m.Attachments = []Attachment{}

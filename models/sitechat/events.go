@@ -61,12 +61,19 @@ type EventBatchResult struct {
 	LastSequence  int64
 }
 
+// The events of the widget's panel: the visitor opened or closed the chat.
+const (
+	EventChatOpened = "chat.opened"
+	EventChatClosed = "chat.closed"
+)
+
 // RecordEvents stores a batch of the visitor's events: co-browse kinds as frames with the
 // next sequences of the session, the others as activity signals in the session's state.
 // DOM frames (snapshot, mutation) are kept only while monitoring is active, so nothing of
 // the page is stored without the visitor's consent; they count as dropped otherwise. The
 // sequences are allocated by raising the session's counter in the transaction that
-// inserts the frames, so concurrent batches never share one. Errors: invalid (events: more
+// inserts the frames, so concurrent batches never share one. The panel's events set whether
+// the chat is open. Errors: invalid (events: more
 // than MaxEventsPerBatch, an empty event_type, a payload over 2 MiB).
 func (s *Service) RecordEvents(ctx context.Context, v *VisitorAccess, events []Event) (*EventBatchResult, error) {
 	var bad fieldCheck
@@ -91,6 +98,13 @@ func (s *Service) RecordEvents(ctx context.Context, v *VisitorAccess, events []E
 			kind := strings.TrimPrefix(e.EventType, "cobrowse.")
 			if !slices.Contains(FrameKinds, kind) {
 				session.State.signal(e.EventType, occurred(e, now))
+				// The widget reports its panel opening and closing: whether the chat is open.
+				switch e.EventType {
+				case EventChatOpened:
+					session.ChatOpen = true
+				case EventChatClosed:
+					session.ChatOpen = false
+				}
 				continue
 			}
 			if (kind == FrameSnapshot || kind == FrameMutation) && session.MonitoringStatus != MonitoringActive {

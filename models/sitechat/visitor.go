@@ -332,19 +332,6 @@ func (s *Service) MarkVisitorLeft(ctx context.Context, v *VisitorAccess) error {
 	return nil
 }
 
-// SetChatOpen records whether the visitor has the chat panel open.
-func (s *Service) SetChatOpen(ctx context.Context, v *VisitorAccess, open bool) error {
-	now := s.now()
-	err := s.DB.WithContext(ctx).Model(&VisitSession{}).Where("id = ?", v.Session.ID).
-		Updates(map[string]any{"chat_open": open, "last_activity_at": now, "updated_at": now}).Error
-	if err != nil {
-		return models.Internal("set chat open: %w", err)
-	}
-	v.Session.ChatOpen, v.Session.LastActivityAt = open, now
-	s.publish(ctx, sessionNotice(NoticePresenceUpdate, v.Session))
-	return nil
-}
-
 // SessionAccess returns a visit session and the caller's standing in its company.
 // Errors: not_found.
 func (s *Service) SessionAccess(ctx context.Context, userID, id uuid.UUID) (*VisitSession, *company.Access, error) {

@@ -118,7 +118,14 @@ func (m *Metrics) Handler() http.Handler {
 	if m.registry == nil {
 		return http.NotFoundHandler()
 	}
-	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{
+	return GathererHandler(m.registry)
+}
+
+// GathererHandler serves the series of g in the Prometheus text format, as Handler serves
+// the service's own: for the registries of others beside them (the embedded Temporal
+// server's).
+func GathererHandler(g prometheus.Gatherer) http.Handler {
+	return promhttp.HandlerFor(g, promhttp.HandlerOpts{
 		ErrorHandling: promhttp.ContinueOnError,
 		ErrorLog:      promLogger{},
 	})

@@ -6,11 +6,14 @@ import { api, data } from "../api/client";
 import { LanguageSelect } from "../components/LanguageSelect";
 import { WorkspaceSwitcher } from "../features/workspace/WorkspaceSwitcher";
 import { ClientsAndBillingLinks } from "../features/workspace/ClientsAndBillingLinks";
+import { AIEmployeeLink } from "../features/ai/AIEmployeeLink";
 import { useMe } from "../features/auth/session";
+import { SiteChatNavLink } from "../features/sitechat/SiteChatNavLink";
 
-// The work tracker's running timer loads with the first signed-in page, not with the
+// The work tracker's running timer and the inbox bell load with the first signed-in page, not with the
 // sign-in page's script.
 const TimerBadge = lazy(() => import("../features/work/TimerBadge").then((m) => ({ default: m.TimerBadge })));
+const InboxBell = lazy(() => import("../features/desktop/InboxBell").then((m) => ({ default: m.InboxBell })));
 
 /** Layout is the frame of every signed-in page: the header with the workspace and the page. */
 export function Layout() {
@@ -41,13 +44,15 @@ export function Layout() {
           </NavLink>
           <ClientsAndBillingLinks />
           <NavLink to="/work">{t("work")}</NavLink>
-          <NavLink to="/site-chat">{t("siteChat")}</NavLink>
+          <SiteChatNavLink />
+          <AIEmployeeLink />
           <NavLink to="/settings">{t("settings")}</NavLink>
         </nav>
         <WorkspaceSwitcher />
         <div className="topbar-end">
           <Suspense fallback={null}>
             <TimerBadge />
+            <InboxBell />
           </Suspense>
           <LanguageSelect quiet />
           <span className="muted" title={me.data?.email}>

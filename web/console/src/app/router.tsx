@@ -89,6 +89,7 @@ export const router = createBrowserRouter([
             path: "projects/:projectId/billing/service-types",
             lazy: () => import("../features/billing/ServiceTypesPage").then((m) => ({ Component: m.ServiceTypesPage })),
           },
+          { path: "projects/:projectId/ai", lazy: () => import("../features/ai/AIEmployeePage").then((m) => ({ Component: m.AIEmployeePage })) },
           {
             path: "payment-actions/:paymentActionId",
             lazy: () => import("../features/billing/PaymentActionPage").then((m) => ({ Component: m.PaymentActionPage })),
@@ -102,6 +103,16 @@ export const router = createBrowserRouter([
               { path: "visitors", lazy: () => import("../features/sitechat/VisitorsPage").then((m) => ({ Component: m.VisitorsPage })) },
               { path: "visits/:visitSessionId", lazy: () => import("../features/sitechat/VisitPage").then((m) => ({ Component: m.VisitPage })) },
               { path: "visits/:visitSessionId/call", lazy: () => import("../features/sitechat/VisitPage").then((m) => ({ Component: m.VisitPage })) },
+              { path: "widgets", lazy: () => import("../features/sitechat/WidgetsPage").then((m) => ({ Component: m.WidgetsPage })) },
+              { path: "widgets/:chatWidgetId", lazy: () => import("../features/sitechat/WidgetPage").then((m) => ({ Component: m.WidgetPage })) },
+              {
+                path: "conversations",
+                lazy: () => import("../features/sitechat/ConversationsPage").then((m) => ({ Component: m.ConversationsPage })),
+              },
+              {
+                path: "conversations/:conversationId",
+                lazy: () => import("../features/sitechat/ConversationPage").then((m) => ({ Component: m.ConversationPage })),
+              },
               { path: "*", element: <NotFoundPage /> },
             ],
           },

@@ -22,6 +22,9 @@ import type { integrations } from "../features/integrations/texts";
 import type { rjsf } from "../components/rjsfTexts";
 import type { siteChat } from "../features/sitechat/texts";
 import type { cobrowse } from "../features/sitechat/cobrowse/texts";
+import type { calls } from "../features/sitechat/calls/texts";
+import type { desktop } from "../features/desktop/texts";
+import type { ai } from "../features/ai/texts";
 
 export const languages = ["en", "ru"] as const;
 export type Language = (typeof languages)[number];
@@ -79,6 +82,9 @@ type Namespaces = typeof firstNamespaces & {
   rjsf: typeof rjsf;
   siteChat: typeof siteChat;
   cobrowse: typeof cobrowse;
+  calls: typeof calls;
+  desktop: typeof desktop;
+  ai: typeof ai;
 };
 
 declare module "i18next" {

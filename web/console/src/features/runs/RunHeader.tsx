@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { useWorkflow } from "../workflows/workflow";
+import { AskEmployeeLink } from "../ai/AskEmployeeLink";
 import { durationMs, useRunFormat } from "./format";
 import { useVersion } from "./run";
 import { StatusWord } from "./StatusWord";
@@ -32,7 +33,10 @@ export function RunHeader({ run, connected, now, children }: RunHeaderProps) {
         <h1>{t("runOf", { workflow: workflow?.name ?? "…" })}</h1>
         <StatusWord status={run.status} />
         <LiveState terminal={run.terminal} connected={connected} />
-        <div className="run-header-actions">{children}</div>
+        <div className="run-header-actions">
+          {children}
+          <AskEmployeeLink projectId={run.project_id} about={{ runId: run.workflow_run_id }} />
+        </div>
       </div>
       <dl className="run-facts">
         <Fact term={t("workflow")}>

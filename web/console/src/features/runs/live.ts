@@ -2,7 +2,7 @@
 // stream. The editor's test-run overlay and the run inspector both read a run through it.
 import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { refreshOnce } from "../../api/client";
+import { followStream } from "../../lib/eventStream";
 import { applyToGraph, applyToReceipts, applyToRun, RunEventQueue } from "./events";
 import { runActionsKey, runGraphKey, runKey, useRun, useRunActions, useRunGraph } from "./run";
 import type { ActionRun, RunEvent, RunGraphView, RunView } from "./types";
@@ -27,10 +27,6 @@ export type LiveRun = {
 // While events flow, the receipts are read again at most this often (their outputs and
 // attempt counts are not in the events); once more when the stream ends.
 const receiptsRefresh = 1000;
-// When the browser's EventSource gives up (an HTTP error, the server gone), it is opened
-// again after this delay, doubling to the maximum.
-const reconnectFirst = 1000;
-const reconnectMax = 30_000;
 // Events are applied to the cache together, at most this often (see followRun).
 const applyEvery = 150;
 
@@ -74,14 +70,10 @@ export function useLiveRun(runId: string | undefined): LiveRun {
 /** followRun opens the run's event stream from the queue's last event and applies what it
  * says, until it ends or is closed. */
 function followRun(runId: string, queue: RunEventQueue, queryClient: QueryClient, setConnected: (c: boolean) => void) {
-  let source: EventSource | undefined;
   let frame = 0;
   let pending: ReturnType<typeof setTimeout> | undefined;
   let lastApplied = 0;
   let refresh: ReturnType<typeof setTimeout> | undefined;
-  let reopen: ReturnType<typeof setTimeout> | undefined;
-  let delay = reconnectFirst;
-  let closed = false;
 
   const refreshReceipts = () => {
     refresh ??= setTimeout(() => {
@@ -117,7 +109,7 @@ function followRun(runId: string, queue: RunEventQueue, queryClient: QueryClient
   };
 
   const receive = (message: MessageEvent<string>) => {
-    delay = reconnectFirst;
+    stream.received();
     if (queue.push(JSON.parse(message.data) as RunEvent)) schedule();
   };
 
@@ -127,36 +119,25 @@ function followRun(runId: string, queue: RunEventQueue, queryClient: QueryClient
     apply();
   };
 
-  const open = () => {
-    // The cursor matters when the stream is opened again by us; the browser's own
-    // reconnects send Last-Event-ID, which the server prefers.
-    source = new EventSource(`/api/v1/runs/${encodeURIComponent(runId)}/events/stream?cursor=${queue.lastSequence}`);
-    source.onopen = () => setConnected(true);
-    source.onmessage = receive;
-    source.addEventListener("end", end);
-    for (const type of eventTypes) source.addEventListener(type, receive);
-    source.onerror = () => {
-      setConnected(false);
-      if (source?.readyState !== EventSource.CLOSED || closed) return;
-      // The browser gave up: an HTTP error (an expired session's 401 among them) or no
-      // server. Refresh the session, then open again from the last event seen.
-      reopen = setTimeout(() => {
-        void refreshOnce().finally(() => {
-          if (!closed) open();
-        });
-      }, delay);
-      delay = Math.min(delay * 2, reconnectMax);
-    };
-  };
+  // The cursor matters when the stream is opened again by us (from the last event seen);
+  // the browser's own reconnects send Last-Event-ID, which the server prefers.
+  const stream = followStream(
+    () => {
+      const source = new EventSource(`/api/v1/runs/${encodeURIComponent(runId)}/events/stream?cursor=${queue.lastSequence}`);
+      source.onopen = () => setConnected(true);
+      source.onmessage = receive;
+      source.addEventListener("end", end);
+      for (const type of eventTypes) source.addEventListener(type, receive);
+      return source;
+    },
+    () => setConnected(false),
+  );
 
   const close = () => {
-    closed = true;
-    source?.close();
-    clearTimeout(reopen);
+    stream.close();
     setConnected(false);
   };
 
-  open();
   return {
     close: () => {
       close();

@@ -4,11 +4,11 @@ import { Link, useParams } from "react-router";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { formatTimestamp } from "../../lib/dates";
 import { CobrowsePanel } from "./cobrowse/CobrowsePanel";
+import { CallPanel } from "./calls/CallPanel";
 import { InviteForm } from "./InviteForm";
 import { safeLink, sessionOf } from "./live";
 import { useOperatorSocket } from "./operatorSocket";
-import { siteChatKeys, useVisit, type VisitSession, type VisitorSnapshot } from "./queries";
-import { useReadAgain } from "./useReadAgain";
+import { siteChatKeys, useConversation, useVisit, type VisitSession, type VisitorSnapshot } from "./queries";
 import "./texts";
 
 /** VisitPage is the visitor panel at /site-chat/visits/{id} (and .../call): the visit and
@@ -22,11 +22,10 @@ export function VisitPage() {
   const queryClient = useQueryClient();
   const visit = useVisit(visitSessionId);
   const update = (s: VisitSession) => queryClient.setQueryData(siteChatKeys.visit(visitSessionId), s);
-  const socket = useOperatorSocket((e) => {
+  useOperatorSocket((e) => {
     const s = sessionOf(e);
     if (s?.visit_session_id === visitSessionId) update(s);
   });
-  useReadAgain(socket.generation, siteChatKeys.visit(visitSessionId));
 
   if (visit.error) {
     return (
@@ -77,16 +76,16 @@ export function VisitPage() {
                 {state.lastEvent && <small className="muted">{t("lastEvent", { type: state.lastEvent })}</small>}
               </dd>
               <dt>{t("browser")}</dt>
-              <dd>{[state.browser, state.os].filter(Boolean).join(", ") || t("none")}</dd>
-              <dt>{t("device")}</dt>
-              <dd>{state.device || t("none")}</dd>
+              <dd>{[state.browser, state.os].filter(Boolean).join(", ") || state.userAgent || t("none")}</dd>
+              <dt>{t("screen")}</dt>
+              <dd>{[state.window, state.device].filter(Boolean).join(", ") || t("none")}</dd>
               <dt>{t("language")}</dt>
               <dd>{state.language || t("none")}</dd>
               <dt>{t("referrer")}</dt>
               <dd className="wrap">{state.referrer || t("none")}</dd>
               <dt>{t("theirConversation")}</dt>
               <dd>
-                <Link to={`/site-chat/conversations/${session.conversation_id}`}>{t("openConversation")}</Link>
+                <ConversationLink conversationId={session.conversation_id} />
               </dd>
             </dl>
           </section>
@@ -100,9 +99,23 @@ export function VisitPage() {
         {/* The co-browse and call panels (features/sitechat/cobrowse, features/sitechat/calls) mount here. */}
         <div className="stack visit-panels">
           <CobrowsePanel visitSessionId={visitSessionId} />
+          <CallPanel visitSessionId={visitSessionId} visitorHere={state.active} />
         </div>
       </div>
     </section>
+  );
+}
+
+/** ConversationLink leads to the visitor's conversation once their first message opened it. */
+function ConversationLink({ conversationId }: { conversationId: string }) {
+  const { t } = useTranslation("siteChat");
+  const conversation = useConversation(conversationId);
+  if (!conversation.data) return <>{conversation.isPending ? "" : t("noConversationYet")}</>;
+  return (
+    <Link to={`/site-chat/conversations/${conversationId}`}>
+      {t("openConversation")}
+      {conversation.data.unread_count ? ` (${t("unreadCount", { count: conversation.data.unread_count })})` : ""}
+    </Link>
   );
 }
 
@@ -118,9 +131,16 @@ type VisitState = {
   browser: string;
   os: string;
   device: string;
+  window: string;
+  userAgent: string;
   language: string;
   referrer: string;
 };
+
+/** size is a width × height, or "" when either is unknown. */
+function size(w: unknown, h: unknown): string {
+  return typeof w === "number" && typeof h === "number" && w > 0 && h > 0 ? `${w} × ${h}` : "";
+}
 
 /** readSnapshot picks what the panel shows out of the snapshot's free-form parts. */
 function readSnapshot(s: VisitorSnapshot): VisitState {
@@ -141,6 +161,8 @@ function readSnapshot(s: VisitorSnapshot): VisitState {
     browser: [text(browser.name), text(browser.version)].filter(Boolean).join(" "),
     os: text(browser.os),
     device: text(part(s.viewport).device_type),
+    window: size(part(s.viewport).width, part(s.viewport).height),
+    userAgent: text(browser.user_agent),
     language: text(browser.language),
     referrer: text(part(s.analytics).referrer),
   };

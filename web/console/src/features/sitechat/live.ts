@@ -2,7 +2,7 @@
 // the notices about a visit carry the SiteVisitorSession as it now is, so a view replaces
 // its copy with it; a visitor who left is dropped from who is on the site.
 import type { Envelope } from "./operatorSocket";
-import type { VisitSession } from "./queries";
+import type { Message, VisitSession } from "./queries";
 
 /** sessionNotices are the notices whose payload is a SiteVisitorSession. */
 const sessionNotices = new Set<Envelope["type"]>([
@@ -53,4 +53,11 @@ export function safeLink(url: string): string | undefined {
 /** sinceMinutes is how many whole minutes passed from the RFC 3339 time to now. */
 export function sinceMinutes(iso: string, now: number): number {
   return Math.max(0, Math.floor((now - Date.parse(iso)) / 60_000));
+}
+
+/** withMessage is the thread with the message in it once, in order of ids (UUIDv7: the
+ * order they were posted), whether it came by the answer or by the socket first. */
+export function withMessage(thread: Message[], m: Message): Message[] {
+  if (thread.some((x) => x.message_id === m.message_id)) return thread;
+  return [...thread, m].sort((a, b) => (a.message_id < b.message_id ? -1 : a.message_id > b.message_id ? 1 : 0));
 }

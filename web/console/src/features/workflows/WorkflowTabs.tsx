@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, NavLink } from "react-router";
+import { AskEmployeeLink } from "../ai/AskEmployeeLink";
 import { useWorkflow } from "./workflow";
 import "./texts";
 
@@ -24,6 +25,7 @@ export function WorkflowTabs({ workflowId, children }: { workflowId: string; chi
         <NavLink to={`${base}/webhooks`}>{t("tabWebhooks")}</NavLink>
         <NavLink to={`${base}/import`}>{t("tabImport")}</NavLink>
       </nav>
+      {workflow && <AskEmployeeLink projectId={workflow.project_id} about={{ workflowId }} />}
       {children && <div className="workflow-tabs-actions">{children}</div>}
     </div>
   );

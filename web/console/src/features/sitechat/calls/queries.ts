@@ -1,0 +1,54 @@
+// The calls' server state: a visit's calls and each call's recordings, under the desk's
+// "site-chat" key, so a change of the active project reloads them too.
+import { useQuery } from "@tanstack/react-query";
+import { api, data } from "../../../api/client";
+import type { CallSession } from "./callState";
+
+export const callKeys = {
+  visitCalls: (visitSessionId: string) => ["site-chat", "visit-calls", visitSessionId] as const,
+  recordings: (callSessionId: string) => ["site-chat", "call-recordings", callSessionId] as const,
+};
+
+// A visit rarely has more calls than this; the newest come first.
+const newest = 50;
+
+export function useVisitCalls(visitSessionId: string) {
+  return useQuery({
+    queryKey: callKeys.visitCalls(visitSessionId),
+    queryFn: () =>
+      data(
+        api.GET("/api/v1/site-visit-sessions/{visit_session_id}/calls", {
+          params: { path: { visit_session_id: visitSessionId }, query: { limit: newest, order: "desc" } },
+        }),
+      ).then((page) => page.items),
+  });
+}
+
+// Download links last 15 minutes: the list is read again before they run out.
+const linksLast = 10 * 60_000;
+
+export function useRecordings(callSessionId: string) {
+  return useQuery({
+    queryKey: callKeys.recordings(callSessionId),
+    refetchInterval: linksLast,
+    queryFn: () =>
+      data(
+        api.GET("/api/v1/site-chat/calls/{call_session_id}/recordings", {
+          params: { path: { call_session_id: callSessionId }, query: { limit: 100 } },
+        }),
+      ).then((page) => page.items),
+  });
+}
+
+/** uploadRecording stores a call's recording through the API, as the multipart body it takes. */
+export function uploadRecording(call: CallSession, file: Blob, name: string) {
+  const form = new FormData();
+  form.append("file", file, name);
+  return data(
+    api.POST("/api/v1/site-chat/calls/{call_session_id}/recordings", {
+      params: { path: { call_session_id: call.call_session_id } },
+      body: { file: "" },
+      bodySerializer: () => form,
+    }),
+  );
+}
