@@ -23,9 +23,9 @@ build: console
 # action config schemas its form validators are compiled from changed:
 # dist/index.html is the stamp. npm ci runs only when the lockfile changed.
 CONSOLE := web/console
-CONSOLE_SOURCES = $(shell find $(CONSOLE)/src -type f -not -name '*.gen.ts') $(addprefix $(CONSOLE)/,index.html package.json tsconfig.json tsconfig.app.json tsconfig.node.json vite.config.ts) schemas/openapi.yaml $(wildcard schemas/actions/*.config.json)
+CONSOLE_SOURCES = $(shell find $(CONSOLE)/src -type f -not -name '*.gen.ts') $(addprefix $(CONSOLE)/,index.html package.json tsconfig.json tsconfig.app.json tsconfig.node.json vite.config.ts vite.cobrowse.config.ts) schemas/openapi.yaml $(wildcard schemas/actions/*.config.json)
 
-console: $(CONSOLE)/dist/index.html
+console: $(CONSOLE)/dist/index.html $(CONSOLE)/dist/site-chat/cobrowse.js
 
 # node_modules gets a go.mod of its own: some npm packages ship Go sources, which ./...
 # would otherwise build, vet and test as ours.
@@ -36,6 +36,12 @@ $(CONSOLE)/node_modules/.installed: $(CONSOLE)/package-lock.json
 
 $(CONSOLE)/dist/index.html: $(CONSOLE)/node_modules/.installed $(CONSOLE_SOURCES)
 	cd $(CONSOLE) && npm run build
+
+# The co-browse recorder the widget loads (vite.cobrowse.config.ts) is built by the same
+# npm run build, after the console, whose build empties dist/ first; this builds it alone
+# when a console build left it out.
+$(CONSOLE)/dist/site-chat/cobrowse.js: $(CONSOLE)/dist/index.html
+	cd $(CONSOLE) && npx vite build -c vite.cobrowse.config.ts
 
 # The console's type check runs in its build; its linter and unit tests here.
 console-check: console

@@ -15,12 +15,13 @@ import (
 )
 
 // consoleCSP is the console's Content-Security-Policy: its script, styles, workers and
-// requests come from this origin only, nothing may frame it, and no inline script runs.
+// requests come from this origin only, nothing may frame it, it frames only its own pages
+// (the co-browse view), and no inline script runs.
 // The one inline thing allowed is a <style> carrying the response's nonce, as the code
 // editor (CodeMirror) adds its styles in one.
 func consoleCSP(nonce string) string {
 	return "default-src 'self'; script-src 'self'; style-src 'self' 'nonce-" + nonce + "'; img-src 'self' data: blob:; " +
-		"font-src 'self'; connect-src 'self'; worker-src 'self' blob:; frame-src 'none'; frame-ancestors 'none'; " +
+		"font-src 'self'; connect-src 'self'; worker-src 'self' blob:; frame-src 'self'; frame-ancestors 'none'; " +
 		"base-uri 'none'; form-action 'self'; object-src 'none'"
 }
 

@@ -237,6 +237,8 @@ func (s *Server) routes(r *gin.Engine) {
 
 	// Site chat sockets and the widget script (docs/site-chat-sockets.md).
 	r.GET("/site-chat/widget.js", s.siteChatWidgetScript)
+	r.GET("/site-chat/cobrowse.js", s.siteChatCobrowseScript)
+	r.GET("/site-chat/cobrowse-view.html", s.siteChatCobrowseView)
 	v1.GET("/public/site-chat/ws", s.siteChatPublicWebSocket)
 	me.GET("/site-chat/ws/operator", s.siteChatOperatorWebSocket)
 

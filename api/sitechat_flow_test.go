@@ -94,7 +94,7 @@ func TestSiteChatEventBatches(t *testing.T) {
 		t.Run("co-browse kinds become frames; DOM frames only while monitoring is active", func(t *testing.T) {
 			res := send(map[string]any{"event_type": "page_view"}, map[string]any{"event_type": "cursor", "payload": map[string]any{"x": 10, "y": 20}},
 				map[string]any{"event_type": "snapshot", "payload": map[string]any{"html": "<p>hi</p>"}},
-				map[string]any{"event_type": "scroll", "payload": map[string]any{"x": 0, "y": 300}}).expect(t, http.StatusAccepted)
+				map[string]any{"event_type": "scroll", "payload": map[string]any{"type": 3, "data": map[string]any{"source": 3, "id": 1, "x": 0, "y": 299.6}}}).expect(t, http.StatusAccepted)
 			if res.json["accepted"] != 4.0 || res.json["frames"] != 2.0 || res.json["first_sequence"] != 1.0 || res.json["last_sequence"] != 2.0 {
 				t.Fatalf("batch: %s", res.Body)
 			}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,7 +16,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"agencyhub/api"
 	"agencyhub/migrations/dbtest"
+	"agencyhub/web"
 )
 
 // browser starts a headless Debian chromium for the test, or skips it when there is none
@@ -64,12 +67,12 @@ const shadow = `document.querySelector("[data-site-chat]").shadowRoot`
 
 // TestSiteChatWidgetInABrowser loads a plain page with the embed snippet in chromium: the
 // visitor's message reaches an operator socket, the operator's answer shows on the page as
-// text even when it looks like HTML, and monitoring sends a snapshot of the page's text
-// with the password masked.
+// text even when it looks like HTML, and monitoring loads the rrweb recorder, which sends
+// the page's text with the password masked and without its scripts.
 func TestSiteChatWidgetInABrowser(t *testing.T) {
 	t.Parallel()
 	ctx := browser(t)
-	e := newChatEnv(t, dbtest.SQLite(t))
+	e := newChatEnv(t, dbtest.SQLite(t), func(s *api.Server) { s.Console = web.Console })
 	e.server.SiteChat.Settings.EndpointBase = e.url
 	site := e.chatSite("Ada")
 	embed := e.do(req{method: "GET", path: "/api/v1/projects/" + site.projectID + "/site-chat-widgets", token: site.owner.token}).
@@ -111,62 +114,86 @@ func TestSiteChatWidgetInABrowser(t *testing.T) {
 		t.Fatal("the operator's message was rendered as HTML")
 	}
 
-	// Monitoring waits for the visitor's consent, then streams a masked snapshot.
+	// Monitoring waits for the visitor's consent, then loads the recorder, which streams the
+	// page as rrweb events: its Meta event, then the whole page with the password masked.
 	operator.acked("monitoring.start", nil, map[string]string{"visit_session_id": got.VisitSessionID.String()})
 	waitJS(t, ctx, `!!`+shadow+`.querySelector(".q button")`)
 	run(t, ctx, shadow+`.querySelector(".q button").click()`)
-	frame := operator.next("monitoring.snapshot")
-	var f struct {
-		PayloadJSON struct {
-			Root snapshotNode `json:"root"`
-		} `json:"payload_json"`
+	if _, err := fs.Stat(web.Console, "site-chat/cobrowse.js"); err != nil {
+		t.Skip("monitoring not checked: the co-browse recorder is built with the console (make build)")
 	}
-	if err := json.Unmarshal(frame.Payload, &f); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(string(frame.Payload), "hunter2-secret") || strings.Contains(string(frame.Payload), "ada@example.com") {
-		t.Fatal("the snapshot carries an input's value")
+	var snap rrwebNode
+	for snap.ID == 0 {
+		frame := operator.next("monitoring.snapshot")
+		if strings.Contains(string(frame.Payload), "hunter2-secret") || strings.Contains(string(frame.Payload), "ada@example.com") {
+			t.Fatal("a snapshot carries an input's value")
+		}
+		var f struct {
+			PayloadJSON struct {
+				Type int `json:"type"`
+				Data struct {
+					Href string    `json:"href"`
+					Node rrwebNode `json:"node"`
+				} `json:"data"`
+			} `json:"payload_json"`
+		}
+		if err := json.Unmarshal(frame.Payload, &f); err != nil {
+			t.Fatal(err)
+		}
+		switch f.PayloadJSON.Type {
+		case 4: // Meta
+			if f.PayloadJSON.Data.Href != page.URL+"/" {
+				t.Fatalf("Meta event names %q", f.PayloadJSON.Data.Href)
+			}
+		case 2: // FullSnapshot
+			snap = f.PayloadJSON.Data.Node
+		}
 	}
 	var pageText string
 	run(t, ctx, `document.body.innerText`, &pageText)
-	body := f.PayloadJSON.Root.find("body")
+	body := snap.find("body")
 	if body == nil || words(body.text()) != words(pageText) {
 		t.Fatalf("snapshot text %q, page text %q", words(body.text()), words(pageText))
 	}
 	password := body.find("input")
-	if password == nil || password.A["type"] != "password" || password.A["value"] != strings.Repeat("\u2022", len("hunter2-secret")) {
+	if password == nil || password.Attributes["type"] != "password" || password.Attributes["value"] != strings.Repeat("*", len("hunter2-secret")) {
 		t.Fatalf("password input in the snapshot: %+v", password)
 	}
+	if body.find("script") != nil {
+		t.Fatal("the snapshot carries the page's scripts")
+	}
 }
 
-// snapshotNode is a node of the widget's DOM snapshot.
-type snapshotNode struct {
-	T int               `json:"t"`
-	N string            `json:"n"`
-	X string            `json:"x"`
-	A map[string]string `json:"a"`
-	C []snapshotNode    `json:"c"`
+// rrwebNode is a node of an rrweb full snapshot (rrweb-snapshot's serialized node): an
+// element (type 2) with its tag, attributes and children, or a text (type 3).
+type rrwebNode struct {
+	Type        int            `json:"type"`
+	ID          int            `json:"id"`
+	TagName     string         `json:"tagName"`
+	Attributes  map[string]any `json:"attributes"`
+	ChildNodes  []rrwebNode    `json:"childNodes"`
+	TextContent string         `json:"textContent"`
 }
 
-func (n *snapshotNode) find(tag string) *snapshotNode {
-	if n.N == tag {
+func (n *rrwebNode) find(tag string) *rrwebNode {
+	if n.TagName == tag {
 		return n
 	}
-	for i := range n.C {
-		if f := n.C[i].find(tag); f != nil {
+	for i := range n.ChildNodes {
+		if f := n.ChildNodes[i].find(tag); f != nil {
 			return f
 		}
 	}
 	return nil
 }
 
-func (n *snapshotNode) text() string {
-	if n.T == 3 {
-		return n.X
+func (n *rrwebNode) text() string {
+	if n.Type == 3 {
+		return n.TextContent
 	}
 	var b strings.Builder
-	for i := range n.C {
-		b.WriteString(" " + n.C[i].text())
+	for i := range n.ChildNodes {
+		b.WriteString(" " + n.ChildNodes[i].text())
 	}
 	return b.String()
 }

@@ -35,7 +35,14 @@
     var u = cfg.endpoint_base.replace(/^http/, "ws") + "/ws?public_key=" + encodeURIComponent(KEY) +
       "&visit_session_id=" + me.visit_session_id + "&visitor_token=" + encodeURIComponent(me.visitor_token);
     ws = new WebSocket(u);
-    ws.onopen = function () { wsOpen = true; state(); backoff = 500; flush(); if (ui.loaded) history(); };
+    ws.onopen = function () {
+      wsOpen = true; state(); backoff = 500; flush(); if (ui.loaded) history();
+      // Presence (posted before each connection) says where monitoring stands: a new page of
+      // a monitored visit records again; after a gap the operator gets the whole page again.
+      var mon = me.monitoring_status;
+      if (mon === "active") { if (monitor && monitor.rec) monitor.rec.snapshot(); else startMonitoring(); }
+      else { stopMonitoring(); if (mon === "requested") askMonitoring(); }
+    };
     ws.onmessage = function (m) { var e; try { e = JSON.parse(m.data); } catch (x) { return; } receive(e); };
     ws.onclose = function () {
       wsOpen = false; state();
@@ -90,7 +97,7 @@
     if (!send(type, payload)) queue.push({ event_type: "cobrowse." + FRAME_KIND[type], occurred_at: new Date().toISOString(), payload: payload });
   }
   var FRAME_KIND = { "monitoring.snapshot": "snapshot", "monitoring.incremental": "mutation", "cursor.move": "cursor",
-    "scroll": "scroll", "viewport": "viewport", "page.navigate": "navigation", "click": "click" };
+    "touch.move": "touch", "scroll": "scroll", "viewport": "viewport", "page.navigate": "navigation", "click": "click" };
   function flush() {
     while (queue.length) {
       var events = queue.splice(0, 50);
@@ -118,6 +125,7 @@
       ".g{margin:6px 0;padding:8px 10px;border-radius:10px;max-width:85%;white-space:pre-wrap;word-wrap:break-word;background:#f1f5f9}" +
       ".g.visitor{margin-left:auto;background:" + color + ";color:#fff}.g.system{font-style:italic;background:none;color:#555}" +
       ".f{display:flex;border-top:1px solid #e5e7eb}.f textarea{flex:1;border:0;padding:10px;resize:none;height:48px}.f button,.q button{border:0;background:" + color + ";color:#fff;padding:0 14px;cursor:pointer}" +
+      ".b{position:fixed;top:0;left:50%;transform:translateX(-50%);padding:6px 12px;background:#111;color:#fff;border-radius:0 0 8px 8px;z-index:2147483647}.b button{margin-left:8px;border:0;border-radius:4px;padding:2px 8px;cursor:pointer}" +
       ".f .a{background:none;color:#555;font-size:18px;padding:0 8px}.g a{color:inherit}" +
       ".q{padding:10px;border-top:1px solid #e5e7eb;background:#fffbeb}.q div{margin-bottom:8px}.q button{padding:6px 12px;margin-right:6px;border-radius:6px}.q button+button{background:#6b7280}.t{height:16px;padding:0 10px;color:#666}";
     var launcher = el("button", "l", "\u{1F4AC}");
@@ -217,78 +225,26 @@
     ask(text, "Chat", "No, thanks", function () { send("invite.accepted", {}); }, function () { send("invite.declined", {}); });
   }
 
-  // Monitoring: only after the visitor consents, and masked.
+  // Monitoring: only after the visitor consents.
   function askMonitoring() {
     ask("An operator asks to see this page to help you. Your typed values stay hidden.", "Allow", "Decline",
       function () { send("consent.accepted", { subject: "monitoring" }); },
       function () { send("consent.declined", { subject: "monitoring" }); });
   }
-  var ids = new WeakMap(), nextNode = 1;
-  function nodeID(n) { var i = ids.get(n); if (!i) { i = nextNode++; ids.set(n, i); } return i; }
-  function masked(n) { return n.hasAttribute && !n.hasAttribute("data-chat-unmask"); }
-  // serialize turns a node into {i,t,n,a,c} (elements) or {i,t,x} (text), masking input values.
-  function serialize(n) {
-    if (n === ui.host) return null;
-    if (n.nodeType === 3) {
-      var p = n.parentNode;
-      var x = p && p.nodeName === "TEXTAREA" && masked(p) ? n.data.replace(/\S/g, "\u2022") : n.data;
-      return { i: nodeID(n), t: 3, x: x };
-    }
-    if (n.nodeType !== 1) return null;
-    var tag = n.nodeName.toLowerCase();
-    if (tag === "script" || tag === "noscript") return null;
-    var a = {}, c = [];
-    for (var k = 0; k < n.attributes.length; k++) {
-      var at = n.attributes[k];
-      if (/^on/i.test(at.name)) continue;
-      a[at.name] = at.value;
-    }
-    if (tag === "input") {
-      var v = n.value || "";
-      a.value = (n.type === "password" || masked(n)) ? v.replace(/./g, "\u2022") : v;
-    }
-    for (var ch = n.firstChild; ch; ch = ch.nextSibling) { var s = serialize(ch); if (s) c.push(s); }
-    return { i: nodeID(n), t: 1, n: tag, a: a, c: c };
-  }
+  // The recorder (rrweb, /site-chat/cobrowse.js) loads only now; it masks in this browser
+  // and hands each event with its envelope type. A bar says the page is seen, with Stop.
   function startMonitoring() {
     if (monitor) return;
-    frame("monitoring.snapshot", { url: location.href, title: document.title, viewport: { w: innerWidth, h: innerHeight },
-      scroll: { x: scrollX, y: scrollY }, root: serialize(document.documentElement) });
-    var pending = [];
-    var obs = new MutationObserver(function (list) {
-      list.forEach(function (m) {
-        if (ui.host.contains(m.target)) return;
-        if (m.type === "childList") {
-          m.removedNodes.forEach(function (n) { if (ids.get(n)) pending.push({ r: ids.get(n) }); });
-          m.addedNodes.forEach(function (n) { var s = serialize(n); if (s) pending.push({ p: nodeID(m.target), b: m.nextSibling ? nodeID(m.nextSibling) : 0, n: s }); });
-        } else if (m.type === "attributes") {
-          var v = m.target.getAttribute(m.attributeName);
-          if (m.attributeName === "value" || /^on/i.test(m.attributeName)) return;
-          pending.push({ i: nodeID(m.target), k: m.attributeName, v: v });
-        } else pending.push({ i: nodeID(m.target), x: serialize(m.target).x });
-      });
-    });
-    obs.observe(document.documentElement, { childList: true, subtree: true, attributes: true, characterData: true });
-    var timer = setInterval(function () { if (pending.length) frame("monitoring.incremental", { changes: pending.splice(0) }); }, 200);
-    function onInput(ev) {
-      var n = ev.target;
-      if (n.nodeName === "INPUT" || n.nodeName === "TEXTAREA") pending.push({ i: nodeID(n), k: "value", v: (n.type === "password" || masked(n)) ? n.value.replace(/./g, "\u2022") : n.value });
-    }
-    var cursor = throttle(function (ev) { frame("cursor.move", { x: ev.clientX, y: ev.clientY }); }, 50);
-    var scroll = throttle(function () { frame("scroll", { x: scrollX, y: scrollY }); }, 100);
-    var resize = throttle(function () { frame("viewport", { w: innerWidth, h: innerHeight }); }, 200);
-    function click(ev) { frame("click", { x: ev.clientX, y: ev.clientY, i: nodeID(ev.target) }); }
-    addEventListener("mousemove", cursor, true); addEventListener("scroll", scroll, true); addEventListener("resize", resize);
-    addEventListener("click", click, true); addEventListener("input", onInput, true);
-    monitor = function () {
-      obs.disconnect(); clearInterval(timer);
-      removeEventListener("mousemove", cursor, true); removeEventListener("scroll", scroll, true); removeEventListener("resize", resize);
-      removeEventListener("click", click, true); removeEventListener("input", onInput, true);
-    };
+    var m = monitor = {}, s;
+    function go() { if (monitor === m) m.rec = window.SiteChatCobrowse.start(frame); }
+    if (window.SiteChatCobrowse) go();
+    else { s = document.createElement("script"); s.src = BASE + "/site-chat/cobrowse.js"; s.onload = go; s.onerror = stopMonitoring; document.head.appendChild(s); }
+    if (!ui.root) return;
+    var seen = ui.seen = el("div", "b", "An operator sees this page. "), stop = el("button", "", "Stop");
+    stop.onclick = function () { send("consent.declined", { subject: "monitoring" }); stopMonitoring(); };
+    seen.appendChild(stop); ui.root.appendChild(seen);
   }
-  function stopMonitoring() { if (monitor) monitor(); monitor = null; }
-  function navigated() { if (monitor) frame("page.navigate", { url: location.href, title: document.title }); }
-  addEventListener("popstate", navigated); addEventListener("hashchange", navigated);
+  function stopMonitoring() { if (monitor && monitor.rec) monitor.rec.stop(); monitor = null; if (ui.seen) ui.seen.remove(); }
 
   // Calls, after the visitor's consent (recording's: ticked); the operator offers the WebRTC media.
   function offerCall(p, e) {

@@ -3,6 +3,7 @@ package sitechat
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -169,35 +170,54 @@ func (st *SessionState) signal(eventType string, at time.Time) {
 	st.LastEventType, st.LastEventAt = eventType, &at
 }
 
-// follow keeps the session's page, scroll and viewport in step with the frames.
+// follow keeps the session's page, scroll and viewport in step with the frames, which are
+// rrweb events (docs/site-chat-sockets.md): a snapshot's Meta event carries the page's
+// address and viewport (`data.href`, `data.width`, `data.height`), a navigation the new
+// address and title (`data.payload`), a scroll the page's offsets (`data.x`, `data.y`), a
+// viewport frame the new size.
 func (st *SessionState) follow(kind string, payload json.RawMessage, session *VisitSession) {
-	var p struct {
-		URL    string `json:"url"`
-		Title  string `json:"title"`
-		X      *int   `json:"x"`
-		Y      *int   `json:"y"`
-		Width  *int   `json:"width"`
-		Height *int   `json:"height"`
+	var e struct {
+		Data struct {
+			Href    string   `json:"href"`
+			X       *float64 `json:"x"`
+			Y       *float64 `json:"y"`
+			Width   *float64 `json:"width"`
+			Height  *float64 `json:"height"`
+			Payload struct {
+				Href  string `json:"href"`
+				Title string `json:"title"`
+			} `json:"payload"`
+		} `json:"data"`
 	}
-	if json.Unmarshal(payload, &p) != nil {
+	if json.Unmarshal(payload, &e) != nil {
 		return
 	}
+	d := e.Data
+	page := func(url, title string) {
+		if url != "" {
+			session.CurrentURL = clip(url, 2048)
+		}
+		if title != "" {
+			session.CurrentTitle = clip(title, 500)
+		}
+	}
+	viewport := func() {
+		if d.Width != nil && d.Height != nil {
+			st.ViewportWidth, st.ViewportHeight = int(math.Round(*d.Width)), int(math.Round(*d.Height))
+		}
+	}
 	switch kind {
-	case "navigation", FrameSnapshot:
-		if p.URL != "" {
-			session.CurrentURL = clip(p.URL, 2048)
-		}
-		if p.Title != "" {
-			session.CurrentTitle = clip(p.Title, 500)
-		}
+	case FrameSnapshot:
+		page(d.Href, "")
+		viewport()
+	case "navigation":
+		page(d.Payload.Href, d.Payload.Title)
 	case "scroll":
-		if p.X != nil && p.Y != nil {
-			st.ScrollX, st.ScrollY = *p.X, *p.Y
+		if d.X != nil && d.Y != nil {
+			st.ScrollX, st.ScrollY = int(math.Round(*d.X)), int(math.Round(*d.Y))
 		}
 	case "viewport":
-		if p.Width != nil && p.Height != nil {
-			st.ViewportWidth, st.ViewportHeight = *p.Width, *p.Height
-		}
+		viewport()
 	}
 }
 

@@ -21,6 +21,7 @@ import type { settings } from "../features/settings/texts";
 import type { integrations } from "../features/integrations/texts";
 import type { rjsf } from "../components/rjsfTexts";
 import type { siteChat } from "../features/sitechat/texts";
+import type { cobrowse } from "../features/sitechat/cobrowse/texts";
 import type { calls } from "../features/sitechat/calls/texts";
 import type { desktop } from "../features/desktop/texts";
 import type { ai } from "../features/ai/texts";
@@ -80,6 +81,7 @@ type Namespaces = typeof firstNamespaces & {
   integrations: typeof integrations;
   rjsf: typeof rjsf;
   siteChat: typeof siteChat;
+  cobrowse: typeof cobrowse;
   calls: typeof calls;
   desktop: typeof desktop;
   ai: typeof ai;

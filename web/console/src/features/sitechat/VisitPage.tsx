@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { formatTimestamp } from "../../lib/dates";
+import { CobrowsePanel } from "./cobrowse/CobrowsePanel";
 import { CallPanel } from "./calls/CallPanel";
 import { InviteForm } from "./InviteForm";
 import { safeLink, sessionOf } from "./live";
@@ -97,6 +98,7 @@ export function VisitPage() {
         </div>
         {/* The co-browse and call panels (features/sitechat/cobrowse, features/sitechat/calls) mount here. */}
         <div className="stack visit-panels">
+          <CobrowsePanel visitSessionId={visitSessionId} />
           <CallPanel visitSessionId={visitSessionId} visitorHere={state.active} />
         </div>
       </div>
