@@ -46,8 +46,7 @@ body { font: 15px/1.4 sans-serif; margin: 0; } header, footer { background: #123
 // operator's view, what a minute of an active visitor sends, and the CPU each side spends.
 func BenchmarkCobrowse(b *testing.B) {
 	d := newCobrowseDesk(b, typicalPage())
-	visitor, visitID := d.visit(b)
-	op := d.console
+	visitor, visitID, op := d.visitor, d.visitSessionID, d.operator
 	for _, tb := range []*tab{visitor, op} {
 		if err := chromedp.Run(tb.ctx, performance.Enable()); err != nil {
 			b.Fatal(err)
@@ -64,7 +63,6 @@ func BenchmarkCobrowse(b *testing.B) {
 			mu.Unlock()
 		}
 	})
-	op.open("/site-chat/visits/" + visitID)
 
 	// Once, whatever b.N: from Allow to the page in the view (the recorder's download, its
 	// first snapshot, the view's drawing), and what that first page weighs.
@@ -161,13 +159,13 @@ func BenchmarkCobrowse(b *testing.B) {
 }
 
 // storedBytes is the size of every stored frame's payload of the visit so far.
-func storedBytes(b *testing.B, d *cobrowseDesk, visitID string) int64 {
+func storedBytes(b *testing.B, d *siteChatDesk, visitID string) int64 {
 	b.Helper()
 	var total int64
 	after := "0"
 	for after != "" {
-		res := d.site.do(req{method: "GET", path: "/api/v1/site-visit-sessions/" + visitID + "/events?limit=200&after_sequence=" + after,
-			token: d.chat.owner.token}).expect(b, http.StatusOK)
+		res := d.do(req{method: "GET", path: "/api/v1/site-visit-sessions/" + visitID + "/events?limit=200&after_sequence=" + after,
+			token: d.owner.token}).expect(b, http.StatusOK)
 		for _, item := range res.items() {
 			raw, _ := json.Marshal(item["payload_json"])
 			total += int64(len(raw))

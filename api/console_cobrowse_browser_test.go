@@ -5,9 +5,7 @@ package api_test
 
 import (
 	"context"
-	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -16,15 +14,6 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
-
-// cobrowseDesk is the console with a site chat widget and a page of the site that embeds
-// it, and the widget's owner signed in to the console in a tab.
-type cobrowseDesk struct {
-	site    *consoleSite
-	chat    chatSite
-	page    string // the site's page address
-	console *tab
-}
 
 // cobrowsePage is a site's page: text, a form, the site's own scripts (an inline one and
 // an image's error handler, each leaving a mark on window.top where they run), text the
@@ -40,46 +29,16 @@ const cobrowsePage = `<!doctype html><html><head><title>Blue shoes</title>
 %s
 </body></html>`
 
-// newCobrowseDesk starts the console and the site, whose page is sitePage with the
-// widget's tag in place of its %s; the visitor's tab is the caller's.
-func newCobrowseDesk(t testing.TB, sitePage string) *cobrowseDesk {
+// newCobrowseDesk is the desk's two pages (newSiteChatDesk) with the visitor's tab on
+// the site's page /shop, which is sitePage (its %s the widget's tag), and the operator's on
+// the visitor panel.
+func newCobrowseDesk(t testing.TB, sitePage string) *siteChatDesk {
 	t.Helper()
-	site := newConsoleSite(t)
-	site.server.SiteChat.Settings.EndpointBase = site.url
-	chat := site.chatSite("Ada")
-	site.do(req{method: "PUT", path: "/api/v1/auth/workspace-context", token: chat.owner.token,
-		body: map[string]any{"active_company_id": chat.company, "active_project_id": chat.projectID}}).expect(t, http.StatusOK)
-	embed := site.do(req{method: "GET", path: "/api/v1/projects/" + chat.projectID + "/site-chat-widgets", token: chat.owner.token}).
-		expect(t, http.StatusOK).items()[0]["embed_script"].(string)
-	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, sitePage, embed)
-	}))
-	t.Cleanup(page.Close)
-	console := site.tab(t)
-	console.open("/sign-in")
-	console.signIn(chat.owner)
-	return &cobrowseDesk{site: site, chat: chat, page: page.URL, console: console}
-}
-
-// visit opens the site's page in a new tab, as a visitor does, and answers the tab and
-// the visit session's id once the widget is connected.
-func (d *cobrowseDesk) visit(t testing.TB) (*tab, string) {
-	t.Helper()
-	visitor := d.site.tab(t)
-	ctx, cancel := context.WithTimeout(visitor.ctx, pageWait)
-	defer cancel()
-	if err := chromedp.Run(ctx, chromedp.Navigate(d.page)); err != nil {
-		t.Fatalf("open the site's page: %v", err)
-	}
-	visitor.waitJS("the widget to connect", `document.querySelector("[data-site-chat]")?.getAttribute("data-connected") === "true"`)
-	var id string
-	visitor.eval(`sessionStorage.getItem("sitechat:visit:" + `+jsString(d.chat.publicKey)+`)`, &id)
-	return visitor, id
+	d := newSiteChatDesk(t)
+	d.pages.Store("/shop", sitePage)
+	d.visitPage("/shop")
+	d.operator.open("/site-chat/visits/" + d.visitSessionID)
+	return d
 }
 
 // inView runs js in the operator's view of the visitor's page: doc is the document rrweb
@@ -153,9 +112,7 @@ func (tb *tab) seeRefused(what, js string) {
 func TestConsoleCobrowse(t *testing.T) {
 	t.Parallel()
 	d := newCobrowseDesk(t, cobrowsePage)
-	visitor, visitID := d.visit(t)
-	op := d.console
-	op.open("/site-chat/visits/" + visitID)
+	visitor, visitID, op := d.visitor, d.visitSessionID, d.operator
 	op.seeHeading("Co-browse")
 	op.click("Ask to see the page")
 	op.seeIn("Co-browse", "Waiting for the visitor's consent")
@@ -203,7 +160,7 @@ func TestConsoleCobrowse(t *testing.T) {
 	op.accessible("the co-browse panel, watching")
 
 	// What the server stored carries neither the secret nor the page's scripts.
-	stored := d.site.do(req{method: "GET", path: "/api/v1/site-visit-sessions/" + visitID + "/events?limit=200", token: d.chat.owner.token}).
+	stored := d.do(req{method: "GET", path: "/api/v1/site-visit-sessions/" + visitID + "/events?limit=200", token: d.owner.token}).
 		expect(t, http.StatusOK)
 	for _, leak := range []string{secret, "4242", "onerror", "__siteScript"} {
 		if strings.Contains(stored.Body.String(), leak) {
@@ -217,7 +174,7 @@ func TestConsoleCobrowse(t *testing.T) {
 	// A forged frame, as a visitor who writes their own could send, is drawn without its
 	// scripts: rrweb's frame is sandboxed and the view's page runs none.
 	// The browser says it refused the image's error handler.
-	forged := d.forgedPage(t, visitor, visitID)
+	forged := forgedPage(t, d)
 	op.seeRefused("the forged page in the view", inView(`doc.body.innerText.includes("Forged page")`))
 	op.eval(`window.__forged !== undefined`, &inConsole)
 	if inConsole {
@@ -254,11 +211,11 @@ func TestConsoleCobrowse(t *testing.T) {
 // forgedPage sends, as the visitor, a page of its own making over the events operation
 // (its Meta event and full snapshot): an inline script and an image's error handler that
 // would mark the console's window. It answers what it sent.
-func (d *cobrowseDesk) forgedPage(t *testing.T, visitor *tab, visitID string) string {
+func forgedPage(t *testing.T, d *siteChatDesk) string {
 	t.Helper()
 	var anon string
-	quietly(t, visitor, `localStorage.getItem("sitechat:anon:" + `+jsString(d.chat.publicKey)+`)`, &anon)
-	p := d.site.presence(d.chat.publicKey, anon, map[string]any{"visit_session_id": visitID}).expect(t, http.StatusOK)
+	quietly(t, d.visitor, `localStorage.getItem("sitechat:anon:" + `+jsString(d.publicKey)+`)`, &anon)
+	p := d.presence(d.publicKey, anon, map[string]any{"visit_session_id": d.visitSessionID}).expect(t, http.StatusOK)
 	token := p.str("visitor_token")
 	now := time.Now().UnixMilli()
 	el := func(id int, tag string, attrs map[string]any, children ...any) map[string]any {
@@ -278,8 +235,8 @@ func (d *cobrowseDesk) forgedPage(t *testing.T, visitor *tab, visitID string) st
 		map[string]any{"event_type": "snapshot", "payload": map[string]any{"type": 4, "timestamp": now, "data": map[string]any{"href": "https://forged.example/", "width": 1000, "height": 600}}},
 		map[string]any{"event_type": "snapshot", "payload": map[string]any{"type": 2, "timestamp": now + 1, "data": map[string]any{"node": doc, "initialOffset": map[string]any{"top": 0, "left": 0}}}},
 	}
-	res := d.site.do(req{method: "POST", path: "/api/v1/public/site-chat/events", header: map[string]string{"X-Visitor-Token": token},
-		body: map[string]any{"public_key": d.chat.publicKey, "visitor_id": p.str("visitor_id"), "visit_session_id": visitID, "events": events}}).
+	res := d.do(req{method: "POST", path: "/api/v1/public/site-chat/events", header: map[string]string{"X-Visitor-Token": token},
+		body: map[string]any{"public_key": d.publicKey, "visitor_id": p.str("visitor_id"), "visit_session_id": d.visitSessionID, "events": events}}).
 		expect(t, http.StatusAccepted)
 	return res.Body.String()
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -47,11 +48,14 @@ type siteChatDesk struct {
 	visitSessionID    string
 	// siteURL is the site's origin: any path is a page titled by the path's last part
 	// (/pricing is "Pricing"), with a heading, a paragraph and a form (a password field
-	// and an e-mail field).
+	// and an e-mail field), unless pages has one of its own for the path.
 	siteURL string
+	// pages are a test's own pages of the site by path: each an HTML page whose one %s is
+	// the widget's tag (co-browsing's, with the site's scripts and markers).
+	pages sync.Map
 }
 
-func newSiteChatDesk(t *testing.T, configure ...func(*api.Server)) *siteChatDesk {
+func newSiteChatDesk(t testing.TB, configure ...func(*api.Server)) *siteChatDesk {
 	t.Helper()
 	site := newConsoleSite(t, append([]func(*api.Server){func(s *api.Server) {
 		s.SiteChatSockets = wshub.DefaultConfig()
@@ -72,6 +76,11 @@ func newSiteChatDesk(t *testing.T, configure ...func(*api.Server)) *siteChatDesk
 	d.widgetID, d.publicKey = w.str("chat_widget_id"), w.str("public_key")
 	embed := w.str("embed_script")
 	pages := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if own, ok := d.pages.Load(r.URL.Path); ok {
+			rw.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprintf(rw, own.(string), embed)
+			return
+		}
 		title := r.URL.Path[strings.LastIndex(r.URL.Path, "/")+1:]
 		if title != "" {
 			title = strings.ToUpper(title[:1]) + title[1:]

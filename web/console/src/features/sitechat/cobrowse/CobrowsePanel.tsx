@@ -59,17 +59,23 @@ export function CobrowsePanel({ visitSessionId }: { visitSessionId: string }) {
 
   // Frames go to the sockets that sent monitoring.start: a monitoring under way (asked
   // before a reload, by another operator, before a reconnect) is watched by sending it
-  // again, which changes nothing else.
+  // again, which changes nothing else; once per socket, and never on a visit read before
+  // the reconnect, since a monitoring the visitor has ended meanwhile would start again.
   const watch = server === "requested" || server === "active";
+  const watching = useRef(-1);
+  const fresh = !visit.isFetching;
   useEffect(() => {
-    if (!socket.open || !watch) return;
+    if (!socket.open || !watch || !fresh || watching.current === socket.generation) return;
+    watching.current = socket.generation;
     send("monitoring.start", {}, { visit_session_id: visitSessionId }).catch(() => {});
-  }, [socket.open, socket.generation, watch, visitSessionId]);
+  }, [socket.open, socket.generation, watch, fresh, visitSessionId]);
 
   function move(type: "monitoring.start" | "monitoring.stop") {
     setError(undefined);
     setBusy(true);
     stopping.current = type === "monitoring.stop";
+    // Asking makes this socket watch.
+    if (type === "monitoring.start") watching.current = socket.generation;
     send(type, {}, { visit_session_id: visitSessionId })
       .catch((err) => {
         stopping.current = false;
