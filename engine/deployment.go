@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
+	"google.golang.org/grpc/codes"
 )
 
 // DeploymentName is the Temporal Worker Deployment of this service's workers. Each build of
@@ -73,9 +74,7 @@ func Promote(ctx context.Context, c client.Client, build string) (string, error)
 		if err == nil {
 			return current, nil
 		}
-		var notFound *serviceerror.NotFound
-		var conflict *serviceerror.FailedPrecondition
-		if !errors.As(err, &notFound) && !errors.As(err, &conflict) && !errors.Is(err, errNotRegistered) {
+		if !worthAnotherTry(err) {
 			return "", err
 		}
 		select {
@@ -88,8 +87,22 @@ func Promote(ctx context.Context, c client.Client, build string) (string, error)
 
 var errNotRegistered = errors.New("the version is not registered yet")
 
-// promote is one attempt of Promote: errNotRegistered, NotFound (no deployment yet) and
-// FailedPrecondition (another worker changed the deployment meanwhile) are worth another.
+// worthAnotherTry tells the errors of a promote attempt that another may not meet:
+// errNotRegistered, NotFound (no deployment yet), FailedPrecondition (another worker
+// changed the deployment meanwhile), and a server too busy to answer or a call cut off
+// (a busy server cancels streams), which start-up under load meets.
+func worthAnotherTry(err error) bool {
+	if errors.Is(err, errNotRegistered) {
+		return true
+	}
+	switch serviceerror.ToStatus(err).Code() {
+	case codes.NotFound, codes.FailedPrecondition, codes.Unavailable, codes.Canceled, codes.DeadlineExceeded, codes.ResourceExhausted:
+		return true
+	}
+	return false
+}
+
+// promote is one attempt of Promote.
 func promote(ctx context.Context, handle client.WorkerDeploymentHandle, build string) (string, error) {
 	d, err := handle.Describe(ctx, client.WorkerDeploymentDescribeOptions{})
 	if err != nil {

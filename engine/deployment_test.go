@@ -2,12 +2,15 @@ package engine
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
 	"agencyhub/activities"
@@ -189,4 +192,24 @@ func TestAWorkerOfAnotherBuildTakesNoRunOfTheCurrentOne(t *testing.T) {
 		t.Errorf("the actions of runs started while the new build is current ran on %v", got)
 	}
 	b.promote(old, next)
+}
+
+// TestPromoteTriesAgainAfterABusyServer: the refusals a busy or still-starting server
+// answers are tried again; a real refusal ends the promotion.
+func TestPromoteTriesAgainAfterABusyServer(t *testing.T) {
+	for err, want := range map[error]bool{
+		errNotRegistered: true,
+		serviceerror.NewNotFound("no deployment"):                                                                              true,
+		serviceerror.NewFailedPrecondition("conflict token"):                                                                   true,
+		serviceerror.NewUnavailable("busy"):                                                                                    true,
+		serviceerror.NewCanceled("stream terminated by RST_STREAM with error code: CANCEL"):                                    true,
+		fmt.Errorf("describe: %w", serviceerror.NewResourceExhausted(enumspb.RESOURCE_EXHAUSTED_CAUSE_RPS_LIMIT, "slow down")): true,
+		serviceerror.NewPermissionDenied("no", ""):                                                                             false,
+		serviceerror.NewInvalidArgument("bad build"):                                                                           false,
+		errors.New("something else"):                                                                                           false,
+	} {
+		if got := worthAnotherTry(err); got != want {
+			t.Errorf("worthAnotherTry(%v) = %v, want %v", err, got, want)
+		}
+	}
 }
