@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"agencyhub/migrations/dbtest"
+	"agencyhub/models"
 )
 
 // snippetSample is the trigger's sample payload: a quote and non-ASCII text, which each
@@ -131,7 +132,8 @@ func runSnippet(t *testing.T, language, code, secret string) string {
 
 // TestWebhookSnippets checks the sender examples of each auth type: they hold no secret,
 // send the trigger's sample, and are accepted, both carried out in Go as the curl snippet
-// describes and executed for real with their own toolchains where the machine has them.
+// describes and executed for real with their own toolchains where the machine has them
+// (on SQLite; the snippets do not depend on the database).
 func TestWebhookSnippets(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
 		e := newEnv(t, db)
@@ -175,7 +177,13 @@ func TestWebhookSnippets(t *testing.T) {
 				}
 
 				sent := 1
-				for _, language := range []string{"curl", "javascript", "python", "go"} {
+				// The snippets are the same text on either database; their toolchains, which
+				// take seconds each, run them on one.
+				executed := []string{"curl", "javascript", "python", "go"}
+				if db.Dialect != models.SQLite {
+					executed = nil
+				}
+				for _, language := range executed {
 					t.Run(language+" executed", func(t *testing.T) {
 						live := strings.ReplaceAll(codes[language], "http://api.test", srv.URL)
 						out := runSnippet(t, language, live, hook.secret)

@@ -1,11 +1,11 @@
-// Package dbtest gives storage tests a fresh, migrated database on every dialect: always a
+// Package dbtest gives storage tests a migrated, empty database on every dialect: always a
 // SQLite file, and PostgreSQL when a server answers (TEST_DATABASE_URL, default the local
-// trust-auth database "test"). Each PostgreSQL database is a schema of its own, dropped
-// afterwards, so packages and tests run in parallel without seeing each other's rows.
+// trust-auth database "test"). Each PostgreSQL database is a schema of its own, held by one
+// test at a time, so packages and tests run in parallel without seeing each other's rows.
+// Migrated databases are reused (reuse.go).
 package dbtest
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"net/url"
@@ -18,7 +18,6 @@ import (
 
 	"gorm.io/gorm"
 
-	"agencyhub/migrations"
 	"agencyhub/models"
 )
 
@@ -60,57 +59,59 @@ func postgresAnswers() bool {
 }
 
 // ForEachDialect runs fn as a subtest named after each available dialect, each with its own
-// fresh migrated database. The test and its subtests run in parallel with other tests:
+// migrated, empty database. The test and its subtests run in parallel with other tests:
 // their databases are their own.
 func ForEachDialect(t *testing.T, fn func(t *testing.T, db *DB)) {
 	t.Helper()
-	forEachDialect(t, true, fn)
+	forEachDialect(t, SQLite, Postgres, fn)
 }
 
 // ForEachBlankDialect is ForEachDialect with databases that no migration touched yet, for
 // tests of the migrations themselves.
 func ForEachBlankDialect(t *testing.T, fn func(t *testing.T, db *DB)) {
 	t.Helper()
-	forEachDialect(t, false, fn)
+	forEachDialect(t, blankSQLite, blankPostgres, fn)
 }
 
-func forEachDialect(t *testing.T, migrate bool, fn func(t *testing.T, db *DB)) {
+func forEachDialect(t *testing.T, sqlite, postgres func(testing.TB) *DB, fn func(t *testing.T, db *DB)) {
 	t.Helper()
 	t.Parallel()
 	t.Run("sqlite", func(t *testing.T) {
 		t.Parallel()
-		fn(t, open(t, sqlitePath(t), migrate))
+		fn(t, sqlite(t))
 	})
 	t.Run("postgres", func(t *testing.T) {
 		if !postgresAnswers() {
 			t.Skipf("PostgreSQL pass skipped: no server answers at %s", postgresURL())
 		}
 		t.Parallel()
-		fn(t, open(t, postgresSchemaURL(t), migrate))
+		fn(t, postgres(t))
 	})
 }
 
 // SQLite returns a migrated database in a temporary file.
 func SQLite(t testing.TB) *DB {
 	t.Helper()
-	return open(t, sqlitePath(t), true)
+	return open(t, migratedSQLite(t))
 }
+
+func blankSQLite(t testing.TB) *DB { return open(t, sqlitePath(t)) }
 
 func sqlitePath(t testing.TB) string { return filepath.Join(t.TempDir(), "test.db") }
 
-// Postgres returns a migrated database in a new schema of the test server; the test is
+// Postgres returns a migrated database in a schema of the test server; the test is
 // skipped, saying so, when no server answers.
 func Postgres(t testing.TB) *DB {
 	t.Helper()
 	if !postgresAnswers() {
 		t.Skipf("PostgreSQL test skipped: no server answers at %s", postgresURL())
 	}
-	return open(t, postgresSchemaURL(t), true)
+	return open(t, migratedPostgres(t))
 }
 
-// postgresSchemaURL creates a schema of its own on the test server, dropped when the test
-// ends, and answers the URL that opens it.
-func postgresSchemaURL(t testing.TB) string {
+// blankPostgres creates a schema of its own on the test server, dropped when the test
+// ends, and opens it.
+func blankPostgres(t testing.TB) *DB {
 	t.Helper()
 	admin, _, err := models.OpenDB(postgresURL(), "")
 	if err != nil {
@@ -124,28 +125,16 @@ func postgresSchemaURL(t testing.TB) string {
 		admin.Exec("DROP SCHEMA " + schema + " CASCADE")
 		models.CloseDB(admin)
 	})
-	u, _ := url.Parse(postgresURL())
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
+	return open(t, schemaURL(schema))
 }
 
-func open(t testing.TB, databaseURL string, migrate bool) *DB {
+func open(t testing.TB, databaseURL string) *DB {
 	t.Helper()
 	db, dialect, err := models.OpenDB(databaseURL, "")
 	if err != nil {
 		t.Fatalf("open test database: %v", err)
 	}
 	t.Cleanup(func() { models.CloseDB(db) })
-	if !migrate {
-		return &DB{DB: db, Dialect: dialect, URL: databaseURL}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := migrations.Apply(ctx, db, dialect); err != nil {
-		t.Fatalf("migrate %s: %v", dialect, err)
-	}
 	return &DB{DB: db, Dialect: dialect, URL: databaseURL}
 }
 
