@@ -33,7 +33,8 @@ import (
 //
 // Both are keyed by a hash of the dialect's migrations: a schema or file migrated by other
 // migrations is made again. A pooled schema also records how many relations migrating
-// left in it; one the last test added a table to is dropped and made again.
+// left in it; one the last test added a table or a migration record to is dropped and
+// made again.
 
 // migrationsHash identifies a dialect's migrations.
 func migrationsHash(t testing.TB, dialect models.Dialect) string {
@@ -174,7 +175,7 @@ func prepareSchema(ctx context.Context, t testing.TB, conn *sql.Conn, schema str
 		return err
 	}
 	hash, relations, _ := strings.Cut(mark.String, " ")
-	if hash == want && relations == relationCount(ctx, conn, schema) {
+	if hash == want && relations == relationCount(ctx, conn, schema) && migratedAsListed(ctx, t, conn, schema) {
 		return emptySchema(ctx, conn, schema)
 	}
 	if _, err := conn.ExecContext(ctx, "DROP SCHEMA IF EXISTS "+schema+" CASCADE; CREATE SCHEMA "+schema); err != nil {
@@ -191,6 +192,18 @@ func prepareSchema(ctx context.Context, t testing.TB, conn *sql.Conn, schema str
 	}
 	_, err = conn.ExecContext(ctx, fmt.Sprintf("COMMENT ON SCHEMA %s IS '%s %s'", schema, want, relationCount(ctx, conn, schema)))
 	return err
+}
+
+// migratedAsListed tells whether the schema records exactly the migrations this binary
+// has (a test may have recorded another, to see it refused).
+func migratedAsListed(ctx context.Context, t testing.TB, conn *sql.Conn, schema string) bool {
+	all, err := migrations.List(models.Postgres)
+	if err != nil {
+		t.Fatalf("list migrations: %v", err)
+	}
+	var n, first, last int
+	err = conn.QueryRowContext(ctx, "SELECT count(*), min(version), max(version) FROM "+schema+".schema_migrations").Scan(&n, &first, &last)
+	return err == nil && n == len(all) && first == 1 && last == len(all)
 }
 
 // relationCount counts a schema's tables, indexes, sequences and views.
