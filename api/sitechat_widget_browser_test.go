@@ -8,8 +8,6 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -20,47 +18,6 @@ import (
 	"agencyhub/migrations/dbtest"
 	"agencyhub/web"
 )
-
-// browser starts a headless Debian chromium for the test, or skips it when there is none
-// (.ci/run installs the package).
-func browser(t testing.TB) context.Context {
-	t.Helper()
-	path, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("widget browser test skipped: no chromium on PATH (apt-get install chromium)")
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		// Calls: a fake camera and microphone, and the permission to use them granted as a
-		// person would. Pages that ask for neither see no difference.
-		chromedp.Flag("use-fake-device-for-media-stream", true), chromedp.Flag("use-fake-ui-for-media-stream", true),
-	}
-	// Not t.TempDir: chromium's helpers may still write the profile as the browser exits,
-	// which would fail the test's cleanup; the directory goes once they are done.
-	profile, err := os.MkdirTemp("", "widget-chromium-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts = append(opts, chromedp.UserDataDir(profile))
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	t.Cleanup(func() {
-		cancel()
-		cancelAlloc()
-		for range 50 {
-			if os.RemoveAll(profile) == nil {
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-	})
-	if err := chromedp.Run(ctx); err != nil {
-		t.Fatalf("start chromium: %v", err)
-	}
-	return ctx
-}
 
 // shadow is the widget's shadow root, for scripts the test runs in the page.
 const shadow = `document.querySelector("[data-site-chat]").shadowRoot`
