@@ -87,7 +87,9 @@ cluster: cluster-build
 	./bin/cluster $(CLUSTER_FLAGS)
 
 # The fault tests (cmd/server/faults_test.go, build tag faults) break that cluster under
-# load: a worker and an API instance killed. They need PostgreSQL; `make test` leaves them out.
+# load (a worker or an API instance killed, its database connections cut, Temporal's
+# services restarted) and hold site chat's fan-out across its two API instances to exactly
+# once. They need PostgreSQL; `make test` leaves them out.
 fault-test: cluster-build
 	go test -tags=release,faults -count=1 -timeout 30m -run '^TestFault' -v ./cmd/server
 

@@ -85,8 +85,8 @@ func (c *cluster) run(ctx context.Context) error {
 	if err := c.writeMetricsTargets(); err != nil {
 		return err
 	}
-	fmt.Printf("API=%s API_PIDS=%s WORKER_PIDS=%s TEMPORAL=%s DATABASE_URL=%s METRICS=%s\n",
-		apiURL, pids(c.apis), pids(c.workers), c.temporalAddr, c.postgresURL(c.opts.name+"_app"), c.metricsTargetsFile())
+	fmt.Printf("API=%s API_ADDRS=%s API_PIDS=%s WORKER_PIDS=%s TEMPORAL=%s DATABASE_URL=%s METRICS=%s\n",
+		apiURL, strings.Join(c.apiAddrs, ","), pids(c.apis), pids(c.workers), c.temporalAddr, c.postgresURL(c.opts.name+"_app"), c.metricsTargetsFile())
 	slog.Info("cluster running; stop it with Ctrl-C", "logs", c.logDir())
 	for _, p := range slices.Concat(c.apis, c.workers) {
 		go func() {

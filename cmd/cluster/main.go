@@ -7,13 +7,15 @@
 //
 // Once everything answers it prints one line on stdout:
 //
-//	API=<url> API_PIDS=<pid,pid> WORKER_PIDS=<pid,pid> TEMPORAL=<host:port> DATABASE_URL=<url> METRICS=<file>
+//	API=<url> API_ADDRS=<host:port,host:port> API_PIDS=<pid,pid> WORKER_PIDS=<pid,pid> TEMPORAL=<host:port> DATABASE_URL=<url> METRICS=<file>
 //
-// (the file lists where every process, Temporal's and ours, serves its metrics, for a
-// Prometheus's file_sd_configs) and runs until SIGINT or SIGTERM, then stops every process
-// it started. Its own environment reaches every instance of ours (APP_EGRESS_ALLOW,
-// APP_LOG_LEVEL, ...), except the settings the cluster sets itself (the role, the
-// addresses, the metrics addresses, the database, the data dir).
+// (API is the proxy; API_ADDRS are the API instances' own addresses, in the order of their
+// pids, for a client that spreads its connections over them itself; the file lists where
+// every process, Temporal's and ours, serves its metrics, for a Prometheus's
+// file_sd_configs) and runs until SIGINT or SIGTERM, then stops every process it started.
+// Its own environment reaches every instance of ours (APP_EGRESS_ALLOW, APP_LOG_LEVEL, ...),
+// except the settings the cluster sets itself (the role, the addresses, the metrics
+// addresses, the database, the data dir).
 package main
 
 import (

@@ -1,21 +1,8 @@
 package main
 
 import (
-	"bytes"
-	"cmp"
-	"encoding/json"
-	"fmt"
-	"net/http"
-	"net/url"
-	"os"
-	"strconv"
-	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
-
-	"github.com/gorilla/websocket"
 
 	"agencyhub/platform/benchtest"
 )
@@ -28,6 +15,7 @@ import (
 // post-p99-ms (the post's answer, its commit included), and server-KiB/socket, the server
 // process's resident memory grown while the sockets opened, per socket. The senders and
 // sockets live in this process, so their memory and collections are not the server's.
+// TestFaultSiteChatAcrossTwoInstances puts the same load on two instances on PostgreSQL.
 func BenchmarkSiteChatFanOut(b *testing.B) {
 	const (
 		visitors  = 5000
@@ -43,190 +31,26 @@ func BenchmarkSiteChatFanOut(b *testing.B) {
 	server := env.start(b)
 	base := "http://" + env.addr
 	c, project := signUp(b, base)
-	publicKey := str(b, c.do(b, "POST", "/api/v1/projects/"+project+"/site-chat-widgets", map[string]any{"name": "Bench shop"}, http.StatusCreated), "public_key")
-
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
-	b.Cleanup(client.CloseIdleConnections)
-	post := func(path, token string, body map[string]any) (map[string]any, error) {
-		raw, _ := json.Marshal(body)
-		req, _ := http.NewRequest("POST", base+path, bytes.NewReader(raw))
-		req.Header.Set("Content-Type", "application/json")
-		if token != "" {
-			req.Header.Set("X-Visitor-Token", token)
-		}
-		resp, err := client.Do(req)
-		if err != nil {
-			return nil, err
-		}
-		defer resp.Body.Close()
-		out := map[string]any{}
-		if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode >= 300 {
-			return nil, fmt.Errorf("%s answered %d: %v %v", path, resp.StatusCode, out, err)
-		}
-		return out, nil
-	}
-	type visitor struct{ token, query string }
-	present := make([]visitor, visitors)
-	parallel(b, visitors, func(i int) error {
-		p, err := post("/api/v1/public/site-chat/presence", "", map[string]any{"public_key": publicKey, "anonymous_id": fmt.Sprintf("bench-visitor-%06d", i), "url": "https://shop.test/"})
-		if err != nil {
-			return err
-		}
-		token, _ := p["visitor_token"].(string)
-		session, _ := p["visit_session_id"].(string)
-		present[i] = visitor{token, "public_key=" + url.QueryEscape(publicKey) + "&visit_session_id=" + session + "&visitor_token=" + url.QueryEscape(token)}
-		return nil
-	})
-
-	var (
-		mu      sync.Mutex
-		posted  = map[string]time.Time{}
-		latency []time.Duration
-		got     sync.WaitGroup
-	)
-	// listen records, for each chat.message a socket receives, how long after its post.
-	listen := func(conn *websocket.Conn) {
-		for {
-			_, raw, err := conn.ReadMessage()
-			if err != nil {
-				return
-			}
-			at := time.Now()
-			var env struct {
-				Type    string
-				Payload struct{ Body string }
-			}
-			if json.Unmarshal(raw, &env) != nil || env.Type != "chat.message" {
-				continue
-			}
-			mu.Lock()
-			if t0, ok := posted[env.Payload.Body]; ok {
-				latency = append(latency, at.Sub(t0))
-				got.Done()
-			}
-			mu.Unlock()
-		}
-	}
-	wsBase := "ws://" + env.addr
-	dial := func(path string, header http.Header) error {
-		conn, resp, err := websocket.DefaultDialer.Dial(wsBase+path, header)
-		if err != nil {
-			if resp != nil {
-				err = fmt.Errorf("%w: %s", err, resp.Status)
-			}
-			return err
-		}
-		b.Cleanup(func() { conn.Close() })
-		go listen(conn)
-		return nil
-	}
+	load := newChatFanOut(b, c, project, []string{base})
+	load.present(b, visitors)
 	before := residentKiB(b, server.cmd.Process.Pid)
-	parallel(b, visitors, func(i int) error { return dial("/api/v1/public/site-chat/ws?"+present[i].query, nil) })
-	parallel(b, operators, func(int) error {
-		return dial("/api/v1/site-chat/ws/operator", http.Header{"Authorization": {"Bearer " + c.token}})
-	})
+	load.open(b, c.token, operators)
 	perSocket := float64(residentKiB(b, server.cmd.Process.Pid)-before) / (visitors + operators)
 
 	b.ResetTimer()
-	tick := time.NewTicker(time.Second / rate)
-	defer tick.Stop()
-	var posting sync.WaitGroup
-	answers := make([]time.Duration, posts)
-	for i := range posts {
-		<-tick.C
-		body := "m" + strconv.Itoa(i)
-		got.Add(1 + operators)
-		mu.Lock()
-		posted[body] = time.Now()
-		mu.Unlock()
-		posting.Go(func() {
-			start := time.Now()
-			if _, err := post("/api/v1/public/site-chat/messages", present[i%visitors].token, map[string]any{"body": body}); err != nil {
-				b.Error(err)
-			}
-			answers[i] = time.Since(start)
-		})
-	}
-	posting.Wait()
-	done := make(chan struct{})
-	go func() { got.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(time.Minute):
-		mu.Lock()
-		defer mu.Unlock()
-		b.Fatalf("%d deliveries of %d within a minute", len(latency), posts*(1+operators))
+	answers := load.send(b, posts, rate)
+	if err := load.wait(time.Minute); err != nil {
+		b.Fatal(err)
 	}
 	b.StopTimer()
+	r := load.end()
+	if r.duplicates > 0 || r.misrouted > 0 || r.cut > 0 {
+		b.Errorf("%d deliveries twice, %d to another visitor's socket, %d sockets cut", r.duplicates, r.misrouted, r.cut)
+	}
 
-	b.ReportMetric(benchtest.Millis(benchtest.Percentile(latency, 50)), "p50-ms")
-	b.ReportMetric(benchtest.Millis(benchtest.Percentile(latency, 99)), "p99-ms")
+	b.ReportMetric(benchtest.Millis(benchtest.Percentile(r.latency, 50)), "p50-ms")
+	b.ReportMetric(benchtest.Millis(benchtest.Percentile(r.latency, 99)), "p99-ms")
 	b.ReportMetric(benchtest.Millis(benchtest.Percentile(answers, 99)), "post-p99-ms")
 	b.ReportMetric(perSocket, "server-KiB/socket")
-	b.ReportMetric(float64(len(latency)), "deliveries")
-}
-
-// parallel calls fn for 0..n-1 from 32 goroutines, and fails b with the first error.
-func parallel(b *testing.B, n int, fn func(i int) error) {
-	b.Helper()
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		first error
-		next  = make(chan int)
-	)
-	for range 32 {
-		wg.Go(func() {
-			for i := range next {
-				if err := fn(i); err != nil {
-					mu.Lock()
-					first = cmp.Or(first, err)
-					mu.Unlock()
-				}
-			}
-		})
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if first != nil {
-		b.Fatal(first)
-	}
-}
-
-// residentKiB is a process's resident memory (VmRSS) in KiB.
-func residentKiB(b *testing.B, pid int) int {
-	b.Helper()
-	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		b.Fatal(err)
-	}
-	for line := range strings.Lines(string(raw)) {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kib, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
-			if err != nil {
-				b.Fatal(err)
-			}
-			return kib
-		}
-	}
-	b.Fatalf("no VmRSS in /proc/%d/status", pid)
-	return 0
-}
-
-// raiseOpenFiles lifts the soft limit on open files to n (at most the hard limit).
-func raiseOpenFiles(b *testing.B, n uint64) {
-	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
-		b.Fatal(err)
-	}
-	if lim.Cur >= n {
-		return
-	}
-	lim.Cur = min(n, lim.Max)
-	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Cur < n {
-		b.Skipf("open-file limit %d is below the %d this benchmark needs: %v", lim.Cur, n, err)
-	}
+	b.ReportMetric(float64(r.delivered), "deliveries")
 }

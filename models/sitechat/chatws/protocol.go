@@ -113,7 +113,7 @@ func (p *Protocol) Arrived(ctx context.Context, visit Visit) {
 // A failure to check (the database down) keeps the socket: only a refusal closes it.
 func (p *Protocol) Recheck(ctx context.Context, c *Client) error {
 	err := p.standing(ctx, c)
-	if models.AsError(err).Kind == models.KindInternal {
+	if err != nil && models.AsError(err).Kind == models.KindInternal {
 		slog.Warn("site chat socket not rechecked", "socket_id", c.ID, "err", err)
 		return nil
 	}

@@ -1,9 +1,12 @@
 package chatws_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -300,6 +303,24 @@ func TestAVisitorSocketEndsWithItsWidget(t *testing.T) {
 			t.Fatalf("recheck of the owner: %v", err)
 		}
 	})
+}
+
+// TestARecheckInGoodStandingLogsNothing: every socket is rechecked every minute, so one in
+// good standing must not log (it logged a failure to recheck, with no error, for each).
+// Not in parallel with the other tests, as it swaps the default logger.
+func TestARecheckInGoodStandingLogsNothing(t *testing.T) {
+	s := newSite(t, dbtest.SQLite(t))
+	var logged bytes.Buffer
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&logged, nil)))
+	err := s.protocol.Recheck(context.Background(), s.visitor)
+	slog.SetDefault(prev)
+	if err != nil {
+		t.Fatalf("recheck of an active widget's visitor: %v", err)
+	}
+	if strings.Contains(logged.String(), "not rechecked") {
+		t.Errorf("the recheck logged a failure: %s", logged.String())
+	}
 }
 
 func TestTheVisitorLeavesUnlessActiveSinceTheLastSocketClosed(t *testing.T) {
