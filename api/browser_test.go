@@ -74,6 +74,10 @@ func startChromium(path string) (context.Context, func(), error) {
 		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		// Tests in parallel have a window each, and a test brings its tab to the front of its
+		// own: a window behind another must still render and run its timers.
+		chromedp.Flag("disable-backgrounding-occluded-windows", true), chromedp.Flag("disable-renderer-backgrounding", true),
+		chromedp.Flag("disable-background-timer-throttling", true),
 		// Calls: a fake camera and microphone, and the permission to use them granted as a
 		// person would. Pages that ask for neither see no difference.
 		chromedp.Flag("use-fake-device-for-media-stream", true), chromedp.Flag("use-fake-ui-for-media-stream", true),
