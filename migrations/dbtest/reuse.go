@@ -128,19 +128,20 @@ func copyFile(from, to string) error {
 // (two-key locks never meet the migrations' one-key lock).
 const poolLockClass = 73_519
 
-var (
-	adminOnce sync.Once
-	admin     *sql.DB
-)
+// admin holds the claims' connections, one per test holding a schema.
+var admin = sync.OnceValues(func() (*sql.DB, error) { return sql.Open("pgx", postgresURL()) })
 
 // migratedPostgres claims a pooled schema for the test, migrated and empty, and answers
 // the URL that opens it. The claim ends with the test, after its own connections closed.
 func migratedPostgres(t testing.TB) string {
 	t.Helper()
-	adminOnce.Do(func() { admin, _ = sql.Open("pgx", postgresURL()) })
+	db, err := admin()
+	if err != nil {
+		t.Fatalf("open PostgreSQL: %v", err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	conn, err := admin.Conn(ctx)
+	conn, err := db.Conn(ctx)
 	if err != nil {
 		t.Fatalf("connect to PostgreSQL: %v", err)
 	}
