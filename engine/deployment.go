@@ -87,10 +87,10 @@ func Promote(ctx context.Context, c client.Client, build string) (string, error)
 
 var errNotRegistered = errors.New("the version is not registered yet")
 
-// worthAnotherTry tells the errors of a promote attempt that another may not meet:
-// errNotRegistered, NotFound (no deployment yet), FailedPrecondition (another worker
-// changed the deployment meanwhile), and a server too busy to answer or a call cut off
-// (a busy server cancels streams), which start-up under load meets.
+// worthAnotherTry tells whether another promote attempt may pass where this one failed:
+// after errNotRegistered, NotFound (no deployment yet), FailedPrecondition (another worker
+// changed the deployment meanwhile), and a server too busy to answer or a call it cut off,
+// as start-up under load meets.
 func worthAnotherTry(err error) bool {
 	if errors.Is(err, errNotRegistered) {
 		return true

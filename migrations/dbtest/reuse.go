@@ -128,14 +128,14 @@ func copyFile(from, to string) error {
 // (two-key locks never meet the migrations' one-key lock).
 const poolLockClass = 73_519
 
-// admin holds the claims' connections, one per test holding a schema.
-var admin = sync.OnceValues(func() (*sql.DB, error) { return sql.Open("pgx", postgresURL()) })
+// claimsDB holds the claims' connections, one per test holding a schema.
+var claimsDB = sync.OnceValues(func() (*sql.DB, error) { return sql.Open("pgx", postgresURL()) })
 
 // migratedPostgres claims a pooled schema for the test, migrated and empty, and answers
 // the URL that opens it. The claim ends with the test, after its own connections closed.
 func migratedPostgres(t testing.TB) string {
 	t.Helper()
-	db, err := admin()
+	db, err := claimsDB()
 	if err != nil {
 		t.Fatalf("open PostgreSQL: %v", err)
 	}
