@@ -552,22 +552,23 @@ func (tb *tab) valueOf(label string) string {
 }
 
 // pointAt scrolls the element into view and answers its centre, or null while it is
-// disabled or something else covers that point.
-const pointAt = `function () {
-	if (this.disabled || this.getAttribute("aria-disabled") === "true") return null;
-	this.scrollIntoView({block: "center", inline: "center"});
-	const r = this.getBoundingClientRect();
-	const x = r.left + r.width / 2, y = r.top + r.height / 2;
-	const top = document.elementFromPoint(x, y);
-	return top && (top === this || this.contains(top)) ? [x, y] : null;
-}`
+// disabled, something else covers that point, or it still moves: it waits two frames and
+// compares, as a person aims at what stands still (a page whose header grows when its
+// running timer loads pushes everything below it down).
+var pointAt = aimAt(true)
 
 // pointAtInPlace is pointAt without scrolling, for the canvas: React Flow moves its view
-// by transforms, and a scrolled canvas no longer matches where it draws. It waits two
-// frames and answers null while the element still moves (the view fitting itself to the
-// graph, say), as a person aims at what stands still.
-const pointAtInPlace = `async function () {
+// by transforms, and a scrolled canvas no longer matches where it draws.
+var pointAtInPlace = aimAt(false)
+
+func aimAt(scroll bool) string {
+	scrollIntoView := ""
+	if scroll {
+		scrollIntoView = `this.scrollIntoView({block: "center", inline: "center"});`
+	}
+	return `async function () {
 	if (this.disabled || this.getAttribute("aria-disabled") === "true") return null;
+	` + scrollIntoView + `
 	const before = this.getBoundingClientRect();
 	await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
 	const r = this.getBoundingClientRect();
@@ -576,6 +577,7 @@ const pointAtInPlace = `async function () {
 	const top = document.elementFromPoint(x, y);
 	return top && (top === this || this.contains(top)) ? [x, y] : null;
 }`
+}
 
 // click clicks, with the mouse, the button, link or other control of that name.
 func (tb *tab) click(name string) {
