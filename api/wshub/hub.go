@@ -3,6 +3,7 @@ package wshub
 import (
 	"bufio"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/gorilla/websocket"
 	"github.com/olahol/melody"
 
 	"agencyhub/api/httpx"
@@ -28,6 +30,10 @@ type Config struct {
 	// LeaveGrace is how long a visit session may stay without a socket before the visitor
 	// is marked as left: long enough for a page load or a reconnect.
 	LeaveGrace time.Duration
+	// RouteBuffer is how many notices may wait in each of a room's routing lanes (see
+	// route). A lane that falls further behind tells the sockets its notices are for to
+	// read again, as a bus that missed notices does.
+	RouteBuffer int
 	// SendBuffer is how many envelopes may wait for a socket. A socket that falls further
 	// behind is disconnected (its client reconnects and re-reads), so that one slow reader
 	// never holds up the others nor silently misses a message.
@@ -44,11 +50,15 @@ type Config struct {
 // DefaultConfig is the production tuning.
 func DefaultConfig() Config {
 	return Config{
-		Recheck:    time.Minute,
-		LeaveGrace: 30 * time.Second,
-		SendBuffer: 256,
-		PingPeriod: 25 * time.Second, PongWait: 60 * time.Second, WriteWait: 10 * time.Second,
-		MaxVisitorMessage: 2 << 20, MaxOperatorMessage: 256 << 10,
+		Recheck:            time.Minute,
+		LeaveGrace:         30 * time.Second,
+		RouteBuffer:        256,
+		SendBuffer:         256,
+		PingPeriod:         25 * time.Second,
+		PongWait:           60 * time.Second,
+		WriteWait:          10 * time.Second,
+		MaxVisitorMessage:  2 << 20,
+		MaxOperatorMessage: 256 << 10,
 	}
 }
 
@@ -60,6 +70,10 @@ type Handler interface {
 	Receive(ctx context.Context, c *chatws.Client, e chatws.Envelope) (chatws.Reply, error)
 	// Route answers what a notice published under a project's topic is to deliver.
 	Route(ctx context.Context, projectID uuid.UUID, notice json.RawMessage) ([]chatws.Delivery, error)
+	// VisitSessionOf answers the visit session a notice is about, uuid.Nil for none: the
+	// hub routes one visit session's notices one after another, in the order they came,
+	// and different sessions' side by side.
+	VisitSessionOf(notice json.RawMessage) uuid.UUID
 	// Arrived runs when a visit session gets a socket on this instance.
 	Arrived(ctx context.Context, v chatws.Visit)
 	// Recheck answers an error when c may no longer stay open: the hub then closes it.
@@ -136,40 +150,63 @@ func New(cfg Config, bus realtime.Bus, handler Handler, topic func(projectID uui
 	return h
 }
 
-// recheck asks the handler every Recheck whether each socket may stay, and closes those
-// that may not.
+// recheck asks the handler, once every Recheck for each socket, whether it may stay, and
+// closes those that may not. The checks are spread over the period, one socket after
+// another, so that thousands of sockets never query the database at once; a socket that
+// joins during a period is checked in the next.
 func (h *Hub) recheck() {
-	t := time.NewTicker(h.cfg.Recheck)
-	defer t.Stop()
 	for {
-		select {
-		case <-h.ctx.Done():
-			return
-		case <-t.C:
-		}
-		h.mu.RLock()
-		var sockets []*Socket
-		seen := map[*Socket]bool{}
-		for _, r := range h.rooms {
-			for s := range r.operators {
-				if !seen[s] {
-					seen[s] = true
-					sockets = append(sockets, s)
-				}
+		start := time.Now()
+		sockets := h.everySocket()
+		for i, s := range sockets {
+			if !h.sleepUntil(start.Add(h.cfg.Recheck * time.Duration(i) / time.Duration(len(sockets)))) {
+				return
 			}
-			for _, v := range r.visits {
-				for s := range v {
-					sockets = append(sockets, s)
-				}
+			if s.session.IsClosed() {
+				continue
 			}
-		}
-		h.mu.RUnlock()
-		for _, s := range sockets {
 			if err := h.handler.Recheck(h.ctx, &s.Client); err != nil && h.ctx.Err() == nil {
 				h.log.Info("site chat socket closed: its standing changed", "socket_id", s.ID, "side", s.Side, "err", err)
 				s.session.Close()
 			}
 		}
+		if !h.sleepUntil(start.Add(h.cfg.Recheck)) {
+			return
+		}
+	}
+}
+
+// everySocket answers the sockets in rooms, each once.
+func (h *Hub) everySocket() []*Socket {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	var sockets []*Socket
+	seen := map[*Socket]bool{}
+	for _, r := range h.rooms {
+		for s := range r.operators {
+			if !seen[s] {
+				seen[s] = true
+				sockets = append(sockets, s)
+			}
+		}
+		for _, v := range r.visits {
+			for s := range v {
+				sockets = append(sockets, s)
+			}
+		}
+	}
+	return sockets
+}
+
+// sleepUntil answers false, at once, when the hub closes first.
+func (h *Hub) sleepUntil(t time.Time) bool {
+	wait := time.NewTimer(time.Until(t))
+	defer wait.Stop()
+	select {
+	case <-h.ctx.Done():
+		return false
+	case <-wait.C:
+		return true
 	}
 }
 
@@ -340,31 +377,117 @@ func (h *Hub) startGrace(v chatws.Visit) {
 	h.leaves[v.VisitSessionID] = t
 }
 
+// routeLanes is how many of a room's notices may be routed at once. Routing a notice
+// re-reads from the database what it names, a round trip to another process on
+// PostgreSQL, so one at a time falls behind a busy project's notices.
+const routeLanes = 8
+
+// laneOf answers the lane of a visit session's notices. Version 7 ids start with their
+// time; their last bytes are random.
+func laneOf(visitSessionID uuid.UUID) int {
+	return int(binary.BigEndian.Uint64(visitSessionID[8:]) % routeLanes)
+}
+
 // route delivers what the bus says about a project until the room closes its
-// subscription.
+// subscription: it hands each notice and relay to the lane of its visit session, where it
+// waits behind that lane's earlier ones. What the room cannot deliver (the bus missed
+// notices, or a lane is full) it tells the sockets concerned to read again (readAgain).
 func (h *Hub) route(projectID uuid.UUID, sub *realtime.Subscription) {
 	defer h.routing.Done()
+	var lanes [routeLanes]chan func()
+	var routing sync.WaitGroup
+	for i := range lanes {
+		lanes[i] = make(chan func(), h.cfg.RouteBuffer)
+		routing.Go(func() {
+			for deliver := range lanes[i] {
+				deliver()
+			}
+		})
+	}
+	defer func() {
+		for _, lane := range lanes {
+			close(lane)
+		}
+		routing.Wait()
+	}()
 	relays := relayTopic(projectID)
-	for m := range sub.C() {
+	for {
+		var m realtime.Message
+		select {
+		case <-sub.Missed():
+			h.readAgain(projectID, uuid.Nil)
+			continue
+		case received, open := <-sub.C():
+			if !open {
+				return
+			}
+			m = received
+		}
+		var visit uuid.UUID
+		var deliver func()
 		if m.Topic == relays {
 			d, err := decodeRelay(m.Data)
 			if err != nil {
 				h.log.Warn("site chat relay skipped", "project_id", projectID, "err", err)
 				continue
 			}
-			h.deliver(projectID, d)
-			continue
-		}
-		deliveries, err := h.handler.Route(h.ctx, projectID, m.Data)
-		if err != nil {
-			if h.ctx.Err() == nil {
-				h.log.Error("site chat notice not delivered", "project_id", projectID, "notice", string(m.Data), "err", err)
+			if d.Envelope.VisitSessionID != nil {
+				visit = *d.Envelope.VisitSessionID
 			}
-			continue
+			deliver = func() { h.deliver(projectID, d) }
+		} else {
+			visit = h.handler.VisitSessionOf(m.Data)
+			deliver = func() { h.routeNotice(projectID, m.Data) }
 		}
-		for _, d := range deliveries {
-			h.deliver(projectID, d)
+		select {
+		case lanes[laneOf(visit)] <- deliver:
+		default:
+			h.readAgain(projectID, visit)
 		}
+	}
+}
+
+// routeNotice delivers what the handler answers a notice is to deliver.
+func (h *Hub) routeNotice(projectID uuid.UUID, notice json.RawMessage) {
+	deliveries, err := h.handler.Route(h.ctx, projectID, notice)
+	if err != nil {
+		if h.ctx.Err() == nil {
+			h.log.Error("site chat notice not delivered", "project_id", projectID, "notice", string(notice), "err", err)
+		}
+		return
+	}
+	for _, d := range deliveries {
+		h.deliver(projectID, d)
+	}
+}
+
+// readAgainClose is the close frame of a socket that may have missed envelopes: its client
+// reconnects and reads again what it shows, as after any reconnect.
+var readAgainClose = melody.FormatCloseMessage(websocket.CloseTryAgainLater, "missed notices: read again")
+
+// readAgain closes the project's sockets on this instance that may have missed a notice of
+// the visit session (the operators' and the session's own), or of any session when it is
+// uuid.Nil. What was written to them before goes out first.
+func (h *Hub) readAgain(projectID, visitSessionID uuid.UUID) {
+	var sockets []*Socket
+	h.mu.RLock()
+	if r := h.rooms[projectID]; r != nil {
+		for s := range r.operators {
+			sockets = append(sockets, s)
+		}
+		for v, visit := range r.visits {
+			if visitSessionID == uuid.Nil || v == visitSessionID {
+				for s := range visit {
+					sockets = append(sockets, s)
+				}
+			}
+		}
+	}
+	h.mu.RUnlock()
+	h.log.Warn("site chat sockets told to read again: notices were missed", "project_id", projectID,
+		"visit_session_id", visitSessionID, "sockets", len(sockets))
+	for _, s := range sockets {
+		s.session.CloseWithMsg(readAgainClose)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -27,6 +28,44 @@ type fakeDomain struct {
 	mu      sync.Mutex
 	events  []string
 	revoked map[uuid.UUID]bool
+	// held holds Route on a notice of the visit session until its channel closes; sorting,
+	// when not nil, holds VisitSessionOf so.
+	held    map[uuid.UUID]chan struct{}
+	sorting chan struct{}
+	// rechecked is when Recheck was called, in order.
+	rechecked []time.Time
+}
+
+// notice is what fakeDomain routes.
+type notice struct {
+	VisitSessionID uuid.UUID `json:"visit_session_id"`
+	Body           string    `json:"body"`
+}
+
+func readNotice(data json.RawMessage) (notice, error) {
+	var n notice
+	err := json.Unmarshal(data, &n)
+	return n, err
+}
+
+// hold holds the routing of the visit session's notices until the test ends.
+func (d *fakeDomain) hold(t *testing.T, visitSessionID uuid.UUID) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.held == nil {
+		d.held = map[uuid.UUID]chan struct{}{}
+	}
+	release := make(chan struct{})
+	d.held[visitSessionID] = release
+	t.Cleanup(func() { close(release) })
+}
+
+// holdSorting holds VisitSessionOf, and so the hub's reading of the bus, until release.
+func (d *fakeDomain) holdSorting() (release func()) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.sorting = make(chan struct{})
+	return sync.OnceFunc(func() { close(d.sorting) })
 }
 
 func (d *fakeDomain) record(s string) {
@@ -57,17 +96,31 @@ func (d *fakeDomain) Receive(_ context.Context, c *chatws.Client, e chatws.Envel
 	return chatws.Reply{}, nil
 }
 
-func (d *fakeDomain) Route(_ context.Context, projectID uuid.UUID, notice json.RawMessage) ([]chatws.Delivery, error) {
-	var n struct {
-		VisitSessionID uuid.UUID `json:"visit_session_id"`
-		Body           string    `json:"body"`
-	}
-	if err := json.Unmarshal(notice, &n); err != nil {
+func (d *fakeDomain) Route(_ context.Context, projectID uuid.UUID, data json.RawMessage) ([]chatws.Delivery, error) {
+	n, err := readNotice(data)
+	if err != nil {
 		return nil, err
+	}
+	d.mu.Lock()
+	held := d.held[n.VisitSessionID]
+	d.mu.Unlock()
+	if held != nil {
+		<-held
 	}
 	e, _ := chatws.NewEnvelope(chatws.ChatMessage, map[string]string{"body": n.Body})
 	e.IDs(chatws.EnvelopeIDs{ProjectID: projectID, VisitSessionID: n.VisitSessionID})
 	return []chatws.Delivery{{To: chatws.Target{Operators: true, VisitSessionID: n.VisitSessionID}, Envelope: e}}, nil
+}
+
+func (d *fakeDomain) VisitSessionOf(data json.RawMessage) uuid.UUID {
+	d.mu.Lock()
+	sorting := d.sorting
+	d.mu.Unlock()
+	if sorting != nil {
+		<-sorting
+	}
+	n, _ := readNotice(data)
+	return n.VisitSessionID
 }
 
 func (d *fakeDomain) Arrived(_ context.Context, v chatws.Visit) {
@@ -78,6 +131,7 @@ func (d *fakeDomain) Arrived(_ context.Context, v chatws.Visit) {
 func (d *fakeDomain) Recheck(_ context.Context, c *chatws.Client) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.rechecked = append(d.rechecked, time.Now())
 	if d.revoked[c.UserID] {
 		return models.NotFound("project_not_found")
 	}
@@ -352,6 +406,94 @@ func TestASocketWhoseStandingChangedIsClosed(t *testing.T) {
 	stays.send(`{"id":"s1","type":"chat.typing",` + sentAt + `}`)
 	if e := stays.next(); e.Type != chatws.Ack && e.Type != chatws.ChatTyping {
 		t.Fatalf("kept socket got %+v", e)
+	}
+}
+
+func TestALaneThatFallsBehindTellsItsSocketsToReadAgain(t *testing.T) {
+	t.Parallel()
+	bus := newBus(t)
+	cfg := testConfig()
+	cfg.RouteBuffer = 2
+	in := newInstance(t, bus, cfg)
+	project, behind, other := models.NewID(), models.NewID(), models.NewID()
+	for wshub.LaneOf(other) == wshub.LaneOf(behind) {
+		other = models.NewID()
+	}
+	late, onTime, operator := in.visitor(t, project, behind), in.visitor(t, project, other), in.operator(t, project, models.NewID())
+	waitSockets(t, in.hub, 2, 1)
+
+	// The first notice holds its lane; two wait behind it, and there is no room for more.
+	in.domain.hold(t, behind)
+	for range 5 {
+		publish(t, bus, topic(project), `{"visit_session_id":"`+behind.String()+`","body":"late"}`)
+	}
+	late.toldToReadAgain()
+	operator.toldToReadAgain()
+	publish(t, bus, topic(project), `{"visit_session_id":"`+other.String()+`","body":"on time"}`)
+	if e := onTime.next(); e.Type != chatws.ChatMessage || id(e.VisitSessionID) != other {
+		t.Fatalf("the other visit's socket got %+v, want its notice", e)
+	}
+}
+
+func TestSocketsReadAgainWhatTheBusMissed(t *testing.T) {
+	t.Parallel()
+	bus := newBus(t)
+	in := newInstance(t, bus, testConfig())
+	project, visit := models.NewID(), models.NewID()
+	visitor, operator := in.visitor(t, project, visit), in.operator(t, project, models.NewID())
+	waitSockets(t, in.hub, 1, 1)
+
+	// The hub stops reading the bus; the room's subscription fills, and the bus drops the
+	// rest.
+	release := in.domain.holdSorting()
+	defer release()
+	for range 200 {
+		publish(t, bus, topic(project), `{"visit_session_id":"`+models.NewID().String()+`","body":"elsewhere"}`)
+	}
+	release()
+	visitor.toldToReadAgain()
+	operator.toldToReadAgain()
+}
+
+// toldToReadAgain reads past the envelopes c was sent until the hub closes it, and checks
+// that it says the client missed notices.
+func (c *client) toldToReadAgain() {
+	c.t.Helper()
+	c.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	for {
+		_, _, err := c.conn.ReadMessage()
+		if err == nil {
+			continue
+		}
+		if !websocket.IsCloseError(err, websocket.CloseTryAgainLater) {
+			c.t.Fatalf("read: %v, want the socket closed to read again", err)
+		}
+		return
+	}
+}
+
+func TestRechecksAreSpreadOverThePeriod(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig()
+	cfg.Recheck = time.Second
+	in := newInstance(t, newBus(t), cfg)
+	project := models.NewID()
+	const sockets = 10
+	for range sockets {
+		in.operator(t, project, models.NewID())
+	}
+	waitSockets(t, in.hub, 0, sockets)
+	var checks []time.Time
+	waitFor(t, func() bool {
+		in.domain.mu.Lock()
+		defer in.domain.mu.Unlock()
+		checks = slices.Clone(in.domain.rechecked)
+		return len(checks) >= sockets
+	})
+	// The first period may have begun before every socket joined; the first ten checks
+	// span at least most of a period either way.
+	if span := checks[sockets-1].Sub(checks[0]); span < cfg.Recheck*7/10 {
+		t.Fatalf("%d sockets rechecked within %v, want their checks spread over the period of %v", sockets, span, cfg.Recheck)
 	}
 }
 

@@ -7,6 +7,7 @@
 // and the subscriber re-reads the database. Delivery is at most once (a subscriber that
 // does not keep up loses messages, and an instance whose listener is reconnecting misses
 // those other instances send meanwhile), so every subscriber also keeps a slow safety
-// poll, and in exchange Publish never waits for a subscriber. For the same reason a
+// poll, or reads again when its subscription tells it that it missed messages (Missed),
+// and in exchange Publish never waits for a subscriber. For the same reason a
 // message carries ids and statuses, never documents.
 package realtime

@@ -52,15 +52,27 @@ func (l *Local) deliver(m Message) bool {
 		select {
 		case s.ch <- m:
 		default:
+			s.missedOne()
 		}
 	}
 	return true
 }
 
+// missedAll tells every subscription that it may have missed messages.
+func (l *Local) missedAll() {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	for _, subs := range l.topics {
+		for s := range subs {
+			s.missedOne()
+		}
+	}
+}
+
 // Subscribe on a closed bus returns a subscription whose channel is already closed.
 func (l *Local) Subscribe(topics ...string) *Subscription {
 	// The caller may reuse its slice; Close needs the topics as they were.
-	s := &Subscription{bus: l, topics: slices.Clone(topics), ch: make(chan Message, subscriptionBuffer)}
+	s := &Subscription{bus: l, topics: slices.Clone(topics), ch: make(chan Message, subscriptionBuffer), missed: make(chan struct{}, 1)}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
@@ -100,11 +112,26 @@ type Subscription struct {
 	bus    *Local
 	topics []string
 	ch     chan Message
+	missed chan struct{}
 	closed bool // guarded by bus.mu
 }
 
 // C is closed when the subscription or its bus is.
 func (s *Subscription) C() <-chan Message { return s.ch }
+
+// Missed receives when messages published since the last receive may not have reached C:
+// its buffer was full, or the bus's connection to the other instances was lost meanwhile.
+// A reader that must not miss a message listens to it and reads again what messages
+// would have told it; one that keeps a safety poll may ignore it.
+func (s *Subscription) Missed() <-chan struct{} { return s.missed }
+
+// missedOne never waits: one signal pending says it all.
+func (s *Subscription) missedOne() {
+	select {
+	case s.missed <- struct{}{}:
+	default:
+	}
+}
 
 // Close may be called more than once, and while messages are being published.
 func (s *Subscription) Close() {

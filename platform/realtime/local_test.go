@@ -157,6 +157,16 @@ func TestLocalSlowSubscriberDoesNotBlockPublish(t *testing.T) {
 	if held == 0 || held == published {
 		t.Fatalf("subscriber held %d of %d messages, want some dropped and some kept", held, published)
 	}
+	select {
+	case <-stalled.Missed():
+	default:
+		t.Fatal("the stalled subscription was not told that it missed messages")
+	}
+	select {
+	case <-stalled.Missed():
+		t.Fatal("the stalled subscription was told twice, want one signal for all it missed")
+	default:
+	}
 }
 
 func TestLocalConcurrentUse(t *testing.T) {

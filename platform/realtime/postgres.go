@@ -57,7 +57,7 @@ type PostgresOptions struct {
 // Postgres is the bus of the instances that share a PostgreSQL database: a message reaches
 // the subscribers of the publishing instance at once, and those of the others through
 // NOTIFY. The other instances' messages arrive on a dedicated listening connection; while
-// it reconnects they are lost, and subscribers rely on their safety polls.
+// it reconnects they are lost, which every subscription's Missed tells once it listens again.
 type Postgres struct {
 	local        *Local
 	pool         *pgxpool.Pool
@@ -174,7 +174,10 @@ func (p *Postgres) listen(ctx context.Context, conn *pgx.Conn) {
 			return
 		}
 		p.log.Warn("realtime listener lost its connection; reconnecting", "channel", p.channel, "err", err)
-		conn = p.reconnect(ctx)
+		if conn = p.reconnect(ctx); conn != nil {
+			// Listening again: what a subscriber reads from now on is not missed.
+			p.local.missedAll()
+		}
 	}
 }
 

@@ -165,6 +165,11 @@ func TestPostgresListenerReconnects(t *testing.T) {
 			t.Fatal("bus B did not hear bus A again after its listener was killed")
 		}
 	}
+	select {
+	case <-onB.Missed():
+	default:
+		t.Fatal("bus B's subscription was not told that it may have missed messages while its listener reconnected")
+	}
 	var listeners int
 	err = admin.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE application_name = $1 AND query ILIKE 'LISTEN%' AND pid <> $2`, appName, killed).Scan(&listeners)
 	if err != nil || listeners != 1 {

@@ -80,6 +80,16 @@ func (p *Protocol) Route(ctx context.Context, projectID uuid.UUID, data json.Raw
 	return envelope(Type(n.Type), to, view, visitIDs(v))
 }
 
+// VisitSessionOf answers the visit session a notice is about; uuid.Nil when it names none,
+// or cannot be read (Route then says why).
+func (p *Protocol) VisitSessionOf(notice json.RawMessage) uuid.UUID {
+	n, err := sitechat.ParseNotice(notice)
+	if err != nil {
+		return uuid.Nil
+	}
+	return n.VisitSessionID
+}
+
 // frames answers the co-browse frames stored since the last ones passed on, for the
 // operators watching the session. An instance that has passed on none of the session's
 // frames yet starts with the batch the notice announces (at most a batch's worth).
