@@ -76,8 +76,9 @@ type Handler interface {
 	VisitSessionOf(notice json.RawMessage) uuid.UUID
 	// Arrived runs when a visit session gets a socket on this instance.
 	Arrived(ctx context.Context, v chatws.Visit)
-	// Recheck answers an error when c may no longer stay open: the hub then closes it.
-	Recheck(ctx context.Context, c *chatws.Client) error
+	// Recheck answers, for each client, an error when its socket may no longer stay open:
+	// the hub then closes it.
+	Recheck(ctx context.Context, clients []*chatws.Client) []error
 	// Left runs when a visit session has had no socket on this instance since since, for
 	// the grace period: the visitor may have reconnected elsewhere, which Left checks.
 	Left(ctx context.Context, v chatws.Visit, since time.Time)
@@ -150,24 +151,31 @@ func New(cfg Config, bus realtime.Bus, handler Handler, topic func(projectID uui
 	return h
 }
 
+// recheckBatch is how many sockets the handler checks at once.
+const recheckBatch = 100
+
 // recheck asks the handler, once every Recheck for each socket, whether it may stay, and
-// closes those that may not. The checks are spread over the period, one socket after
-// another, so that thousands of sockets never query the database at once; a socket that
-// joins during a period is checked in the next.
+// closes those that may not. The checks are spread over the period a batch at a time, so
+// that thousands of sockets never query the database at once; a socket that joins during
+// a period is checked in the next.
 func (h *Hub) recheck() {
 	for {
 		start := time.Now()
 		sockets := h.everySocket()
-		for i, s := range sockets {
-			if !h.sleepUntil(start.Add(h.cfg.Recheck * time.Duration(i) / time.Duration(len(sockets)))) {
+		for first := 0; first < len(sockets); first += recheckBatch {
+			if !h.sleepUntil(start.Add(h.cfg.Recheck * time.Duration(first) / time.Duration(len(sockets)))) {
 				return
 			}
-			if s.session.IsClosed() {
-				continue
+			batch := sockets[first:min(first+recheckBatch, len(sockets))]
+			clients := make([]*chatws.Client, len(batch))
+			for i, s := range batch {
+				clients[i] = &s.Client
 			}
-			if err := h.handler.Recheck(h.ctx, &s.Client); err != nil && h.ctx.Err() == nil {
-				h.log.Info("site chat socket closed: its standing changed", "socket_id", s.ID, "side", s.Side, "err", err)
-				s.session.Close()
+			for i, err := range h.handler.Recheck(h.ctx, clients) {
+				if s := batch[i]; err != nil && h.ctx.Err() == nil {
+					h.log.Info("site chat socket closed: its standing changed", "socket_id", s.ID, "side", s.Side, "err", err)
+					s.session.Close()
+				}
 			}
 		}
 		if !h.sleepUntil(start.Add(h.cfg.Recheck)) {

@@ -32,8 +32,13 @@ type fakeDomain struct {
 	// when not nil, holds VisitSessionOf so.
 	held    map[uuid.UUID]chan struct{}
 	sorting chan struct{}
-	// rechecked is when Recheck was called, in order.
-	rechecked []time.Time
+	// rechecks are Recheck's calls, in order.
+	rechecks []recheck
+}
+
+type recheck struct {
+	at      time.Time
+	sockets int
 }
 
 // notice is what fakeDomain routes.
@@ -128,14 +133,17 @@ func (d *fakeDomain) Arrived(_ context.Context, v chatws.Visit) {
 }
 
 // Recheck refuses the sockets of users recorded as revoked.
-func (d *fakeDomain) Recheck(_ context.Context, c *chatws.Client) error {
+func (d *fakeDomain) Recheck(_ context.Context, clients []*chatws.Client) []error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.rechecked = append(d.rechecked, time.Now())
-	if d.revoked[c.UserID] {
-		return models.NotFound("project_not_found")
+	d.rechecks = append(d.rechecks, recheck{at: time.Now(), sockets: len(clients)})
+	errs := make([]error, len(clients))
+	for i, c := range clients {
+		if d.revoked[c.UserID] {
+			errs[i] = models.NotFound("project_not_found")
+		}
 	}
-	return nil
+	return errs
 }
 
 func (d *fakeDomain) Left(_ context.Context, v chatws.Visit, _ time.Time) {
@@ -478,21 +486,30 @@ func TestRechecksAreSpreadOverThePeriod(t *testing.T) {
 	cfg.Recheck = time.Second
 	in := newInstance(t, newBus(t), cfg)
 	project := models.NewID()
-	const sockets = 10
+	const sockets = 250
 	for range sockets {
 		in.operator(t, project, models.NewID())
 	}
 	waitSockets(t, in.hub, 0, sockets)
-	var checks []time.Time
+	var calls []recheck
 	waitFor(t, func() bool {
 		in.domain.mu.Lock()
 		defer in.domain.mu.Unlock()
-		checks = slices.Clone(in.domain.rechecked)
-		return len(checks) >= sockets
+		calls = slices.Clone(in.domain.rechecks)
+		checked := 0
+		for _, c := range calls {
+			checked += c.sockets
+		}
+		return checked >= sockets
 	})
-	// The first period may have begun before every socket joined; the first ten checks
-	// span at least most of a period either way.
-	if span := checks[sockets-1].Sub(checks[0]); span < cfg.Recheck*7/10 {
+	// The first period may have begun before every socket joined; the calls that checked
+	// the first 250 span most of a period either way.
+	for _, c := range calls {
+		if c.sockets > 100 {
+			t.Fatalf("one recheck of %d sockets, want batches of at most 100", c.sockets)
+		}
+	}
+	if span := calls[len(calls)-1].at.Sub(calls[0].at); span < cfg.Recheck/2 {
 		t.Fatalf("%d sockets rechecked within %v, want their checks spread over the period of %v", sockets, span, cfg.Recheck)
 	}
 }

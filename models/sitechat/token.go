@@ -5,13 +5,16 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/google/uuid"
+	"gorm.io/gorm"
 
 	"agencyhub/models"
 )
@@ -64,8 +67,93 @@ func (s *Service) signVisitorToken(v *VisitSession) (string, time.Time, error) {
 // answers the visitor, visit session and widget it binds, read afresh; the widget must
 // still be active. Errors: unauthenticated (X-Visitor-Token) for any bad token.
 func (s *Service) VerifyVisitorToken(ctx context.Context, raw string) (*VisitorAccess, error) {
+	ids, err := s.readVisitorToken(raw)
+	if err != nil {
+		return nil, err
+	}
+	db := s.DB.WithContext(ctx)
+	session, err := take[VisitSession](
+		db, "visit_session_not_found", "id = ? AND visitor_id = ? AND chat_widget_id = ?",
+		ids.session, ids.visitor, ids.widget,
+	)
+	if err != nil {
+		return nil, tokenLookup(err)
+	}
+	widget, err := take[Widget](db, "site_chat_widget_not_found", "id = ? AND status = ?", ids.widget, WidgetActive)
+	if err != nil {
+		return nil, tokenLookup(err)
+	}
+	visitor, err := take[Visitor](db, "visitor_not_found", "id = ?", ids.visitor)
+	if err != nil {
+		return nil, tokenLookup(err)
+	}
+	return &VisitorAccess{Visitor: visitor, Session: session, Widget: widget}, nil
+}
+
+// CheckVisitorTokens answers, for each token, nil when VerifyVisitorToken would accept it
+// now and its error otherwise, in three queries however many tokens there are: it is how
+// thousands of open sockets are checked again. Its caller bounds how many at once.
+func (s *Service) CheckVisitorTokens(ctx context.Context, raws []string) []error {
+	errs := make([]error, len(raws))
+	bound := make([]visitorTokenIDs, len(raws))
+	sessions, widgets, visitors := map[uuid.UUID]bool{}, map[uuid.UUID]bool{}, map[uuid.UUID]bool{}
+	for i, raw := range raws {
+		ids, err := s.readVisitorToken(raw)
+		if err != nil {
+			errs[i] = err
+			continue
+		}
+		bound[i] = ids
+		sessions[ids.session], widgets[ids.widget], visitors[ids.visitor] = false, false, false
+	}
+	if len(sessions) == 0 {
+		return errs
+	}
+	db := s.DB.WithContext(ctx)
+	var rows []VisitSession
+	err := db.Select("id", "visitor_id", "chat_widget_id").Where("id IN ?", slices.Collect(maps.Keys(sessions))).Find(&rows).Error
+	sessionOf := map[uuid.UUID]visitorTokenIDs{}
+	for _, r := range rows {
+		sessionOf[r.ID] = visitorTokenIDs{visitor: r.VisitorID, session: r.ID, widget: r.ChatWidgetID}
+	}
+	if err == nil {
+		err = existing(db.Model(&Widget{}).Where("status = ?", WidgetActive), widgets)
+	}
+	if err == nil {
+		err = existing(db.Model(&Visitor{}), visitors)
+	}
+	for i, ids := range bound {
+		switch {
+		case errs[i] != nil:
+		case err != nil:
+			errs[i] = models.Internal("check visitor tokens: %w", err)
+		case sessionOf[ids.session] != ids || !widgets[ids.widget] || !visitors[ids.visitor]:
+			errs[i] = errVisitorToken
+		}
+	}
+	return errs
+}
+
+// existing sets to true the ids of set that query finds.
+func existing(query *gorm.DB, set map[uuid.UUID]bool) error {
+	var found []uuid.UUID
+	if err := query.Where("id IN ?", slices.Collect(maps.Keys(set))).Pluck("id", &found).Error; err != nil {
+		return err
+	}
+	for _, id := range found {
+		set[id] = true
+	}
+	return nil
+}
+
+// visitorTokenIDs are what a visitor token binds.
+type visitorTokenIDs struct{ visitor, session, widget uuid.UUID }
+
+// readVisitorToken checks a token's signature, algorithm, audience and lifetime, and
+// answers the ids it binds. Errors: unauthenticated (X-Visitor-Token).
+func (s *Service) readVisitorToken(raw string) (visitorTokenIDs, error) {
 	if raw == "" {
-		return nil, errVisitorToken
+		return visitorTokenIDs{}, errVisitorToken
 	}
 	var claims visitorClaims
 	_, err := jwt.ParseWithClaims(raw, &claims, func(*jwt.Token) (any, error) { return s.tokenKey, nil },
@@ -76,31 +164,15 @@ func (s *Service) VerifyVisitorToken(ctx context.Context, raw string) (*VisitorA
 		jwt.WithTimeFunc(s.Now),
 	)
 	if err != nil {
-		return nil, errVisitorToken
+		return visitorTokenIDs{}, errVisitorToken
 	}
 	visitorID, err1 := uuid.Parse(claims.Subject)
 	sessionID, err2 := uuid.Parse(claims.VisitSessionID)
 	widgetID, err3 := uuid.Parse(claims.ChatWidgetID)
 	if err1 != nil || err2 != nil || err3 != nil {
-		return nil, errVisitorToken
+		return visitorTokenIDs{}, errVisitorToken
 	}
-	db := s.DB.WithContext(ctx)
-	session, err := take[VisitSession](
-		db, "visit_session_not_found", "id = ? AND visitor_id = ? AND chat_widget_id = ?",
-		sessionID, visitorID, widgetID,
-	)
-	if err != nil {
-		return nil, tokenLookup(err)
-	}
-	widget, err := take[Widget](db, "site_chat_widget_not_found", "id = ? AND status = ?", widgetID, WidgetActive)
-	if err != nil {
-		return nil, tokenLookup(err)
-	}
-	visitor, err := take[Visitor](db, "visitor_not_found", "id = ?", visitorID)
-	if err != nil {
-		return nil, tokenLookup(err)
-	}
-	return &VisitorAccess{Visitor: visitor, Session: session, Widget: widget}, nil
+	return visitorTokenIDs{visitor: visitorID, session: sessionID, widget: widgetID}, nil
 }
 
 // tokenLookup turns "the token's rows are gone" into the token's one refusal.

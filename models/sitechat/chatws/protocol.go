@@ -108,28 +108,48 @@ func (p *Protocol) Arrived(ctx context.Context, visit Visit) {
 	}
 }
 
-// Recheck keeps a visitor socket while its token holds (not expired, the widget still
-// active) and an operator socket while its user may still read every project it follows.
-// A failure to check (the database down) keeps the socket: only a refusal closes it.
-func (p *Protocol) Recheck(ctx context.Context, c *Client) error {
-	err := p.standing(ctx, c)
-	if err != nil && models.AsError(err).Kind == models.KindInternal {
-		slog.Warn("site chat socket not rechecked", "socket_id", c.ID, "err", err)
-		return nil
+// Recheck answers, for each client, why its socket may no longer stay, or nil: a visitor
+// socket stays while its token holds (not expired, the widget still active), an operator
+// socket while its user may still read every project it follows. The visitors' tokens are
+// checked together, and each user's projects read once. A failure to check (the database
+// down) keeps the socket: only a refusal closes it.
+func (p *Protocol) Recheck(ctx context.Context, clients []*Client) []error {
+	errs := make([]error, len(clients))
+	var tokens []string
+	var visitors []int
+	readable := map[uuid.UUID][]company.Project{}
+	for i, c := range clients {
+		if c.Side == SideVisitor {
+			tokens = append(tokens, c.VisitorToken)
+			visitors = append(visitors, i)
+			continue
+		}
+		projects, read := readable[c.UserID]
+		if !read {
+			var err error
+			if projects, err = p.siteChat.Companies.ReadableProjects(ctx, c.UserID); err != nil {
+				errs[i] = err
+				continue
+			}
+			readable[c.UserID] = projects
+		}
+		errs[i] = follows(projects, c.Projects)
 	}
-	return err
+	for j, err := range p.siteChat.CheckVisitorTokens(ctx, tokens) {
+		errs[visitors[j]] = err
+	}
+	for i, err := range errs {
+		if err != nil && models.AsError(err).Kind == models.KindInternal {
+			slog.Warn("site chat socket not rechecked", "socket_id", clients[i].ID, "err", err)
+			errs[i] = nil
+		}
+	}
+	return errs
 }
 
-func (p *Protocol) standing(ctx context.Context, c *Client) error {
-	if c.Side == SideVisitor {
-		_, err := p.siteChat.VerifyVisitorToken(ctx, c.VisitorToken)
-		return err
-	}
-	readable, err := p.siteChat.Companies.ReadableProjects(ctx, c.UserID)
-	if err != nil {
-		return err
-	}
-	for _, id := range c.Projects {
+// follows answers not found unless every project of projectIDs is readable.
+func follows(readable []company.Project, projectIDs []uuid.UUID) error {
+	for _, id := range projectIDs {
 		if !slices.ContainsFunc(readable, func(r company.Project) bool { return r.ID == id }) {
 			return models.NotFound("project_not_found")
 		}

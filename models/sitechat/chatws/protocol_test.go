@@ -288,19 +288,18 @@ func TestAVisitorSocketEndsWithItsWidget(t *testing.T) {
 		s := newSite(t, db)
 		ctx := context.Background()
 		s.ok(s.visitor, chatws.VisitorHeartbeat, "", chatws.EnvelopeIDs{})
-		if err := s.protocol.Recheck(ctx, s.visitor); err != nil {
-			t.Fatalf("recheck of an active widget's visitor: %v", err)
+		forged := &chatws.Client{Side: chatws.SideVisitor, Visit: s.visitor.Visit, VisitorToken: s.visitor.VisitorToken + "x"}
+		both := []*chatws.Client{s.visitor, s.owner, forged}
+		if errs := s.protocol.Recheck(ctx, both); errs[0] != nil || errs[1] != nil || !models.IsKind(errs[2], models.KindUnauthenticated) {
+			t.Fatalf("recheck of an active widget's visitor, the owner and a forged token: %v", errs)
 		}
 		paused := sitechat.WidgetPaused
 		if _, err := s.chat.PatchWidget(ctx, s.widget, sitechat.WidgetFields{Status: &paused}); err != nil {
 			t.Fatal(err)
 		}
 		s.refused(s.visitor, chatws.VisitorHeartbeat, "", chatws.EnvelopeIDs{}, models.KindUnauthenticated, "visitor_token")
-		if err := s.protocol.Recheck(ctx, s.visitor); err == nil {
-			t.Fatal("recheck keeps the socket of a paused widget's visitor")
-		}
-		if err := s.protocol.Recheck(ctx, s.owner); err != nil {
-			t.Fatalf("recheck of the owner: %v", err)
+		if errs := s.protocol.Recheck(ctx, both); !models.IsKind(errs[0], models.KindUnauthenticated) || errs[1] != nil {
+			t.Fatalf("recheck of a paused widget's visitor and the owner: %v, want the visitor's socket closed only", errs)
 		}
 	})
 }
@@ -313,7 +312,7 @@ func TestARecheckInGoodStandingLogsNothing(t *testing.T) {
 	var logged bytes.Buffer
 	prev := slog.Default()
 	slog.SetDefault(slog.New(slog.NewTextHandler(&logged, nil)))
-	err := s.protocol.Recheck(context.Background(), s.visitor)
+	err := s.protocol.Recheck(context.Background(), []*chatws.Client{s.visitor})[0]
 	slog.SetDefault(prev)
 	if err != nil {
 		t.Fatalf("recheck of an active widget's visitor: %v", err)
