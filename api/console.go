@@ -18,9 +18,16 @@ import (
 // requests come from this origin only, nothing may frame it, it frames only its own pages
 // (the co-browse view), and no inline script runs.
 // The one inline thing allowed is a <style> carrying the response's nonce, as the code
-// editor (CodeMirror) adds its styles in one.
-func consoleCSP(nonce string) string {
-	return "default-src 'self'; script-src 'self'; style-src 'self' 'nonce-" + nonce + "'; img-src 'self' data: blob:; " +
+// editor (CodeMirror) adds its styles in one. Images and media may also come from
+// filesOrigin, where the file store's download links point when they are not this
+// origin's (S3's presigned links), so call recordings play.
+func consoleCSP(nonce, filesOrigin string) string {
+	files := ""
+	if filesOrigin != "" {
+		files = " " + filesOrigin
+	}
+	return "default-src 'self'; script-src 'self'; style-src 'self' 'nonce-" + nonce + "'; " +
+		"img-src 'self' data: blob:" + files + "; media-src 'self'" + files + "; " +
 		"font-src 'self'; connect-src 'self'; worker-src 'self' blob:; frame-src 'self'; frame-ancestors 'none'; " +
 		"base-uri 'none'; form-action 'self'; object-src 'none'"
 }
@@ -69,7 +76,7 @@ func acceptsHTML(accept string) bool {
 func (s *Server) consolePage(c *gin.Context) {
 	nonce := rand.Text()
 	h := c.Writer.Header()
-	h.Set("Content-Security-Policy", consoleCSP(nonce))
+	h.Set("Content-Security-Policy", consoleCSP(nonce, s.Files.LinkOrigin()))
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")
 	h.Set("Cache-Control", "no-cache")

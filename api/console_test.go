@@ -8,9 +8,34 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
+
 	"agencyhub/api"
 	"agencyhub/migrations/dbtest"
+	"agencyhub/platform/filestore"
 )
+
+// s3Files is a file store on an in-memory S3 (gofakes3) served on a loopback port.
+func s3Files(t *testing.T) *filestore.Store {
+	t.Helper()
+	mem := s3mem.New()
+	if err := mem.CreateBucket("files"); err != nil {
+		t.Fatal(err)
+	}
+	s3 := httptest.NewServer(gofakes3.New(mem).Server())
+	t.Cleanup(s3.Close)
+	cfg, err := filestore.ParseS3URL("s3://key:secret@" + strings.TrimPrefix(s3.URL, "http://") + "/files?secure=false&path_style=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.SpoolDir = t.TempDir()
+	files, err := filestore.NewS3(t.Context(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
 
 // consoleBuild is a console build as Vite writes it: index.html and a hashed script with
 // its gzip copy.
@@ -61,6 +86,21 @@ func TestTheConsoleIsServedToBrowsersAndTheAPIStaysJSON(t *testing.T) {
 			if h.Get("Cache-Control") != "no-cache" || h.Get("Content-Type") != "text/html; charset=utf-8" {
 				t.Errorf("GET %s: Cache-Control %q, Content-Type %q", path, h.Get("Cache-Control"), h.Get("Content-Type"))
 			}
+		}
+	})
+
+	t.Run("with files in S3, pictures and recordings may come from its links' origin only", func(t *testing.T) {
+		files := s3Files(t)
+		inS3 := newEnv(t, dbtest.SQLite(t), func(s *api.Server) { s.Console, s.Files = consoleBuild, files })
+		csp := consoleGet(t, inS3, "/site-chat/visits/1", map[string]string{"Accept": navigation}).Header().Get("Content-Security-Policy")
+		origin := files.LinkOrigin()
+		for _, directive := range []string{"img-src 'self' data: blob: " + origin + ";", "media-src 'self' " + origin + ";", "connect-src 'self';"} {
+			if !strings.Contains(csp, directive) {
+				t.Errorf("policy %q lacks %q", csp, directive)
+			}
+		}
+		if mine := consoleGet(t, e, "/", map[string]string{"Accept": navigation}).Header().Get("Content-Security-Policy"); !strings.Contains(mine, "media-src 'self';") {
+			t.Errorf("with files on disk, the policy %q lets media come from elsewhere", mine)
 		}
 	})
 

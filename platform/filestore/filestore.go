@@ -90,7 +90,14 @@ const (
 // Store keeps blobs in one backend. It is safe for concurrent use.
 type Store struct {
 	backend backend
+	// linkOrigin is the origin of the download links, when not the API's own.
+	linkOrigin string
 }
+
+// LinkOrigin answers the scheme, host and port of the download links, for a page's
+// Content-Security-Policy to let it show or play what they point at, or "" when the API
+// serves the links itself.
+func (s *Store) LinkOrigin() string { return s.linkOrigin }
 
 // backend is where the bytes live. Store validates keys and limits first, so a backend
 // only ever sees valid keys.

@@ -136,6 +136,12 @@ func TestS3DownloadURLIsAPresignedGetWithOverrides(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if origin := b.store.LinkOrigin(); origin == "" || !strings.HasPrefix(link, origin+"/") {
+		t.Fatalf("link %s is not under the store's link origin %q", link, origin)
+	}
+	if dir, _ := newDirBackend(t); dir.store.LinkOrigin() != "" {
+		t.Fatalf("a directory store's links have the origin %q, want the API's own", dir.store.LinkOrigin())
+	}
 	resp, err := http.Get(link)
 	if err != nil {
 		t.Fatal(err)

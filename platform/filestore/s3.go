@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
@@ -167,7 +168,15 @@ func NewS3(ctx context.Context, cfg S3Config) (*Store, error) {
 	if spoolDir == "" {
 		spoolDir = os.TempDir()
 	}
-	return &Store{backend: &s3Backend{client: client, bucket: cfg.Bucket, prefix: cfg.Prefix, spoolDir: spoolDir}}, nil
+	// Presigning is local (the region is known), so a link to any name shows their origin.
+	sample, err := client.PresignedGetObject(ctx, cfg.Bucket, "origin", time.Minute, nil)
+	if err != nil {
+		return nil, fmt.Errorf("filestore: presign an S3 link at %s: %w", cfg.Endpoint, err)
+	}
+	return &Store{
+		backend:    &s3Backend{client: client, bucket: cfg.Bucket, prefix: cfg.Prefix, spoolDir: spoolDir},
+		linkOrigin: sample.Scheme + "://" + sample.Host,
+	}, nil
 }
 
 type s3Backend struct {
