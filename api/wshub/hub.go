@@ -403,10 +403,10 @@ func laneOf(visitSessionID uuid.UUID) int {
 func (h *Hub) route(projectID uuid.UUID, sub *realtime.Subscription) {
 	defer h.routing.Done()
 	var lanes [routeLanes]chan func()
-	var routing sync.WaitGroup
+	var working sync.WaitGroup
 	for i := range lanes {
 		lanes[i] = make(chan func(), h.cfg.RouteBuffer)
-		routing.Go(func() {
+		working.Go(func() {
 			for deliver := range lanes[i] {
 				deliver()
 			}
@@ -416,7 +416,7 @@ func (h *Hub) route(projectID uuid.UUID, sub *realtime.Subscription) {
 		for _, lane := range lanes {
 			close(lane)
 		}
-		routing.Wait()
+		working.Wait()
 	}()
 	relays := relayTopic(projectID)
 	for {
