@@ -139,7 +139,9 @@ func (s *site) refused(c *chatws.Client, typ chatws.Type, payload string, ids ch
 	}
 }
 
-// route takes the project's notices until one of type typ and answers its deliveries.
+// route takes the project's notices until one of type typ and answers its deliveries. The
+// notice must name the visitor's visit session, by which the hub keeps its notices in
+// order (VisitSessionOf).
 func (s *site) route(typ string) []chatws.Delivery {
 	s.t.Helper()
 	timeout := time.After(5 * time.Second)
@@ -149,6 +151,9 @@ func (s *site) route(typ string) []chatws.Delivery {
 			n, err := sitechat.ParseNotice(m.Data)
 			if err != nil || n.Type != typ {
 				continue
+			}
+			if got := s.protocol.VisitSessionOf(m.Data); got != s.session {
+				s.t.Fatalf("the %s notice names the visit session %s, want the visitor's %s", typ, got, s.session)
 			}
 			d, err := s.protocol.Route(context.Background(), s.tenant.Project.ID, m.Data)
 			if err != nil {
@@ -204,6 +209,15 @@ func TestMessagesGoBothWaysToTheVisitAndTheOperators(t *testing.T) {
 		s.refused(s.owner, chatws.ChatMessage, `{"body":"Hello"}`, chatws.EnvelopeIDs{}, models.KindInvalid, "conversation_id")
 		s.refused(s.visitor, chatws.ChatMessage, `{"body":"Hello"}}`, chatws.EnvelopeIDs{}, models.KindInvalid, "payload")
 	})
+}
+
+func TestANoticeThatCannotBeReadNamesNoVisitSession(t *testing.T) {
+	p := chatws.New(nil, nil, nil)
+	for _, notice := range []string{`{`, `[]`, `{"type":"chat.message","visit_session_id":"nope"}`} {
+		if got := p.VisitSessionOf(json.RawMessage(notice)); got != uuid.Nil {
+			t.Errorf("VisitSessionOf(%s) = %s, want none", notice, got)
+		}
+	}
 }
 
 func TestTypingIsPassedOnToTheOtherSide(t *testing.T) {
