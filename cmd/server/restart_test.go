@@ -20,6 +20,7 @@ import (
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
 
 	"agencyhub/engine"
 )
@@ -165,6 +166,34 @@ func (e *childEnv) start(t testing.TB) *child {
 // the history on the installation's embedded Temporal.
 func (e *childEnv) taskBuilds(t testing.TB, runID string) []string {
 	t.Helper()
+	var builds []string
+	for _, event := range e.history(t, runID) {
+		if done := event.GetWorkflowTaskCompletedEventAttributes(); done != nil {
+			builds = append(builds, done.GetDeploymentVersion().GetBuildId())
+		}
+	}
+	return builds
+}
+
+// waitForTimer waits until the run's history holds a started timer: the workflow task that
+// started it is complete, so the run waits in Temporal and not only in the run's events
+// (which a workflow task writes before it completes).
+func (e *childEnv) waitForTimer(t testing.TB, runID string, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !slices.ContainsFunc(e.history(t, runID), func(event *historypb.HistoryEvent) bool {
+		return event.GetEventType() == enumspb.EVENT_TYPE_TIMER_STARTED
+	}) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the run's history holds no started timer within %v", within)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// history answers the events of a run's execution on the installation's embedded Temporal.
+func (e *childEnv) history(t testing.TB, runID string) []*historypb.HistoryEvent {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	c, err := engine.Dial(ctx, engine.ClientOptions{Address: "127.0.0.1:" + strconv.Itoa(e.temporalPort), Namespace: "agencyhub"})
@@ -172,18 +201,16 @@ func (e *childEnv) taskBuilds(t testing.TB, runID string) []string {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	var builds []string
-	events := c.GetWorkflowHistory(ctx, runID, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-	for events.HasNext() {
-		e, err := events.Next()
+	var events []*historypb.HistoryEvent
+	iter := c.GetWorkflowHistory(ctx, runID, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for iter.HasNext() {
+		event, err := iter.Next()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if done := e.GetWorkflowTaskCompletedEventAttributes(); done != nil {
-			builds = append(builds, done.GetDeploymentVersion().GetBuildId())
-		}
+		events = append(events, event)
 	}
-	return builds
+	return events
 }
 
 // kill stops the process with SIGKILL (no shutdown code runs) and waits until it is gone.
@@ -450,6 +477,7 @@ func TestRestartOntoANewBuildDuringADelayFinishesTheRun(t *testing.T) {
 	if got := tg.count("POST /second"); got != 0 {
 		t.Fatalf("second ran before the delay ended: %d hits", got)
 	}
+	env.waitForTimer(t, runID, 30*time.Second)
 	first.kill(t)
 	t.Logf("killed the server %s after its start, during the delay", time.Since(began).Round(time.Millisecond))
 	if got := tg.count("POST /second"); got != 0 {
