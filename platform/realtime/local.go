@@ -72,7 +72,12 @@ func (l *Local) missedAll() {
 // Subscribe on a closed bus returns a subscription whose channel is already closed.
 func (l *Local) Subscribe(topics ...string) *Subscription {
 	// The caller may reuse its slice; Close needs the topics as they were.
-	s := &Subscription{bus: l, topics: slices.Clone(topics), ch: make(chan Message, subscriptionBuffer), missed: make(chan struct{}, 1)}
+	s := &Subscription{
+		bus:    l,
+		topics: slices.Clone(topics),
+		ch:     make(chan Message, subscriptionBuffer),
+		missed: make(chan struct{}, 1),
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
