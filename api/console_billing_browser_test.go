@@ -116,6 +116,13 @@ func TestConsoleClientsAndBilling(t *testing.T) {
 	tb.click("Record payment")
 	tb.see("✓ Paid")
 	tb.seeIn("Payments", "RUB\u00a010,000.50")
+	// Its receipt, uploaded on the action's page, is listed under Documents with its kind.
+	tb.seeIn("Documents", "No documents yet.")
+	attach(tb, `document.querySelector('form[aria-label="Upload a document"] input[type="file"]')`, "receipt.txt", "Paid: RUB 10,000.50\n")
+	tb.choose("Kind", "Receipt")
+	tb.click("Upload")
+	tb.seeIn("Documents", "receipt.txt")
+	tb.seeIn("Documents", "Receipt · ")
 	ads := site.actionDue(grace, projectID, "2026-11-26")
 	if facts := facts(ads); len(facts) != 1 || ads.str("status") != "paid" {
 		tb.fail("the Ads action is %s with %d facts, want paid with 1: %s", ads.str("status"), len(facts), ads.Body)

@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"net/http"
@@ -750,6 +751,29 @@ func (tb *tab) fieldShows(label, message string) {
 			return this.getAttribute("aria-invalid") === "true" && said.includes(message) ? true : null;
 		}`, nil, message)
 	})
+}
+
+// attach hands the file input the script find answers a file, as choosing one does.
+func attach(tb *tab, find, name, content string) {
+	tb.t.Helper()
+	tb.eval(`(() => { const input = ` + find + `; const files = new DataTransfer();
+		files.items.add(new File([` + jsString(content) + `], ` + jsString(name) + `, {type: "text/plain"}));
+		input.files = files.files; input.dispatchEvent(new Event("change", {bubbles: true})); })()`)
+}
+
+// download fetches a link the page shows, as following it does, and answers the body.
+func download(t *testing.T, href string) string {
+	t.Helper()
+	res, err := http.Get(href)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Disposition"), "attachment") {
+		t.Fatalf("download %s: %d %s", href, res.StatusCode, body)
+	}
+	return string(body)
 }
 
 // signIn signs in on the sign-in page the tab shows.

@@ -6,7 +6,6 @@ package api_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -143,29 +142,6 @@ func (d *siteChatDesk) inWidget(js string, out ...any) {
 func (d *siteChatDesk) waitWidget(what, js string) {
 	d.t.Helper()
 	d.visitor.waitJS(what, `(() => { const w = `+shadow+`; return !!(`+js+`); })()`)
-}
-
-// attach hands the file input the script find answers a file, as choosing one does.
-func attach(tb *tab, find, name, content string) {
-	tb.t.Helper()
-	tb.eval(`(() => { const input = ` + find + `; const files = new DataTransfer();
-		files.items.add(new File([` + jsString(content) + `], ` + jsString(name) + `, {type: "text/plain"}));
-		input.files = files.files; input.dispatchEvent(new Event("change", {bubbles: true})); })()`)
-}
-
-// download fetches a link the page shows, as following it does, and answers the body.
-func download(t *testing.T, href string) string {
-	t.Helper()
-	res, err := http.Get(href)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	body, _ := io.ReadAll(res.Body)
-	if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Disposition"), "attachment") {
-		t.Fatalf("download %s: %d %s", href, res.StatusCode, body)
-	}
-	return string(body)
 }
 
 // TestConsoleSiteChatDesk is an operator's day at the desk: the visitor shows up in the

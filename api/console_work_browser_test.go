@@ -119,6 +119,16 @@ func TestConsoleWorkBoard(t *testing.T) {
 	tb.seeIn("Time", "0:01:30 (timer)")
 	tb.see("Start timer")
 	tb.seeIn("Running timer", "Fix form")
+
+	// A file attached on the task's page is listed, and its link downloads it.
+	tb.seeIn("Files", "No file yet.")
+	attach(tb, `document.querySelector('.work-card input[type="file"]')`, "brief.txt", "Tone: friendly.\n")
+	tb.seeIn("Files", "brief.txt")
+	var href string
+	tb.eval(`[...document.querySelectorAll(".attachments a")].find((a) => a.textContent === "brief.txt").href`, &href)
+	if got := download(t, href); got != "Tone: friendly.\n" {
+		tb.fail("the attachment downloads as %q, want what was attached", got)
+	}
 }
 
 // columnHolds waits until the board's column shows exactly these tasks, in this order.

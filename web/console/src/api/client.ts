@@ -94,6 +94,23 @@ export const api = createClient<paths>({
 });
 api.use(session);
 
+/** A part of a multipart body: a text or a file (a File sends its name). */
+type Part = string | Blob;
+
+/** multipart is an upload's body and serializer, to spread into a request's options. The
+ * contract's multipart bodies type a file part as a string (format: binary), and so do the
+ * generated types: the body the type checker sees holds "" in each file's place, and the
+ * form the browser sends holds the files. */
+export function multipart<P extends Record<string, Part>>(parts: P) {
+  const form = new FormData();
+  const body: Record<string, string> = {};
+  for (const [name, part] of Object.entries(parts)) {
+    form.append(name, part);
+    body[name] = typeof part === "string" ? part : "";
+  }
+  return { body: body as { [K in keyof P]: P[K] extends string ? P[K] : string }, bodySerializer: () => form };
+}
+
 /** data returns a response's body, or throws its Problem, for TanStack Query's functions. */
 export async function data<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   const { data, error, response } = await call;

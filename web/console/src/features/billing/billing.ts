@@ -1,7 +1,7 @@
 // A project's billing through the API: payment actions and what is done to them (confirm,
 // snooze, manual payments, documents), the payment schedule and the service types.
 import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
-import { api, data } from "../../api/client";
+import { api, data, multipart } from "../../api/client";
 import type { components } from "../../api/schema.gen";
 import { useEveryPage } from "../../lib/useEveryPage";
 import { queueQuery, type QueueView } from "./queue";
@@ -124,19 +124,13 @@ export function useDocuments(actionId: string) {
 export function useUploadDocument(actionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ file, kind }: { file: File; kind: PaymentDocument["kind"] }) => {
-      const form = new FormData();
-      form.append("file", file);
-      form.append("kind", kind);
-      return data(
+    mutationFn: ({ file, kind }: { file: File; kind: PaymentDocument["kind"] }) =>
+      data(
         api.POST("/api/v1/payment-actions/{payment_action_id}/documents", {
           params: { path: { payment_action_id: actionId } },
-          // The generated type says what the parts are; the browser writes the FormData.
-          body: { file: "", kind },
-          bodySerializer: () => form,
+          ...multipart({ file, kind }),
         }),
-      );
-    },
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: documentsKey(actionId) }),
   });
 }

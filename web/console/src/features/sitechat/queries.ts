@@ -1,7 +1,7 @@
 // The site chat desk's server state: one query key under "site-chat" per thing the API
 // answers, so a change of the active project (which invalidates every query) reloads them.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, data } from "../../api/client";
+import { api, data, multipart } from "../../api/client";
 import type { components } from "../../api/schema.gen";
 import { withMessage } from "./live";
 
@@ -198,17 +198,13 @@ export function useSendMessage(conversationId: string) {
 export function useSendFile(conversationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (file: File) => {
-      const form = new FormData();
-      form.append("file", file);
-      return data(
+    mutationFn: (file: File) =>
+      data(
         api.POST("/api/v1/site-chat-conversations/{conversation_id}/attachments", {
           params: { path: { conversation_id: conversationId } },
-          body: { file: "" },
-          bodySerializer: () => form,
+          ...multipart({ file }),
         }),
-      );
-    },
+      ),
     onSuccess: (m) => queryClient.setQueryData(siteChatKeys.messages(conversationId), (old: Message[] | undefined) => old && withMessage(old, m)),
   });
 }

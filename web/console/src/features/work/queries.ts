@@ -1,7 +1,7 @@
 // The work tracker's server state: one query key under "work" per thing the API answers,
 // so a change of the active company (which invalidates every query) reloads them all.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, data } from "../../api/client";
+import { api, data, multipart } from "../../api/client";
 import type { components } from "../../api/schema.gen";
 
 export type Task = components["schemas"]["Task"];
@@ -192,17 +192,13 @@ export function useAttachments(taskId: string) {
 export function useAttach(taskId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (file: File) => {
-      const form = new FormData();
-      form.append("file", file);
-      return data(
+    mutationFn: (file: File) =>
+      data(
         api.POST("/api/v1/work/tasks/{task_id}/attachments", {
           params: { path: { task_id: taskId } },
-          body: { file: "" },
-          bodySerializer: () => form,
+          ...multipart({ file }),
         }),
-      );
-    },
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: workKeys.attachments(taskId) }),
   });
 }

@@ -312,7 +312,7 @@ function hangUp(call: CallSession) {
   if (!r) return;
   patch(id, { recording: "saving" });
   r.stop()
-    .then((file) => uploadRecording(call, file, recordingName(call, r.type)))
+    .then((blob) => uploadRecording(call, new File([blob], recordingName(call, r.type), { type: blob.type })))
     .then(
       () => patch(id, { recording: "saved" }),
       (error: unknown) => patch(id, { recording: "failed", error }),

@@ -1,7 +1,7 @@
 // The calls' server state: a visit's calls and each call's recordings, under the desk's
 // "site-chat" key, so a change of the active project reloads them too.
 import { useQuery } from "@tanstack/react-query";
-import { api, data } from "../../../api/client";
+import { api, data, multipart } from "../../../api/client";
 import type { CallSession } from "./callState";
 
 export const callKeys = {
@@ -41,14 +41,11 @@ export function useRecordings(callSessionId: string) {
 }
 
 /** uploadRecording stores a call's recording through the API, as the multipart body it takes. */
-export function uploadRecording(call: CallSession, file: Blob, name: string) {
-  const form = new FormData();
-  form.append("file", file, name);
+export function uploadRecording(call: CallSession, file: File) {
   return data(
     api.POST("/api/v1/site-chat/calls/{call_session_id}/recordings", {
       params: { path: { call_session_id: call.call_session_id } },
-      body: { file: "" },
-      bodySerializer: () => form,
+      ...multipart({ file }),
     }),
   );
 }
