@@ -1,11 +1,13 @@
 package desktop
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -92,52 +94,71 @@ func Topic(userID uuid.UUID) string { return "user:" + userID.String() }
 // the recipient's open streams. Call it after the change it tells of is committed, so a
 // message never announces something that was rolled back. Errors: internal.
 func (in *Inbox) Post(ctx context.Context, notices ...Notice) error {
-	for _, n := range notices {
-		stored, err := in.post(ctx, n)
-		if err != nil {
-			return err
-		}
-		if stored {
-			if err := in.Bus.Publish(ctx, Topic(n.UserID), nil); err != nil {
-				slog.WarnContext(ctx, "desktop message not published", "user_id", n.UserID, "err", err)
-			}
+	stored, err := in.store(ctx, notices)
+	if err != nil {
+		return err
+	}
+	for _, n := range stored {
+		if err := in.Bus.Publish(ctx, Topic(n.UserID), nil); err != nil {
+			slog.WarnContext(ctx, "desktop message not published", "user_id", n.UserID, "err", err)
 		}
 	}
 	return nil
 }
 
-// post stores one notice under the user's next sequence number and reports whether it was
-// new. The user's row is locked first, so that concurrent posts for one user take their
-// numbers one after another (NO KEY UPDATE: rows that merely reference the user are not
-// held up); SQLite's write transactions are serial already.
-func (in *Inbox) post(ctx context.Context, n Notice) (bool, error) {
-	if n.CompanyID == uuid.Nil || n.UserID == uuid.Nil || n.Kind == "" || n.DedupeKey == "" || strings.TrimSpace(n.Title) == "" {
-		return false, models.Internal("desktop notice lacks company, user, kind, title or dedupe key: %+v", n)
+// store stores the notices in one transaction, each under its user's next sequence number,
+// and answers those that were new. One commit for all: an event told to a project's fifty
+// operators is one write to the disk, not fifty. Each user's row is locked first, so that
+// concurrent posts for one user take their numbers one after another (NO KEY UPDATE: rows
+// that merely reference the user are not held up), and the rows are locked in the order
+// of their ids, so that two posts to the same users take turns rather than deadlock.
+// SQLite's write transactions are serial already.
+func (in *Inbox) store(ctx context.Context, notices []Notice) ([]Notice, error) {
+	for _, n := range notices {
+		if n.CompanyID == uuid.Nil || n.UserID == uuid.Nil || n.Kind == "" || n.DedupeKey == "" || strings.TrimSpace(n.Title) == "" {
+			return nil, models.Internal("desktop notice lacks company, user, kind, title or dedupe key: %+v", n)
+		}
 	}
-	var stored bool
+	ordered := slices.Clone(notices)
+	slices.SortStableFunc(ordered, func(a, b Notice) int { return bytes.Compare(a.UserID[:], b.UserID[:]) })
+	var stored []Notice
 	err := in.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var user struct{ ID uuid.UUID }
-		if err := tx.Table("users").
-			Clauses(clause.Locking{Strength: "NO KEY UPDATE"}).
-			Select("id").
-			Take(&user, "id = ?", n.UserID).Error; err != nil {
-			return err
+		stored = nil
+		for _, n := range ordered {
+			isNew, err := in.post(tx, n)
+			if err != nil {
+				return fmt.Errorf("user %s: %w", n.UserID, err)
+			}
+			if isNew {
+				stored = append(stored, n)
+			}
 		}
-		var last int64
-		if err := tx.Model(&Message{}).Where("user_id = ?", n.UserID).Select("COALESCE(MAX(sequence), 0)").Scan(&last).Error; err != nil {
-			return err
-		}
-		m := Message{ID: models.NewID(), CompanyID: n.CompanyID, UserID: n.UserID, ProjectID: n.ProjectID,
-			Sequence: last + 1, Kind: n.Kind, Title: cut(strings.TrimSpace(n.Title), maxTitle), Body: cut(n.Body, maxBody),
-			SubjectType: n.SubjectType, SubjectID: n.SubjectID, DedupeKey: n.DedupeKey, CreatedAt: in.now()}
-		res := tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "user_id"}, {Name: "dedupe_key"}}, DoNothing: true}).Create(&m)
-		stored = res.RowsAffected == 1
-		return res.Error
+		return nil
 	})
 	if err != nil {
-		return false, models.Internal("store desktop message for user %s: %w", n.UserID, err)
+		return nil, models.Internal("store desktop messages: %w", err)
 	}
 	return stored, nil
+}
+
+// post stores one notice in the transaction and reports whether it was new.
+func (in *Inbox) post(tx *gorm.DB, n Notice) (bool, error) {
+	var user struct{ ID uuid.UUID }
+	if err := tx.Table("users").
+		Clauses(clause.Locking{Strength: "NO KEY UPDATE"}).
+		Select("id").
+		Take(&user, "id = ?", n.UserID).Error; err != nil {
+		return false, err
+	}
+	var last int64
+	if err := tx.Model(&Message{}).Where("user_id = ?", n.UserID).Select("COALESCE(MAX(sequence), 0)").Scan(&last).Error; err != nil {
+		return false, err
+	}
+	m := Message{ID: models.NewID(), CompanyID: n.CompanyID, UserID: n.UserID, ProjectID: n.ProjectID,
+		Sequence: last + 1, Kind: n.Kind, Title: cut(strings.TrimSpace(n.Title), maxTitle), Body: cut(n.Body, maxBody),
+		SubjectType: n.SubjectType, SubjectID: n.SubjectID, DedupeKey: n.DedupeKey, CreatedAt: in.now()}
+	res := tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "user_id"}, {Name: "dedupe_key"}}, DoNothing: true}).Create(&m)
+	return res.RowsAffected == 1, res.Error
 }
 
 // Filter narrows a list: Unread keeps the messages not acknowledged yet.

@@ -2,6 +2,8 @@ package notify_test
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -256,6 +258,46 @@ func TestARunningNotifierWakesOnAnnouncedEvents(t *testing.T) {
 				t.Fatal("the failed run was not told within 10 s")
 			}
 			time.Sleep(10 * time.Millisecond)
+		}
+	})
+}
+
+// TestPostsToTheSameUsersInEitherOrderAllLand: posts that name the same two users in
+// opposite orders, all at once, each land whole, and each user's messages are numbered one
+// after another.
+func TestPostsToTheSameUsersInEitherOrderAllLand(t *testing.T) {
+	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
+		f := newFixture(t, db)
+		ada, bob := f.member("ada", "en"), f.member("bob", "en")
+		notice := func(user uuid.UUID, key string) desktop.Notice {
+			return desktop.Notice{CompanyID: f.tenant.Company.ID, UserID: user, Kind: desktop.KindConversationOpened,
+				Title: "A visitor started a conversation", DedupeKey: key}
+		}
+		const rounds = 20
+		var wg sync.WaitGroup
+		errs := make(chan error, 2*rounds)
+		for i := range rounds {
+			key := fmt.Sprint("conversation-", i)
+			wg.Go(func() { errs <- f.inbox.Post(context.Background(), notice(ada, key+"-a"), notice(bob, key+"-a")) })
+			wg.Go(func() { errs <- f.inbox.Post(context.Background(), notice(bob, key+"-b"), notice(ada, key+"-b")) })
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, user := range []uuid.UUID{ada, bob} {
+			ms := f.messages(user)
+			if len(ms) != 2*rounds {
+				t.Fatalf("%d messages for %s, want %d", len(ms), user, 2*rounds)
+			}
+			for i, m := range ms {
+				if m.Sequence != int64(i+1) {
+					t.Fatalf("message %d of %s has sequence %d", i+1, user, m.Sequence)
+				}
+			}
 		}
 	})
 }
