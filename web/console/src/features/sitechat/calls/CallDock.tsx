@@ -7,7 +7,7 @@ import { CallFailure } from "./CallFailure";
 import { IncomingCall } from "./IncomingCall";
 import { isLive } from "./callState";
 import { leaveCall, onCallEnvelope, useCalls } from "./callStore";
-import { callKeys } from "./queries";
+import { readRecordingsAgain } from "./queries";
 import "./texts";
 import "./calls.css";
 
@@ -24,7 +24,7 @@ export function CallDock() {
   // A recording saved shows in the visit's list of calls.
   const saved = active?.recording === "saved" ? active.call.call_session_id : "";
   useEffect(() => {
-    if (saved) void queryClient.invalidateQueries({ queryKey: callKeys.recordings(saved) });
+    if (saved) void readRecordingsAgain(queryClient, saved);
   }, [saved, queryClient]);
 
   const answerFailed = failure?.callSessionId ? failure : undefined;

@@ -1,6 +1,6 @@
 // The calls' server state: a visit's calls and each call's recordings, under the desk's
 // "site-chat" key, so a change of the active project reloads them too.
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, type QueryClient } from "@tanstack/react-query";
 import { api, data, multipart } from "../../../api/client";
 import type { CallSession } from "./callState";
 
@@ -48,4 +48,14 @@ export function uploadRecording(call: CallSession, file: File) {
       ...multipart({ file }),
     }),
   );
+}
+
+/** readRecordingsAgain has the call's recordings read again, once one is saved. A first
+ * read begun before the upload was answered is cancelled rather than joined: TanStack Query
+ * joins a query's fetch in flight while it has no data yet, and would keep that read's
+ * empty answer. */
+export async function readRecordingsAgain(queryClient: QueryClient, callSessionId: string) {
+  const queryKey = callKeys.recordings(callSessionId);
+  await queryClient.cancelQueries({ queryKey });
+  await queryClient.invalidateQueries({ queryKey });
 }
