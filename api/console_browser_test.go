@@ -475,7 +475,7 @@ func (tb *tab) clickAt(what, find string, inCanvas bool) {
 		if !ok || err != nil {
 			return false, err
 		}
-		return true, chromedp.Run(ctx, chromedp.MouseClickXY(at[0], at[1]))
+		return clickPoint(ctx, at)
 	})
 }
 
@@ -576,8 +576,24 @@ func aimAt(scroll bool) string {
 	if (r.left !== before.left || r.top !== before.top || r.width !== before.width) return null;
 	const x = r.left + r.width / 2, y = r.top + r.height / 2;
 	const top = document.elementFromPoint(x, y);
-	return top && (top === this || this.contains(top)) ? [x, y] : null;
+	if (!top || !this.contains(top)) return null;
+	const target = this;
+	window.__landed = undefined;
+	document.addEventListener("click", (e) => { window.__landed = target.contains(e.target); }, {capture: true, once: true});
+	return [x, y];
 }`
+}
+
+// clickPoint clicks where pointAt aimed, and answers whether the click landed there: the
+// page can still move between the aim and the click (a badge that loads late), and a
+// click that missed is aimed again. A click that left the page landed.
+func clickPoint(ctx context.Context, at [2]float64) (bool, error) {
+	if err := chromedp.Run(ctx, chromedp.MouseClickXY(at[0], at[1])); err != nil {
+		return false, err
+	}
+	var missed bool
+	err := chromedp.Run(ctx, chromedp.Evaluate(`window.__landed === false`, &missed))
+	return !missed, err
 }
 
 // click clicks, with the mouse, the button, link or other control of that name.
@@ -589,7 +605,7 @@ func (tb *tab) click(name string) {
 		if !ok || err != nil {
 			return false, err
 		}
-		return true, chromedp.Run(ctx, chromedp.MouseClickXY(at[0], at[1]))
+		return clickPoint(ctx, at)
 	})
 }
 
