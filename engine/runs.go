@@ -409,5 +409,7 @@ func (s *Runs) RetryAction(ctx context.Context, r *automation.Run, actionKey str
 	if err := s.execute(ctx, &reopened, in, enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE); err != nil {
 		return nil, err
 	}
-	return s.Workflows.Run(ctx, r.ID)
+	// The contract answers the run pending again, as reopened: a read after the start
+	// could find a short run, started eagerly, finished already.
+	return &reopened, nil
 }
