@@ -64,30 +64,34 @@ func (s *Service) signVisitorToken(v *VisitSession) (string, time.Time, error) {
 }
 
 // VerifyVisitorToken checks a visitor token (signature, algorithm, audience, lifetime) and
-// answers the visitor, visit session and widget it binds, read afresh; the widget must
-// still be active. Errors: unauthenticated (X-Visitor-Token) for any bad token.
+// answers the visitor, visit session and widget it binds, read afresh in one query; the
+// widget must still be active. Errors: unauthenticated (X-Visitor-Token) for any bad token.
 func (s *Service) VerifyVisitorToken(ctx context.Context, raw string) (*VisitorAccess, error) {
 	ids, err := s.readVisitorToken(raw)
 	if err != nil {
 		return nil, err
 	}
 	db := s.DB.WithContext(ctx)
-	session, err := take[VisitSession](
-		db, "visit_session_not_found", "id = ? AND visitor_id = ? AND chat_widget_id = ?",
-		ids.session, ids.visitor, ids.widget,
-	)
-	if err != nil {
-		return nil, tokenLookup(err)
+	var row tokenRows
+	err = db.InnerJoins("Widget", s.DB.Where(&Widget{Status: WidgetActive})).InnerJoins("Visitor").
+		Where("site_visit_sessions.id = ? AND site_visit_sessions.visitor_id = ? AND site_visit_sessions.chat_widget_id = ?",
+			ids.session, ids.visitor, ids.widget).
+		Take(&row).Error
+	if models.IsNotFound(err) {
+		return nil, errVisitorToken
 	}
-	widget, err := take[Widget](db, "site_chat_widget_not_found", "id = ? AND status = ?", ids.widget, WidgetActive)
 	if err != nil {
-		return nil, tokenLookup(err)
+		return nil, models.Internal("read visitor token's rows: %w", err)
 	}
-	visitor, err := take[Visitor](db, "visitor_not_found", "id = ?", ids.visitor)
-	if err != nil {
-		return nil, tokenLookup(err)
-	}
-	return &VisitorAccess{Visitor: visitor, Session: session, Widget: widget}, nil
+	return &VisitorAccess{Visitor: &row.Visitor, Session: &row.VisitSession, Widget: &row.Widget}, nil
+}
+
+// tokenRows are the rows a visitor token binds: its visit session, joined to its widget
+// and its visitor.
+type tokenRows struct {
+	VisitSession
+	Widget  Widget  `gorm:"foreignKey:ChatWidgetID"`
+	Visitor Visitor `gorm:"foreignKey:VisitorID"`
 }
 
 // CheckVisitorTokens answers, for each token, nil when VerifyVisitorToken would accept it
@@ -173,14 +177,6 @@ func (s *Service) readVisitorToken(raw string) (visitorTokenIDs, error) {
 		return visitorTokenIDs{}, errVisitorToken
 	}
 	return visitorTokenIDs{visitor: visitorID, session: sessionID, widget: widgetID}, nil
-}
-
-// tokenLookup turns "the token's rows are gone" into the token's one refusal.
-func tokenLookup(err error) error {
-	if models.IsKind(err, models.KindNotFound) {
-		return errVisitorToken
-	}
-	return err
 }
 
 // Binds reports whether the ids a visitor's request names (uuid.Nil or "" for absent) are
