@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/client"
+
+	"agencyhub/platform/freeport"
 )
 
 type options struct {
@@ -124,7 +126,7 @@ func (c *cluster) startOurs() (string, error) {
 	)
 	// Listen addresses are the cluster's to give, the metrics' too: one from the
 	// environment would be taken by the first instance and refused to the others.
-	ports, err := freePorts(3 * instances)
+	ports, err := freeport.Pick("127.0.0.1", 3*instances)
 	if err != nil {
 		return "", err
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -25,6 +24,7 @@ import (
 
 	"agencyhub/engine"
 	"agencyhub/engine/temporalns"
+	"agencyhub/platform/freeport"
 )
 
 // temporalServices are Temporal's services, each a process of its own; frontend is the
@@ -207,7 +207,7 @@ type servicePorts struct{ GRPC, Membership, HTTP int }
 // writeTemporalConfig picks free ports for the services and writes each service's
 // configuration and the dynamic configuration into the data dir.
 func (c *cluster) writeTemporalConfig() error {
-	free, err := freePorts(3*len(temporalServices) + 1)
+	free, err := freeport.Pick("127.0.0.1", 3*len(temporalServices)+1)
 	if err != nil {
 		return err
 	}
@@ -397,30 +397,4 @@ func pollers(ctx context.Context, tc client.Client) ([]string, error) {
 		ids = append(ids, p.GetIdentity())
 	}
 	return ids, nil
-}
-
-// freePorts reserves n distinct free TCP ports on loopback, below 32768: Temporal keeps
-// its services' membership ports in a smallint column, and the kernel hands out ephemeral
-// ports above it.
-func freePorts(n int) ([]int, error) {
-	var listeners []net.Listener
-	defer func() {
-		for _, l := range listeners {
-			l.Close()
-		}
-	}()
-	ports := make([]int, 0, n)
-	for tries := 0; len(ports) < n; tries++ {
-		if tries == 1000 {
-			return nil, errors.New("find a free port: none free among 1,000 tried")
-		}
-		port := 20000 + rand.IntN(12000)
-		l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
-		if err != nil {
-			continue
-		}
-		listeners = append(listeners, l)
-		ports = append(ports, port)
-	}
-	return ports, nil
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -23,6 +22,7 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 
 	"agencyhub/engine"
+	"agencyhub/platform/freeport"
 )
 
 // serveEnv makes the test binary run the server (main) instead of the tests: the restart
@@ -85,14 +85,14 @@ func newChildEnv(t testing.TB) *childEnv {
 	}
 }
 
+// freePort picks a port for a server started with it (see freeport).
 func freePort(t testing.TB) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	ports, err := freeport.Pick("127.0.0.1", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return ports[0]
 }
 
 // start runs the server on the environment's data dir and waits until /healthz answers ok.

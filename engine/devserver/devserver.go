@@ -37,6 +37,7 @@ import (
 	"go.uber.org/zap"
 
 	"agencyhub/engine/temporalns"
+	"agencyhub/platform/freeport"
 )
 
 // Options configure the embedded Temporal server.
@@ -86,7 +87,7 @@ func Start(opts Options) (*Server, error) {
 	if opts.IP == "" {
 		opts.IP = "127.0.0.1"
 	}
-	ports, err := freePorts(opts.IP, 5)
+	ports, err := freeport.Pick(opts.IP, 5)
 	if err != nil {
 		return nil, err
 	}
@@ -310,24 +311,4 @@ func sqliteConfig(opts Options) (*config.SQL, error) {
 		return nil, fmt.Errorf("embedded Temporal: create namespace: %w", err)
 	}
 	return conf, nil
-}
-
-// freePorts reserves n distinct free TCP ports on ip.
-func freePorts(ip string, n int) ([]int, error) {
-	var listeners []net.Listener
-	defer func() {
-		for _, l := range listeners {
-			l.Close()
-		}
-	}()
-	ports := make([]int, n)
-	for i := range ports {
-		l, err := net.Listen("tcp", net.JoinHostPort(ip, "0"))
-		if err != nil {
-			return nil, fmt.Errorf("find a free port: %w", err)
-		}
-		listeners = append(listeners, l)
-		ports[i] = l.Addr().(*net.TCPAddr).Port
-	}
-	return ports, nil
 }
