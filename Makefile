@@ -51,9 +51,11 @@ console-check: console
 # `go test -vet=all` runs all of vet's analyzers on every package, those without tests
 # included, in the pass that builds the tests: the facts vet needs about the dependencies
 # (the whole Temporal server among them) are computed once. A separate `go vet` would compute
-# them again, since the two keep their results apart in the build cache.
+# them again, since the two keep their results apart in the build cache. Three tests at a
+# time, not one a core: many of them wait (on timers, pages, Temporal) with a core idle
+# (docs/performance.md).
 test: fmt-check console-check
-	go test -vet=all -count=1 -timeout 15m ./...
+	go test -vet=all -count=1 -timeout 15m -parallel 3 ./...
 
 fmt-check:
 	@test -z "$$(gofmt -l $(GO_FILES))" || (gofmt -l $(GO_FILES) && echo "gofmt needed" && exit 1)
