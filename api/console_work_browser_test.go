@@ -120,10 +120,11 @@ func TestConsoleWorkBoard(t *testing.T) {
 	tb.see("Start timer")
 	tb.seeIn("Running timer", "Fix form")
 
-	// A file attached on the task's page is listed, and its link downloads it.
+	// A file attached on the task's page is listed with its size, and its link downloads it.
 	tb.seeIn("Files", "No file yet.")
 	attach(tb, `document.querySelector('.work-card input[type="file"]')`, "brief.txt", "Tone: friendly.\n")
 	tb.seeIn("Files", "brief.txt")
+	tb.seeIn("Files", "16 byte") // its size, and not "0 kB"
 	var href string
 	tb.eval(`[...document.querySelectorAll(".attachments a")].find((a) => a.textContent === "brief.txt").href`, &href)
 	if got := download(t, href); got != "Tone: friendly.\n" {

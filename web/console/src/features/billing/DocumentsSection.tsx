@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { ProblemAlert, fieldError } from "../../components/ProblemAlert";
 import { SelectField } from "../../components/SelectField";
 import { formatTimestamp } from "../../lib/dates";
+import { formatFileSize } from "../../lib/fileSize";
 import { documentKinds, useDocuments, useUploadDocument, type PaymentDocument } from "./billing";
 import "./texts";
 
@@ -12,7 +13,6 @@ export function DocumentsSection({ actionId }: { actionId: string }) {
   const { t, i18n } = useTranslation("billing");
   const { t: common } = useTranslation();
   const documents = useDocuments(actionId);
-  const size = new Intl.NumberFormat(i18n.language, { style: "unit", unit: "kilobyte", maximumFractionDigits: 1 });
   return (
     <section className="panel stack" aria-labelledby="documents-title">
       <h2 id="documents-title">{t("documents")}</h2>
@@ -29,7 +29,7 @@ export function DocumentsSection({ actionId }: { actionId: string }) {
                   {d.file_name}
                 </a>
                 <div className="muted">
-                  {t(`kind_${d.kind}`)} · {size.format(d.size_bytes / 1024)} · {formatTimestamp(d.created_at, i18n.language)}
+                  {t(`kind_${d.kind}`)} · {formatFileSize(d.size_bytes, i18n.language)} · {formatTimestamp(d.created_at, i18n.language)}
                 </div>
               </div>
             </li>

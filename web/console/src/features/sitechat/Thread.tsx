@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { formatTimestamp } from "../../lib/dates";
+import { formatFileSize } from "../../lib/fileSize";
 import type { Message } from "./queries";
 
 /** Thread is a conversation's messages, oldest first, each with its author (the visitor by
@@ -31,7 +32,7 @@ export function Thread({ messages, me, visitorName }: { messages: Message[]; me:
                     <a href={a.download_url} download={a.file_name} aria-label={t("download", { name: a.file_name })}>
                       {a.file_name}
                     </a>{" "}
-                    <small className="muted">{size(a.size_bytes, i18n.language)}</small>
+                    <small className="muted">{formatFileSize(a.size_bytes, i18n.language)}</small>
                   </li>
                 ))}
               </ul>
@@ -44,10 +45,4 @@ export function Thread({ messages, me, visitorName }: { messages: Message[]; me:
       <li ref={end} aria-hidden="true" className="thread-end" />
     </ol>
   );
-}
-
-/** size writes a file's size in the language's bytes, kB or MB. */
-function size(bytes: number, language: string): string {
-  const [unit, n] = bytes >= 1 << 20 ? ["megabyte", bytes / (1 << 20)] : bytes >= 1024 ? ["kilobyte", bytes / 1024] : ["byte", bytes];
-  return new Intl.NumberFormat(language, { style: "unit", unit, unitDisplay: "short", maximumFractionDigits: 1 }).format(n);
 }

@@ -1,6 +1,7 @@
 import { useId, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { ProblemAlert } from "../../components/ProblemAlert";
+import { formatFileSize } from "../../lib/fileSize";
 import { useAttach, useAttachments } from "./queries";
 import "./texts";
 
@@ -14,7 +15,6 @@ export function TaskAttachments({ taskId }: { taskId: string }) {
   const files = useAttachments(taskId);
   const attach = useAttach(taskId);
   const input = useRef<HTMLInputElement>(null);
-  const size = (bytes: number) => new Intl.NumberFormat(i18n.language, { style: "unit", unit: "kilobyte", maximumFractionDigits: 1 }).format(bytes / 1024);
   return (
     <section className="work-card" aria-labelledby={headingId}>
       <h2 id={headingId}>{t("attachments")}</h2>
@@ -28,7 +28,7 @@ export function TaskAttachments({ taskId }: { taskId: string }) {
               <a href={f.download_url} download={f.file_name}>
                 {f.file_name}
               </a>{" "}
-              <span className="muted">{size(f.size_bytes)}</span>
+              <span className="muted">{formatFileSize(f.size_bytes, i18n.language)}</span>
             </li>
           ))}
         </ul>
