@@ -197,9 +197,12 @@ dynamicConfigClient:
 
 // dynamicConfig lets the transfer queue, which hands new workflow and activity tasks to
 // matching, read 1,000 times a second: Temporal's 20 per shard holds each task up to 50 ms
-// on a cluster of few shards (docs/operations.md).
+// on a cluster of few shards (docs/operations.md). Its history long polls last 5 s, as the
+// embedded server's do (engine/devserver).
 const dynamicConfig = `history.transferProcessorMaxPollRPS:
   - value: 1000
+history.longPollExpirationInterval:
+  - value: 5s
 `
 
 type servicePorts struct{ GRPC, Membership, HTTP int }

@@ -115,6 +115,10 @@ func Start(opts Options) (*Server, error) {
 	// that limit held every task after the first few for up to 50 ms. Worker deployment
 	// versions (the workers' builds, engine.Promote) need the two versioning switches on:
 	// they are by default in this server version, and set here so that they stay on.
+	// A caller waiting for a run's end (workflow.call with wait, retry-action) long-polls
+	// the history service, which wakes it through a one-slot channel that drops a
+	// notification when it is full: under load a finished run was answered only when the
+	// poll expired, after the default 20 s. Polls of 5 s bound such a miss.
 	dyn := dynamicconfig.StaticClient{
 		dynamicconfig.EnableDeploymentVersions.Key():                     true,
 		dynamicconfig.FrontendEnableWorkerVersioningWorkflowAPIs.Key():   true,
@@ -123,6 +127,7 @@ func Start(opts Options) (*Server, error) {
 		dynamicconfig.MatchingNumTaskqueueReadPartitions.Key():           1,
 		dynamicconfig.MatchingNumTaskqueueWritePartitions.Key():          1,
 		dynamicconfig.TransferProcessorMaxPollRPS.Key():                  1000,
+		dynamicconfig.HistoryLongPollExpirationInterval.Key():            5 * time.Second,
 	}
 	serverOpts := []temporal.ServerOption{
 		temporal.WithConfig(conf),
