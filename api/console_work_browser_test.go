@@ -124,7 +124,7 @@ func TestConsoleWorkBoard(t *testing.T) {
 	tb.seeIn("Files", "No file yet.")
 	attach(tb, `document.querySelector('.work-card input[type="file"]')`, "brief.txt", "Tone: friendly.\n")
 	tb.seeIn("Files", "brief.txt")
-	tb.seeIn("Files", "16 byte") // its size, and not "0 kB"
+	tb.seeIn("Files", "16 bytes") // its size, and not "0 kB"
 	var href string
 	tb.eval(`[...document.querySelectorAll(".attachments a")].find((a) => a.textContent === "brief.txt").href`, &href)
 	if got := download(t, href); got != "Tone: friendly.\n" {
