@@ -116,6 +116,16 @@ func TestConsoleClientsAndBilling(t *testing.T) {
 	tb.click("Record payment")
 	tb.see("✓ Paid")
 	tb.seeIn("Payments", "RUB\u00a010,000.50")
+	// The payment's amount stands in its heading's column.
+	var aligned bool
+	tb.eval(`(() => {
+		const table = document.querySelector('section[aria-labelledby="facts-title"] table');
+		const head = table.tHead.rows[0].cells[1].getBoundingClientRect(), cell = table.tBodies[0].rows[0].cells[1].getBoundingClientRect();
+		return head.left === cell.left && head.right === cell.right;
+	})()`, &aligned)
+	if !aligned {
+		tb.fail("the payments' amount is not under its heading")
+	}
 	// Its receipt, uploaded on the action's page, is listed under Documents with its kind.
 	tb.seeIn("Documents", "No documents yet.")
 	attach(tb, `document.querySelector('form[aria-label="Upload a document"] input[type="file"]')`, "receipt.txt", "Paid: RUB 10,000.50\n")

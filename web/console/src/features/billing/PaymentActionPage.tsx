@@ -130,7 +130,7 @@ function FactList({ action }: { action: PaymentAction }) {
       {facts.length === 0 ? (
         <p className="muted">{t("noFacts")}</p>
       ) : (
-        <table className="list facts">
+        <table className="list">
           <thead>
             <tr>
               <th scope="col">{t("paidAt")}</th>
