@@ -18,10 +18,8 @@ func TestDeliveriesAreAcceptedWhileTemporalIsDown(t *testing.T) {
 	if testing.Short() {
 		t.Skip("stops and starts the embedded Temporal server")
 	}
-	// Not parallel: the second start picks free ports for the server's services by listening
-	// on port 0 and closing, and a server other tests start meanwhile could take one (the
-	// Temporal server exits the process when it cannot bind).
-	port := freePort(t)
+	// Not parallel: the server runs in this process, and Main sets the default logger.
+	port := freePorts(t, 1)[0]
 	m := start(t, map[string]string{"APP_DATA_DIR": t.TempDir(), "TEMPORAL_PORT": strconv.Itoa(port), "TEMPORAL_UI_PORT": "0"})
 	t.Cleanup(func() { m.Close() })
 	client, project := signUp(t, "http://"+m.Addr())

@@ -67,7 +67,7 @@ func benchEngine(b *testing.B, workload string, senders int, length time.Duratio
 	profileDir := os.Getenv("BENCH_CPUPROFILE_DIR")
 	profileAddr := ""
 	if profileDir != "" {
-		profileAddr = "127.0.0.1:" + strconv.Itoa(freePort(b))
+		profileAddr = "127.0.0.1:" + strconv.Itoa(freePorts(b, 1)[0])
 		env.extra = append(env.extra, profileEnv+"="+profileAddr)
 	}
 	server := env.start(b)

@@ -28,7 +28,8 @@ func TestReadmeTour(t *testing.T) {
 	}
 	script := tourScript(t, string(readme))
 	// A fixed port rather than 0: the receipt_url the tour follows is built on the address.
-	addr, uiPort := "127.0.0.1:"+strconv.Itoa(freePort(t)), strconv.Itoa(freePort(t))
+	ports := freePorts(t, 2)
+	addr, uiPort := "127.0.0.1:"+strconv.Itoa(ports[0]), strconv.Itoa(ports[1])
 	env := map[string]string{"APP_DATA_DIR": t.TempDir(), "TEMPORAL_PORT": "0", "TEMPORAL_UI_PORT": uiPort}
 	m := &Main{}
 	if err := m.ParseFlags([]string{"-addr", addr}, func(k string) string { return env[k] }); err != nil {

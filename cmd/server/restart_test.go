@@ -77,22 +77,23 @@ type childEnv struct {
 
 func newChildEnv(t testing.TB) *childEnv {
 	t.Helper()
+	ports := freePorts(t, 2)
 	return &childEnv{
 		dataDir:      t.TempDir(),
-		addr:         "127.0.0.1:" + strconv.Itoa(freePort(t)),
-		temporalPort: freePort(t),
+		addr:         "127.0.0.1:" + strconv.Itoa(ports[0]),
+		temporalPort: ports[1],
 		logDir:       t.TempDir(),
 	}
 }
 
-// freePort picks a port for a server started with it (see freeport).
-func freePort(t testing.TB) int {
+// freePorts picks n distinct ports for a server started with them (see freeport).
+func freePorts(t testing.TB, n int) []int {
 	t.Helper()
-	ports, err := freeport.Pick("127.0.0.1", 1)
+	ports, err := freeport.Pick("127.0.0.1", n)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ports[0]
+	return ports
 }
 
 // start runs the server on the environment's data dir and waits until /healthz answers ok.

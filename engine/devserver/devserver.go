@@ -87,7 +87,7 @@ func Start(opts Options) (*Server, error) {
 	if opts.IP == "" {
 		opts.IP = "127.0.0.1"
 	}
-	ports, err := freeport.Pick(opts.IP, 5)
+	ports, err := freeport.Pick(opts.IP, 5, opts.Port)
 	if err != nil {
 		return nil, err
 	}
