@@ -94,6 +94,9 @@ func Topic(userID uuid.UUID) string { return "user:" + userID.String() }
 // the recipient's open streams. Call it after the change it tells of is committed, so a
 // message never announces something that was rolled back. Errors: internal.
 func (in *Inbox) Post(ctx context.Context, notices ...Notice) error {
+	if len(notices) == 0 {
+		return nil
+	}
 	stored, err := in.store(ctx, notices)
 	if err != nil {
 		return err
