@@ -173,7 +173,8 @@ func TestConsoleCobrowse(t *testing.T) {
 
 	// A forged frame, as a visitor who writes their own could send, is drawn without its
 	// scripts: rrweb's frame is sandboxed and the view's page runs none.
-	// The browser says it refused the image's error handler.
+	// The browser says it refused the image's error handler. Frames the Replayer cannot
+	// apply come first: the view passes them over and goes on drawing.
 	forged := forgedPage(t, d)
 	op.seeRefused("the forged page in the view", inView(`doc.body.innerText.includes("Forged page")`))
 	op.eval(`window.__forged !== undefined`, &inConsole)
@@ -210,7 +211,8 @@ func TestConsoleCobrowse(t *testing.T) {
 
 // forgedPage sends, as the visitor, a page of its own making over the events operation
 // (its Meta event and full snapshot): an inline script and an image's error handler that
-// would mark the console's window. It answers what it sent.
+// would mark the console's window. Before it go a pointer's move without positions and a
+// page without its nodes, which would throw in the Replayer. It answers what it sent.
 func forgedPage(t *testing.T, d *siteChatDesk) string {
 	t.Helper()
 	var anon string
@@ -232,6 +234,8 @@ func forgedPage(t *testing.T, d *siteChatDesk) string {
 				el(9010, "a", map[string]any{"href": "javascript:window.top.__forged = 3"}, text(9011, "link")))),
 	}}
 	events := []any{
+		map[string]any{"event_type": "cursor", "payload": map[string]any{"type": 3, "timestamp": now, "data": map[string]any{"source": 1}}},
+		map[string]any{"event_type": "snapshot", "payload": map[string]any{"type": 2, "timestamp": now, "data": map[string]any{"node": map[string]any{"type": 0, "id": 1}}}},
 		map[string]any{"event_type": "snapshot", "payload": map[string]any{"type": 4, "timestamp": now, "data": map[string]any{"href": "https://forged.example/", "width": 1000, "height": 600}}},
 		map[string]any{"event_type": "snapshot", "payload": map[string]any{"type": 2, "timestamp": now + 1, "data": map[string]any{"node": doc, "initialOffset": map[string]any{"top": 0, "left": 0}}}},
 	}

@@ -6,7 +6,11 @@ import type { Envelope } from "../operatorSocket";
 const visit = "0193a000-0000-7000-8000-000000000001";
 const meta = { type: EventType.Meta, data: { href: "https://shop.test/", width: 800, height: 600 }, timestamp: 1000 } as eventWithTime;
 const full = { type: EventType.FullSnapshot, data: { node: { type: 0, id: 1, childNodes: [] }, initialOffset: { top: 0, left: 0 } }, timestamp: 1005 } as unknown as eventWithTime;
-const move = { type: EventType.IncrementalSnapshot, data: { source: 1, positions: [] }, timestamp: 1200 } as unknown as eventWithTime;
+const move = {
+  type: EventType.IncrementalSnapshot,
+  data: { source: 1, positions: [{ x: 10, y: 20, id: 1, timeOffset: -50 }] },
+  timestamp: 1200,
+} as unknown as eventWithTime;
 
 function frame(sequence: number, payload: unknown): Frame {
   return {
@@ -34,6 +38,37 @@ describe("frames", () => {
     expect(eventOf(frame(1, meta))).toBe(meta);
     expect(eventOf(frame(1, { url: "https://shop.test/", root: {} }))).toBeUndefined();
     expect(eventOf(frame(1, { type: "4", data: {}, timestamp: 1 }))).toBeUndefined();
+  });
+
+  it("leaves out events the Replayer would stop on", () => {
+    const page = (node: unknown) => ({ type: EventType.FullSnapshot, data: { node, initialOffset: { top: 0, left: 0 } }, timestamp: 1 });
+    const el = (tagName: unknown, childNodes: unknown[] = [], more = {}) => ({ type: 2, id: 2, tagName, attributes: {}, childNodes, ...more });
+    const doc = (...childNodes: unknown[]) => ({ type: 0, id: 1, childNodes });
+    const incremental = (data: unknown) => ({ type: EventType.IncrementalSnapshot, data, timestamp: 1 });
+    const shop = page(doc(el("html", [el("body", [{ type: 3, id: 3, textContent: "In stock" }])])));
+    expect(eventOf(frame(1, shop))).toBe(shop);
+    expect(eventOf(frame(1, page(doc(el("my-widget", [], { isCustom: true }), el("linearGradient"), el("mon-élément")))))).toBeDefined();
+    for (const broken of [
+      { type: EventType.Meta, data: { href: "https://shop.test/" }, timestamp: 1 },
+      page(undefined),
+      page(doc(el("html", [el("body", [{ type: 3, id: 3 }])]))),
+      page(doc(el("html", [], { childNodes: undefined }))),
+      page(doc(el("a b"))),
+      page(doc(el("div", [], { isCustom: true }))),
+      page(doc(el(7))),
+      page(doc({ type: 4, id: 5, textContent: "x" })),
+      page({ type: 0, id: 1, compatMode: "BackCompat", childNodes: [] }),
+      { type: EventType.FullSnapshot, data: { node: doc() }, timestamp: 1 },
+      incremental({ source: 1 }),
+      incremental({ source: 1, positions: [] }),
+      incremental({ source: 6, positions: [{ x: 1, y: 1, id: 1 }] }),
+      incremental({ source: 2, id: 4, type: 99 }),
+      incremental({ positions: [] }),
+    ]) {
+      expect(eventOf(frame(1, broken)), JSON.stringify(broken)).toBeUndefined();
+    }
+    expect(eventOf(frame(1, incremental({ source: 2, id: 4, type: 2 })))).toBeDefined();
+    expect(eventOf(frame(1, incremental({ source: 0, adds: "rrweb checks its own mutations" })))).toBeDefined();
   });
 
   it("keeps each frame once, in sequence order, however it came", () => {

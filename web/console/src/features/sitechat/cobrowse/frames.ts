@@ -1,7 +1,7 @@
 // The co-browse frames as the console reads them (docs/site-chat-sockets.md, "Co-browse
 // frames"): each SiteCobrowseFrame carries one rrweb event of the visitor's page, live over
 // the operator socket and stored by sequence for GET /site-visit-sessions/{id}/events.
-import { EventType, type eventWithTime } from "@rrweb/types";
+import { EventType, IncrementalSource, MouseInteractions, NodeType, type eventWithTime } from "@rrweb/types";
 import { api, data } from "../../../api/client";
 import type { components } from "../../../api/schema.gen";
 import type { Envelope } from "../operatorSocket";
@@ -29,11 +29,80 @@ export function frameOf(e: Envelope, visitSessionId: string): Frame | undefined 
 }
 
 /** eventOf is the rrweb event a frame carries, or undefined when it carries none (the
- * payload is the visitor's to make: anything not shaped as an event is left out). */
+ * payload is the visitor's to make: anything the Replayer cannot take is left out). */
 export function eventOf(f: Frame): RRWebEvent | undefined {
   const p = f.payload_json as Record<string, unknown>;
-  const shaped = typeof p.type === "number" && typeof p.timestamp === "number" && !!p.data && typeof p.data === "object";
+  const shaped = typeof p.type === "number" && typeof p.timestamp === "number" && isObject(p.data) && replayable(p.type, p.data);
   return shaped ? (p as unknown as RRWebEvent) : undefined;
+}
+
+type Fields = Record<string, unknown>;
+
+function isObject(v: unknown): v is Fields {
+  return !!v && typeof v === "object" && !Array.isArray(v);
+}
+
+const numbers = (o: Fields, ...keys: string[]) => keys.every((k) => typeof o[k] === "number" && Number.isFinite(o[k]));
+
+/** replayable answers whether rrweb's Replayer can apply an event's data. The Replayer
+ * trusts what it reads: an event it cannot apply throws inside its timer, which then
+ * stops, and the view shows nothing more. These are the fields it reads unguarded (rrweb
+ * 2.x; a mutation it applies inside its own try, so a broken one costs only itself).
+ * A visitor's own script, or a broken recorder, could send anything else. */
+function replayable(type: number, d: Fields): boolean {
+  switch (type) {
+    case EventType.Meta:
+      return numbers(d, "width", "height");
+    case EventType.FullSnapshot:
+      return isObject(d.initialOffset) && numbers(d.initialOffset, "top", "left") && buildable(d.node);
+    case EventType.IncrementalSnapshot:
+      if (typeof d.source !== "number") return false;
+      switch (d.source) {
+        case IncrementalSource.MouseMove:
+        case IncrementalSource.TouchMove:
+        case IncrementalSource.Drag:
+          // Each position becomes a timed step; one without a time would hold up every later one.
+          return Array.isArray(d.positions) && d.positions.length > 0 && d.positions.every(isPosition);
+        case IncrementalSource.MouseInteraction:
+          return numbers(d, "id") && typeof d.type === "number" && d.type in MouseInteractions;
+      }
+      return true;
+  }
+  return true;
+}
+
+const isPosition = (p: unknown) => isObject(p) && numbers(p, "x", "y", "id", "timeOffset");
+
+/** The element names every browser's createElement takes (XML names that start with an
+ * ASCII letter), and those customElements.define takes (a hyphen, no capital letters):
+ * rrweb makes each element it is given, and defines a custom one. */
+const elementName = /^[A-Za-z][\p{L}\p{M}\p{N}._:-]*$/u;
+const customElementName = /^[a-z][\p{Ll}\p{Lo}\p{M}\p{N}._]*-[\p{Ll}\p{Lo}\p{M}\p{N}._-]*$/u;
+
+/** buildable answers whether rrweb can build a serialized node and everything under it. */
+function buildable(n: unknown): boolean {
+  if (!isObject(n) || !numbers(n, "id")) return false;
+  const children = n.childNodes === undefined || (Array.isArray(n.childNodes) && n.childNodes.every(buildable));
+  switch (n.type) {
+    case NodeType.Document:
+      return Array.isArray(n.childNodes) && children && (n.compatMode !== "BackCompat" || n.childNodes.length > 0);
+    case NodeType.DocumentType:
+      return true;
+    case NodeType.Element:
+      return (
+        typeof n.tagName === "string" &&
+        elementName.test(n.tagName) &&
+        (!n.isCustom || customElementName.test(n.tagName)) &&
+        isObject(n.attributes) &&
+        Array.isArray(n.childNodes) &&
+        children
+      );
+    case NodeType.Text:
+    case NodeType.Comment:
+      return typeof n.textContent === "string";
+  }
+  // CDATA sections cannot be made in an HTML document, and there are no other kinds.
+  return false;
 }
 
 /** fromFirstPage is what a replay can start from: the events from the first whole page on
