@@ -169,7 +169,7 @@ func (d *siteChatDesk) expectStatus(want string) {
 // connections connect and each side sees the other; mute stops what each sends; the
 // operator ends it and the recording is saved and plays. Then the visitor declines a call;
 // the visitor calls, the operator answers from another page of the desk, and the visitor
-// ends it; last, the operator leaving the desk ends a call.
+// ends it; the operator leaving the desk ends a call, and last, the desk's tab crashing.
 func TestConsoleCallsBetweenOperatorAndVisitor(t *testing.T) {
 	t.Parallel()
 	d := newCallDesk(t)
@@ -280,4 +280,27 @@ func TestConsoleCallsBetweenOperatorAndVisitor(t *testing.T) {
 	d.callsEnded(3)
 	visitor.waitJS("the widget's peer connection to close", `window.__peers.at(-1).signalingState === "closed"`)
 	d.expectStatus("ended")
+
+	// A desk whose tab crashes says nothing more: the widget ends the call once its media
+	// has failed, when the crashed side has stopped answering for long enough (14 s here).
+	op.open("/site-chat/visits/" + d.visitSessionID + "/call")
+	op.click("Audio call")
+	d.widgetShows("An operator is calling you.")
+	d.clickInWidget("button", "Answer")
+	visitor.peerState("connected")
+	crash, cancel := context.WithTimeout(op.ctx, time.Second)
+	_ = chromedp.Run(crash, page.Crash()) // the tab is gone before it could answer
+	cancel()
+	visitor.waitFor("the widget to end the call", 90*time.Second, func(ctx context.Context) (bool, error) {
+		var ended bool
+		err := chromedp.Run(ctx, chromedp.Evaluate(`window.__peers.at(-1).signalingState === "closed"`, &ended))
+		return ended, err
+	})
+	d.callsEnded(4)
+	d.expectStatus("ended")
+	calls := d.do(req{method: "GET", path: "/api/v1/site-visit-sessions/" + d.visitSessionID + "/calls?order=desc&limit=1", token: d.owner.token}).
+		expect(t, http.StatusOK).items()
+	if reason := calls[0]["end_reason"]; reason != "media_failed" {
+		t.Errorf("the call ended with the reason %v, want media_failed", reason)
+	}
 }

@@ -274,7 +274,12 @@
         if (!c.m) { c.m = el(c.video ? "video" : "audio"); c.m.autoplay = c.m.playsInline = true; c.b.appendChild(c.m); }
         c.m.srcObject = ev.streams[0];
       };
-      pc.onconnectionstatechange = function () { c.t.textContent = pc.connectionState === "connected" ? "In call" : "Connecting\u2026"; };
+      // "failed" is final (a tab that crashed or lost its network answers no more), where
+      // "disconnected" may come back.
+      pc.onconnectionstatechange = function () {
+        if (pc.connectionState === "failed") return mediaFailed(c);
+        c.t.textContent = pc.connectionState === "connected" ? "In call" : "Connecting\u2026";
+      };
       return navigator.mediaDevices.getUserMedia({ audio: true, video: c.video }).then(function (s) {
         c.s = s; mute(c); s.getTracks().forEach(function (t) { pc.addTrack(t, s); }); return pc;
       });
@@ -290,7 +295,12 @@
           send("webrtc.answer", { sdp: pc.localDescription.sdp }, { call_session_id: c.id }); return pc;
         });
     });
-    c.w.catch(function () { if (call === c) { send("call.end", { end_reason: "media_failed" }, { call_session_id: c.id }); endCall(c.id); } });
+    c.w.catch(function () { mediaFailed(c); });
+  }
+  function mediaFailed(c) {
+    if (call !== c) return;
+    send("call.end", { end_reason: "media_failed" }, { call_session_id: c.id });
+    endCall(c.id);
   }
   function endCall(id) {
     var c = call;
