@@ -56,11 +56,7 @@ func Pick(ip string, n int, taken ...int) ([]int, error) {
 			continue
 		}
 		listeners = append(listeners, l)
-		locked, err := lock(port)
-		if err != nil {
-			return nil, err
-		}
-		if locked {
+		if lock(port) {
 			ports = append(ports, port)
 		}
 	}
@@ -76,24 +72,23 @@ var locks struct {
 
 // lock takes the port's lock, or answers false when another Pick holds it. Locks are taken
 // per open file, so a second Pick in the same process is refused as another process is.
-func lock(port int) (bool, error) {
+// Where no lock can be had (no writable temp dir, a file system without flock) it answers
+// true: the locks only keep concurrent picks apart, and a lone server does without them.
+func lock(port int) bool {
 	dir := filepath.Join(os.TempDir(), fmt.Sprintf("agencyhub-ports-%d", os.Getuid()))
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return false, fmt.Errorf("lock a picked port: %w", err)
+		return true
 	}
 	f, err := os.OpenFile(filepath.Join(dir, strconv.Itoa(port)), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
-		return false, fmt.Errorf("lock a picked port: %w", err)
+		return true
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return false, nil
-		}
-		return false, fmt.Errorf("lock picked port %d: %w", port, err)
+		return !errors.Is(err, syscall.EWOULDBLOCK)
 	}
 	locks.Lock()
 	locks.files = append(locks.files, f)
 	locks.Unlock()
-	return true, nil
+	return true
 }
