@@ -3,6 +3,7 @@
 // connections were added or removed. Pure, so the versions page and the patch import share
 // it and Vitest covers it.
 import { edgeId, type Action, type Connection, type ConnectionEdge, type Graph, type NodeMarks } from "../../canvas/graph";
+import { isRecord } from "../../lib/isRecord";
 
 export type Change = NonNullable<NodeMarks["change"]>;
 
@@ -76,7 +77,7 @@ export function diffGraphs(from: Graph, to: Graph): GraphDiff {
 /** diffValues lists the leaves that differ between two JSON values, by path
  * (`config.headers.Accept`, `config.items[2].name`). */
 export function diffValues(path: string, before: unknown, after: unknown): FieldChange[] {
-  if (isObject(before) && isObject(after)) {
+  if (isRecord(before) && isRecord(after)) {
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
     return keys.flatMap((k) => diffValues(`${path}.${k}`, before[k], after[k]));
   }
@@ -88,13 +89,9 @@ export function diffValues(path: string, before: unknown, after: unknown): Field
   return [{ path, before, after }];
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 // An empty config and an absent one mean the same to the server.
 function sameJSON(a: unknown, b: unknown): boolean {
-  const empty = (v: unknown) => v === undefined || (isObject(v) && Object.keys(v).length === 0);
+  const empty = (v: unknown) => v === undefined || (isRecord(v) && Object.keys(v).length === 0);
   if (empty(a) && empty(b)) return true;
   return JSON.stringify(a) === JSON.stringify(b);
 }

@@ -3,6 +3,7 @@
 // triggers provide, steps.<key> of the actions that run before it, and system.*.
 import type { ActionType } from "../../../canvas/catalog";
 import type { Graph } from "../../../canvas/graph";
+import { isRecord } from "../../../lib/isRecord";
 
 export type Variable = {
   /** path is what goes between the braces, e.g. steps.fetch.status_code. */
@@ -129,10 +130,6 @@ function triggerNamespaces(typeKey: string, actionKey: string, config: Record<st
     default:
       return [];
   }
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function stringsOf(v: unknown): string[] {

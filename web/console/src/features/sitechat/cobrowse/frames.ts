@@ -5,6 +5,7 @@ import { EventType, IncrementalSource, MouseInteractions, NodeType, type eventWi
 import { api, data } from "../../../api/client";
 import type { components } from "../../../api/schema.gen";
 import type { Envelope } from "../operatorSocket";
+import { isRecord } from "../../../lib/isRecord";
 
 export type Frame = components["schemas"]["SiteCobrowseFrame"];
 export type RRWebEvent = eventWithTime;
@@ -32,15 +33,11 @@ export function frameOf(e: Envelope, visitSessionId: string): Frame | undefined 
  * payload is the visitor's to make: anything the Replayer cannot take is left out). */
 export function eventOf(f: Frame): RRWebEvent | undefined {
   const p = f.payload_json as Record<string, unknown>;
-  const shaped = typeof p.type === "number" && typeof p.timestamp === "number" && isObject(p.data) && replayable(p.type, p.data);
+  const shaped = typeof p.type === "number" && typeof p.timestamp === "number" && isRecord(p.data) && replayable(p.type, p.data);
   return shaped ? (p as unknown as RRWebEvent) : undefined;
 }
 
 type Fields = Record<string, unknown>;
-
-function isObject(v: unknown): v is Fields {
-  return !!v && typeof v === "object" && !Array.isArray(v);
-}
 
 const numbers = (o: Fields, ...keys: string[]) => keys.every((k) => typeof o[k] === "number" && Number.isFinite(o[k]));
 
@@ -54,7 +51,7 @@ function replayable(type: number, d: Fields): boolean {
     case EventType.Meta:
       return numbers(d, "width", "height");
     case EventType.FullSnapshot:
-      return isObject(d.initialOffset) && numbers(d.initialOffset, "top", "left") && buildable(d.node);
+      return isRecord(d.initialOffset) && numbers(d.initialOffset, "top", "left") && buildable(d.node);
     case EventType.IncrementalSnapshot:
       if (typeof d.source !== "number") return false;
       switch (d.source) {
@@ -71,7 +68,7 @@ function replayable(type: number, d: Fields): boolean {
   return true;
 }
 
-const isPosition = (p: unknown) => isObject(p) && numbers(p, "x", "y", "id", "timeOffset");
+const isPosition = (p: unknown) => isRecord(p) && numbers(p, "x", "y", "id", "timeOffset");
 
 /** The element names every browser's createElement takes (XML names that start with an
  * ASCII letter), and those customElements.define takes (a hyphen, no capital letters):
@@ -81,7 +78,7 @@ const customElementName = /^[a-z][\p{Ll}\p{Lo}\p{M}\p{N}._]*-[\p{Ll}\p{Lo}\p{M}\
 
 /** buildable answers whether rrweb can build a serialized node and everything under it. */
 function buildable(n: unknown): boolean {
-  if (!isObject(n) || !numbers(n, "id")) return false;
+  if (!isRecord(n) || !numbers(n, "id")) return false;
   const children = n.childNodes === undefined || (Array.isArray(n.childNodes) && n.childNodes.every(buildable));
   switch (n.type) {
     case NodeType.Document:
@@ -93,7 +90,7 @@ function buildable(n: unknown): boolean {
         typeof n.tagName === "string" &&
         elementName.test(n.tagName) &&
         (!n.isCustom || customElementName.test(n.tagName)) &&
-        isObject(n.attributes) &&
+        isRecord(n.attributes) &&
         Array.isArray(n.childNodes) &&
         children
       );
