@@ -231,7 +231,12 @@ func (s *Server) authPasswordResetRequest(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	c.JSON(http.StatusAccepted, statusResponse{Status: "reset_requested"})
+	c.JSON(http.StatusAccepted, resetRequestedResponse{Status: "reset_requested", MailConfigured: s.Auth.SendsMail()})
+}
+
+type resetRequestedResponse struct {
+	Status         string `json:"status"`
+	MailConfigured bool   `json:"mail_configured"`
 }
 
 type passwordResetConfirmRequest struct {

@@ -107,8 +107,16 @@ func TestRegister(t *testing.T) {
 			}
 			register(map[string]any{"email": "ADA@Example.COM", "password": password, "name": "Ada"}).expect(t, http.StatusConflict, "email")
 		})
-		authStep(t, e, "a password of 11 characters is refused naming password", func(t *testing.T) {
-			register(map[string]any{"email": "bob@example.com", "password": "elevenchars", "name": "Bob"}).expect(t, http.StatusBadRequest, "password")
+		authStep(t, e, "a password of 11 characters is refused naming password, saying how long it must be", func(t *testing.T) {
+			r := register(map[string]any{"email": "bob@example.com", "password": "elevenchars", "name": "Bob"}).expect(t, http.StatusBadRequest, "password")
+			if got := r.str("detail"); got != "Use at least 12 characters." {
+				t.Fatalf("detail %q", got)
+			}
+			ru := e.do(req{method: "POST", path: "/api/v1/auth/register", header: map[string]string{"Accept-Language": "ru"},
+				body: map[string]any{"email": "bob@example.com", "password": "elevenchars", "name": "Bob"}}).expect(t, http.StatusBadRequest, "password")
+			if got := ru.str("detail"); got != "Нужно не меньше 12 символов." {
+				t.Fatalf("detail in Russian %q", got)
+			}
 		})
 		authStep(t, e, "a password of 12 characters is accepted", func(t *testing.T) {
 			register(map[string]any{"email": "bob@example.com", "password": "twelve-chars", "name": "Bob"}).expect(t, http.StatusCreated)
@@ -119,12 +127,19 @@ func TestRegister(t *testing.T) {
 		authStep(t, e, "a name of the wrong type is refused naming name", func(t *testing.T) {
 			register(map[string]any{"email": "cy@example.com", "password": password, "name": 5}).expect(t, http.StatusBadRequest, "name")
 		})
-		authStep(t, e, "missing fields are all named", func(t *testing.T) {
-			register(map[string]any{}).expect(t, http.StatusBadRequest, "email", "name", "password")
+		authStep(t, e, "missing fields are all named, each in the detail", func(t *testing.T) {
+			r := register(map[string]any{}).expect(t, http.StatusBadRequest, "email", "name", "password")
+			want := "email: This field is required. name: This field is required. password: This field is required."
+			if got := r.str("detail"); got != want {
+				t.Fatalf("detail %q, want %q", got, want)
+			}
 			register(map[string]any{"email": "cy@example.com"}).expect(t, http.StatusBadRequest, "name", "password")
 		})
-		authStep(t, e, "a malformed e-mail is refused naming email", func(t *testing.T) {
-			register(map[string]any{"email": "not-an-address", "password": password, "name": "Cy"}).expect(t, http.StatusBadRequest, "email")
+		authStep(t, e, "a malformed e-mail is refused naming email, saying what an address looks like", func(t *testing.T) {
+			r := register(map[string]any{"email": "not-an-address", "password": password, "name": "Cy"}).expect(t, http.StatusBadRequest, "email")
+			if got := r.str("detail"); got != "Enter an e-mail address, like name@example.com." {
+				t.Fatalf("detail %q", got)
+			}
 		})
 		authStep(t, e, "a name of only spaces is refused naming name", func(t *testing.T) {
 			register(map[string]any{"email": "cy@example.com", "password": password, "name": "   "}).expect(t, http.StatusBadRequest, "name")
@@ -721,6 +736,16 @@ func TestPasswordReset(t *testing.T) {
 			}
 			token = authMailedToken(t, db, u.email, "reset-password")
 		})
+		authStep(t, e, "the answer says, for any e-mail alike, that this server sends no mail", func(t *testing.T) {
+			if r := request("nobody@example.com").expect(t, http.StatusAccepted); r.json["mail_configured"] != false {
+				t.Fatalf("without mail delivery answered %s", r.Body)
+			}
+			e.server.Auth.Settings.RequireActivation = true
+			defer func() { e.server.Auth.Settings.RequireActivation = false }()
+			if r := request("nobody@example.com").expect(t, http.StatusAccepted); r.json["mail_configured"] != true {
+				t.Fatalf("with mail delivery answered %s", r.Body)
+			}
+		})
 		authStep(t, e, "a malformed e-mail is refused naming email", func(t *testing.T) {
 			request("not-an-address").expect(t, http.StatusBadRequest, "email")
 		})
@@ -958,6 +983,7 @@ func TestWorkspaceContext(t *testing.T) {
 		first := e.companyOf(u, "First")
 		second := e.companyOf(u, "Second")
 		p2 := e.projectIn(u, second, "Site")
+		e.projectIn(u, second, "Shop")
 		foreign := e.companyOf(v, "Foreign")
 		foreignProject := e.projectIn(v, foreign, "Theirs")
 		authStep(t, e, "the first company created becomes the active one", func(t *testing.T) {
@@ -1000,6 +1026,15 @@ func TestWorkspaceContext(t *testing.T) {
 			put(map[string]any{"active_project_id": p2}).expect(t, http.StatusOK)
 			is(t, put(map[string]any{"active_company_id": nil}).expect(t, http.StatusOK), "", "")
 			is(t, get(), "", "")
+		})
+		authStep(t, e, "a company with one project reads with that project active, until it has two", func(t *testing.T) {
+			third := e.companyOf(u, "Third")
+			only := e.projectIn(u, third, "Only")
+			is(t, put(map[string]any{"active_company_id": third}).expect(t, http.StatusOK), third, only)
+			is(t, get(), third, only)
+			e.projectIn(u, third, "Another")
+			is(t, get(), third, "")
+			is(t, put(map[string]any{"active_company_id": nil}).expect(t, http.StatusOK), "", "")
 		})
 		authStep(t, e, "an id that is not a UUID is refused naming the field", func(t *testing.T) {
 			put(map[string]any{"active_company_id": "nope"}).expect(t, http.StatusBadRequest, "active_company_id")

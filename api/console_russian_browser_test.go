@@ -19,7 +19,8 @@ func TestConsoleInRussian(t *testing.T) {
 	tb.fill("Эл. почта", ada.email)
 	tb.fill("Пароль", "не-тот-пароль")
 	tb.click("Войти")
-	tb.fieldShows("Пароль", "E-mail или пароль указаны неверно.")
+	tb.fieldMarked("Пароль")
+	tb.seeOnce("E-mail или пароль указаны неверно.")
 	tb.see("Проверьте e-mail и пароль")
 	tb.answeredInRussian("/api/v1/auth/login")
 

@@ -290,7 +290,7 @@ func TestConsoleSiteChatWidgets(t *testing.T) {
 		p.querySelector(".widget-launcher").style.left === "20px" && p.querySelector(".widget-launcher").style.right === ""`))
 	op.accessible("a new widget")
 	op.click("Create the widget")
-	op.fieldShows("Accent colour", "of the wrong type")
+	op.fieldShows("Accent colour", "This is not in the form the field takes, like #2563eb.")
 	op.fill("Accent colour", "#dc2626")
 	op.waitJS("the preview in the colour", preview(`getComputedStyle(p.querySelector(".widget-launcher")).backgroundColor === "rgb(220, 38, 38)"`))
 	op.click("Add a template")

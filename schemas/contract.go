@@ -15,7 +15,6 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"gopkg.in/yaml.v3"
 )
 
@@ -68,6 +67,8 @@ type Operation struct {
 	params []parameter
 	// bindsJSON: the request body is JSON and only JSON.
 	bindsJSON bool
+	// contract is the document the operation is part of, where its schemas' examples are.
+	contract *Contract
 }
 
 // parameter is a query or path parameter with its compiled schema.
@@ -140,6 +141,7 @@ func (c *Contract) operation(compiler *jsonschema.Compiler, path, method string,
 		Method:    strings.ToUpper(method),
 		Path:      path,
 		Raw:       raw,
+		contract:  c,
 		responses: map[int]*jsonschema.Schema{},
 		problems:  map[int]bool{},
 		headers:   map[int][]string{},
@@ -248,16 +250,23 @@ func (c *Contract) resolve(v any) (map[string]any, bool) {
 	if !isRef {
 		return m, true
 	}
-	var cur any = c.doc
-	for _, part := range strings.Split(strings.TrimPrefix(ref, "#/"), "/") {
-		obj, _ := cur.(map[string]any)
-		cur = obj[strings.ReplaceAll(strings.ReplaceAll(part, "~1", "/"), "~0", "~")]
-	}
-	out, ok := cur.(map[string]any)
-	return out, ok
+	out := c.at(ref)
+	return out, out != nil
 }
 
 // pointerOf is the JSON pointer of an object that may be a $ref: the target when it is one.
+// at is the object at a JSON pointer into the contract ("#/components/…", or without the
+// "#"), nil when there is none.
+func (c *Contract) at(pointer string) map[string]any {
+	var cur any = c.doc
+	for _, part := range strings.Split(strings.TrimPrefix(strings.TrimPrefix(pointer, "#"), "/"), "/") {
+		obj, _ := cur.(map[string]any)
+		cur = obj[strings.ReplaceAll(strings.ReplaceAll(part, "~1", "/"), "~0", "~")]
+	}
+	out, _ := cur.(map[string]any)
+	return out
+}
+
 func pointerOf(v any, here string) string {
 	if m, ok := v.(map[string]any); ok {
 		if ref, ok := m["$ref"].(string); ok {
@@ -321,6 +330,19 @@ func (op *Operation) HasRequestBody() bool { return op.request != nil }
 // ValidateRequest checks a decoded JSON body and returns the names of the offending fields
 // (nil when the body is valid).
 func (op *Operation) ValidateRequest(body any) []string {
+	vs := op.RequestViolations(body)
+	if vs == nil {
+		return nil
+	}
+	if len(op.ValidateFields) > 0 {
+		return op.ValidateFields
+	}
+	return vs.Fields()
+}
+
+// RequestViolations checks a decoded JSON body and returns what it breaks (nil when the
+// body is valid).
+func (op *Operation) RequestViolations(body any) Violations {
 	if op.request == nil {
 		return nil
 	}
@@ -328,14 +350,19 @@ func (op *Operation) ValidateRequest(body any) []string {
 	if err == nil {
 		return nil
 	}
-	if len(op.ValidateFields) > 0 {
-		return op.ValidateFields
-	}
 	var verr *jsonschema.ValidationError
 	if !errors.As(err, &verr) {
-		return []string{"body"}
+		return Violations{{Field: "body", Rule: RuleOther}}
 	}
-	return fieldsOf(verr)
+	vs := violationsOf(verr)
+	for i, v := range vs {
+		if _, pointer, ok := strings.Cut(v.schema, "#"); ok {
+			if example, ok := op.contract.at(pointer)["example"]; ok {
+				vs[i].Example = fmt.Sprint(example)
+			}
+		}
+	}
+	return vs
 }
 
 // BindsJSON reports whether the operation's request body is JSON and nothing else, so
@@ -435,38 +462,6 @@ func (op *Operation) DocumentsStatus(status int) bool {
 	responses, _ := op.Raw["responses"].(map[string]any)
 	_, ok := responses[strconv.Itoa(status)]
 	return ok
-}
-
-// fieldsOf collects the request fields a validation error names, in a stable order.
-func fieldsOf(e *jsonschema.ValidationError) []string {
-	seen := map[string]bool{}
-	var walk func(*jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) > 0 {
-			for _, c := range e.Causes {
-				walk(c)
-			}
-			return
-		}
-		base := strings.Join(e.InstanceLocation, ".")
-		switch k := e.ErrorKind.(type) {
-		case *kind.Required:
-			for _, name := range k.Missing {
-				seen[join(base, name)] = true
-			}
-		case *kind.AdditionalProperties:
-			for _, name := range k.Properties {
-				seen[join(base, name)] = true
-			}
-		default:
-			if base == "" {
-				base = "body"
-			}
-			seen[base] = true
-		}
-	}
-	walk(e)
-	return sortedKeys(seen)
 }
 
 func join(base, name string) string {

@@ -91,3 +91,10 @@ func TestTheEndpointCatalogNamesEndpointDoc(t *testing.T) {
 		t.Fatalf("EndpointDocList.endpoints.items = %v, want a $ref to components/schemas/EndpointDoc", endpoints["items"])
 	}
 }
+
+func TestAViolationCarriesTheContractsExampleOfTheField(t *testing.T) {
+	vs := operationByID(t, "siteChatWidgetCreate").RequestViolations(map[string]any{"name": "Chat", "accent_color": "blue"})
+	if len(vs) != 1 || vs[0].Field != "accent_color" || vs[0].Rule != RuleOther || vs[0].Example != "#2563eb" {
+		t.Fatalf("violations %+v", vs)
+	}
+}

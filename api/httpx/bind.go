@@ -110,7 +110,9 @@ func CheckRequest(c *gin.Context) {
 // does, in an invalid-body error.
 func asOperationFields(op *schemas.Operation, err error) error {
 	if e := models.AsError(err); e.Kind == models.KindInvalid && len(op.ValidateFields) > 0 {
-		return models.Invalid(e.Key, op.ValidateFields...)
+		fixed := *e
+		fixed.Fields = op.ValidateFields
+		return &fixed
 	}
 	return err
 }
@@ -135,13 +137,19 @@ func Bind(c *gin.Context, dst any) error {
 	raw := []byte("{}")
 	if v, ok := c.Get(bodyKey); ok {
 		raw = v.([]byte)
-	} else if fields := op.ValidateRequest(map[string]any{}); len(fields) > 0 {
-		return asOperationFields(op, models.Invalid("invalid_body", fields...))
+	} else if violations := op.RequestViolations(map[string]any{}); violations != nil {
+		return asOperationFields(op, invalidBody(violations))
 	}
 	if err := json.Unmarshal(raw, dst); err != nil {
 		return models.Internal("body valid by the contract does not decode into %T: %w", dst, err)
 	}
 	return nil
+}
+
+// invalidBody is the error of a body that breaks the contract: it names the fields, and
+// carries the violations for the Problem's detail.
+func invalidBody(violations schemas.Violations) error {
+	return &models.Error{Kind: models.KindInvalid, Key: "invalid_body", Fields: violations.Fields(), Err: violations}
 }
 
 // readJSON reads the JSON body and checks it against the operation's request schema; an
@@ -169,8 +177,8 @@ func readJSON(c *gin.Context, op *schemas.Operation) ([]byte, error) {
 	if err := dec.Decode(&doc); err != nil || dec.More() {
 		return nil, models.Invalid("malformed_json", "body")
 	}
-	if fields := op.ValidateRequest(doc); len(fields) > 0 {
-		return nil, models.Invalid("invalid_body", fields...)
+	if violations := op.RequestViolations(doc); violations != nil {
+		return nil, invalidBody(violations)
 	}
 	return raw, nil
 }

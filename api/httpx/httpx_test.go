@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/gin-gonic/gin"
+
+	"agencyhub/schemas"
 )
 
 func TestBothLanguagesHaveEveryMessage(t *testing.T) {
@@ -161,6 +163,40 @@ func TestTransportProblems(t *testing.T) {
 		rec, _ := serve(r, "GET", "/things/1", nil)
 		if rec.Code != 200 || rec.Header().Get("X-App-Result") != ResultOK || rec.Header().Get("Content-Language") != "en" {
 			t.Fatalf("got %d %v", rec.Code, rec.Header())
+		}
+	})
+}
+
+func TestAnInvalidBodyIsWordedFieldByField(t *testing.T) {
+	one := schemas.Violations{{Field: "password", Rule: schemas.RuleMinLength, Limit: "12"}}
+	cases := []struct {
+		name, lang string
+		vs         schemas.Violations
+		want       string
+	}{
+		{"one field says its rule alone", "en", one, "Use at least 12 characters."},
+		{"in Russian", "ru", one, "Нужно не меньше 12 символов."},
+		{"a count of 21 takes the Russian singular", "ru", schemas.Violations{{Field: "name", Rule: schemas.RuleMaxLength, Limit: "21"}}, "Можно не больше 21 символа."},
+		{"a format with words of its own", "en", schemas.Violations{{Field: "email", Rule: schemas.RuleFormat, Limit: "email"}}, "Enter an e-mail address, like name@example.com."},
+		{"a format without", "en", schemas.Violations{{Field: "at", Rule: schemas.RuleFormat, Limit: "time"}}, "This is not in the time format."},
+		{"a pattern shows the contract's example", "en", schemas.Violations{{Field: "accent_color", Rule: schemas.RuleOther, Example: "#2563eb"}}, "This is not in the form the field takes, like #2563eb."},
+		{"several fields are each named", "en", schemas.Violations{{Field: "email", Rule: schemas.RuleRequired}, {Field: "role", Rule: schemas.RuleEnum, Limit: "admin, member"}},
+			"email: This field is required. role: Choose one of: admin, member."},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := violationsText(c.lang, c.vs); got != c.want {
+				t.Fatalf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+	t.Run("past five fields the rest are counted", func(t *testing.T) {
+		var vs schemas.Violations
+		for _, f := range []string{"a", "b", "c", "d", "e", "f", "g"} {
+			vs = append(vs, schemas.Violation{Field: f, Rule: schemas.RuleRequired})
+		}
+		if got := violationsText("en", vs); !strings.HasSuffix(got, "e: This field is required. And 2 more fields.") {
+			t.Fatalf("got %q", got)
 		}
 	})
 }

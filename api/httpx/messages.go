@@ -2,8 +2,11 @@ package httpx
 
 import (
 	"log/slog"
+	"strconv"
+	"strings"
 
 	"agencyhub/models"
+	"agencyhub/schemas"
 )
 
 // MessageText is the human part of a Problem.
@@ -11,14 +14,38 @@ type MessageText struct{ Title, Detail, Action string }
 
 // catalog holds every Problem text in each language the API speaks, keyed by the domain
 // error key. A test checks that both languages have every key and that every key the
-// code uses is here.
+// code uses is here. The rule_ entries word what a field of an invalid body breaks
+// (schemas.Violation), {limit} standing for the rule's value and {example} for a valid one.
 var catalog = map[string]map[string]MessageText{
 	"en": {
 		"internal":                   {"Internal error", "The request could not be completed because of an error on our side.", "Retry later and quote the request id if it keeps failing"},
 		"malformed_json":             {"Malformed JSON", "The request body is not valid JSON.", "Send a single valid JSON object"},
 		"invalid_utf8":               {"Invalid text encoding", "The request body is not valid UTF-8.", "Encode the body as UTF-8"},
 		"body_required":              {"Request body required", "This operation needs a JSON body, and the request had none.", "Send the JSON object the operation takes"},
-		"invalid_body":               {"Invalid request", "Some request fields are missing, unknown or of the wrong type.", "Correct the fields named in validate"},
+		"rule_required":              {"Required", "This field is required.", "Fill it in"},
+		"rule_unknown_field":         {"Unknown field", "This operation takes no such field.", "Leave it out"},
+		"rule_empty":                 {"Empty", "This field cannot be empty.", "Fill it in"},
+		"rule_min_length":            {"Too short", "Use at least {limit} characters.", "Make it longer"},
+		"rule_min_length_one":        {"Too short", "Use at least {limit} character.", "Make it longer"},
+		"rule_max_length":            {"Too long", "Use at most {limit} characters.", "Make it shorter"},
+		"rule_max_length_one":        {"Too long", "Use at most {limit} character.", "Make it shorter"},
+		"rule_minimum":               {"Too small", "The smallest allowed value is {limit}.", "Enter a larger value"},
+		"rule_maximum":               {"Too large", "The largest allowed value is {limit}.", "Enter a smaller value"},
+		"rule_above":                 {"Too small", "The value must be greater than {limit}.", "Enter a larger value"},
+		"rule_below":                 {"Too large", "The value must be less than {limit}.", "Enter a smaller value"},
+		"rule_min_items":             {"Too few", "Give at least {limit}.", "Add more"},
+		"rule_max_items":             {"Too many", "Give at most {limit}.", "Remove some"},
+		"rule_enum":                  {"Not allowed", "Choose one of: {limit}.", "Choose an allowed value"},
+		"rule_format":                {"Wrong format", "This is not in the {limit} format.", "Correct the format"},
+		"rule_format_email":          {"Not an e-mail address", "Enter an e-mail address, like name@example.com.", "Correct the address"},
+		"rule_format_uri":            {"Not a web address", "Enter a full address with its scheme, like https://example.com.", "Correct the address"},
+		"rule_format_date":           {"Not a date", "Enter a date as YYYY-MM-DD, like 2026-12-31.", "Correct the date"},
+		"rule_format_uuid":           {"Not an identifier", "This is not a valid identifier (a UUID).", "Correct the identifier"},
+		"rule_type":                  {"Wrong type", "This field has the wrong type: it takes {limit}.", "Send the type it takes"},
+		"rule_other":                 {"Not allowed", "This value is not in the form the API reference gives for this field.", "Check the field in the API reference"},
+		"rule_other_example":         {"Not allowed", "This is not in the form the field takes, like {example}.", "Write it in that form"},
+		"rule_more":                  {"More fields", "And {limit} more fields.", "Correct them too"},
+		"invalid_body":               {"Invalid request", "Some request fields are missing, unknown or of the wrong type.", "Correct the marked fields and try again"},
 		"invalid_parameter":          {"Invalid parameter", "Some query or path parameters are missing, malformed or outside the limits the API reference gives.", "Correct the parameters named in validate"},
 		"body_too_large":             {"Request too large", "The request body exceeds the size limit.", "Send a smaller body"},
 		"unsupported_media_type":     {"Unsupported media type", "The request body must be JSON.", "Send the body with Content-Type: application/json"},
@@ -56,7 +83,7 @@ var catalog = map[string]map[string]MessageText{
 		"member_not_found":           {"Member not found", "No such member in this company.", "Check user_id"},
 		"not_a_member":               {"Not available", "You are not a member of the company or project given.", "Pick a company or project from your own lists"},
 		"project_outside_company":    {"Project of another company", "The project does not belong to the selected company.", "Select the project's company, or omit active_company_id"},
-		"invalid_legal_entity":       {"Invalid legal entity", "Some registry identifiers or details are wrong: a check digit does not match, a field is missing, or it does not fit the entity type.", "Correct the fields named in validate"},
+		"invalid_legal_entity":       {"Invalid legal entity", "Some registry identifiers or details are wrong: a check digit does not match, a field is missing, or it does not fit the entity type.", "Correct the marked fields and try again"},
 		"invalid_role":               {"Invalid role", "role must be owner, admin, member or viewer.", "Correct role"},
 		"owner_role_needs_owner":     {"Owners only", "Only an owner may grant or take away the owner role.", "Ask an owner of the company"},
 		"no_such_account":            {"No such account", "No active account is registered with this e-mail.", "Ask the person to register first"},
@@ -66,13 +93,13 @@ var catalog = map[string]map[string]MessageText{
 
 		// Site chat.
 		"site_chat_widget_not_found":  {"Widget not found", "No such site chat widget, or it is paused or archived.", "Check the widget's id or public key, and that it is active"},
-		"invalid_site_chat_widget":    {"Invalid widget", "name is 1 to 200 characters, title at most 120, subtitle at most 200, accent_color a hex colour (#rgb or #rrggbb), position left or right, sampling_rate 0 to 1, settings_json at most 16 KiB.", "Correct the fields named in validate"},
+		"invalid_site_chat_widget":    {"Invalid widget", "name is 1 to 200 characters, title at most 120, subtitle at most 200, accent_color a hex colour (#rgb or #rrggbb), position left or right, sampling_rate 0 to 1, settings_json at most 16 KiB.", "Correct the marked fields and try again"},
 		"invalid_visitor_token":       {"Visitor token required", "The X-Visitor-Token is missing, expired or not valid for what the request names.", "Post presence again and send its visitor_token in X-Visitor-Token"},
 		"visit_session_not_found":     {"Visit not found", "No such visit session among your companies.", "Check visit_session_id"},
 		"visitor_not_found":           {"Visitor not found", "No such visitor.", "Post presence again"},
-		"invalid_presence":            {"Invalid presence", "anonymous_id is 16 to 128 letters, digits, _ or -, and metadata and utm are at most 8 KiB each.", "Correct the fields named in validate"},
+		"invalid_presence":            {"Invalid presence", "anonymous_id is 16 to 128 letters, digits, _ or -, and metadata and utm are at most 8 KiB each.", "Correct the marked fields and try again"},
 		"conversation_not_found":      {"Conversation not found", "No such conversation.", "Check conversation_id"},
-		"invalid_site_chat_message":   {"Invalid message", "body is 1 to 10000 characters, author_name at most 200 and visitor_contact at most 320.", "Correct the fields named in validate"},
+		"invalid_site_chat_message":   {"Invalid message", "body is 1 to 10000 characters, author_name at most 200 and visitor_contact at most 320.", "Correct the marked fields and try again"},
 		"conversation_closed":         {"Conversation closed", "The conversation is closed and takes no more messages or files.", "Open a new conversation"},
 		"message_not_found":           {"Message not found", "No such message.", "Check message_id"},
 		"invalid_site_chat_file_name": {"Invalid file name", "The file name is empty or longer than 255 characters.", "Rename the file"},
@@ -89,7 +116,7 @@ var catalog = map[string]map[string]MessageText{
 		"visitor_not_active":          {"Visitor not active", "The visitor has left or showed no activity in the last two minutes.", "Pick a visitor from the active visitors"},
 		"monitoring_not_started":      {"Monitoring not started", "Monitoring of this visit is neither requested nor active.", "Start monitoring first"},
 		"monitoring_not_requested":    {"Nothing to consent to", "No monitoring of this visit is requested or active.", "Wait for an operator's request"},
-		"invalid_call":                {"Invalid call", "media_kind is audio or video, end_reason at most 200 characters, and a visitor's call needs privacy_consent_accepted true.", "Correct the fields named in validate"},
+		"invalid_call":                {"Invalid call", "media_kind is audio or video, end_reason at most 200 characters, and a visitor's call needs privacy_consent_accepted true.", "Correct the marked fields and try again"},
 		"call_ids_of_another_visit":   {"Ids of another visit", "The body names a visit, visitor, conversation or widget other than the visit of the path.", "Omit them or send this visit's"},
 		"call_session_not_found":      {"Call not found", "No such call.", "Check call_session_id"},
 		"call_in_progress":            {"Call in progress", "The visit already has a call offered, ringing or in progress.", "End that call first"},
@@ -115,7 +142,7 @@ var catalog = map[string]map[string]MessageText{
 		"invalid_dependency_status":   {"Invalid status", "status must be active or disabled.", "Correct status"},
 		"integration_name_taken":      {"Name taken", "Another integration of this project has this name.", "Choose another name"},
 		"template_name_taken":         {"Name taken", "Another template of this kind in this project has this name.", "Choose another name"},
-		"invalid_template":            {"Invalid template", "Some template fields are empty, too long or not allowed: a subject is one line, a message text at most 4096 characters, parse_mode empty, HTML, MarkdownV2 or Markdown.", "Correct the fields named in validate"},
+		"invalid_template":            {"Invalid template", "Some template fields are empty, too long or not allowed: a subject is one line, a message text at most 4096 characters, parse_mode empty, HTML, MarkdownV2 or Markdown.", "Correct the marked fields and try again"},
 
 		// Federated, native and desktop sign-in.
 		"unsupported_provider":          {"Unsupported identity provider", "The identity provider is unknown or not configured on this server.", "Use one of idp_a, idp_b, idp_c that this server has configured"},
@@ -147,7 +174,7 @@ var catalog = map[string]map[string]MessageText{
 		"webhook_receipt_not_found":    {"Receipt not found", "No run started through this webhook endpoint has this id.", "Use the receipt_url the webhook answered"},
 		"webhook_trigger_missing":      {"No such webhook trigger", "The workflow has no webhook.trigger action with this endpoint_key.", "Add a webhook.trigger with this endpoint_key to the workflow (and publish it to receive requests)"},
 		"endpoint_key_taken":           {"Endpoint key taken", "Another webhook endpoint of this project already uses this endpoint_key.", "Use another endpoint_key, or the existing endpoint"},
-		"invalid_webhook_endpoint":     {"Invalid webhook endpoint", "Some endpoint settings are not allowed.", "Correct the fields named in validate"},
+		"invalid_webhook_endpoint":     {"Invalid webhook endpoint", "Some endpoint settings are not allowed.", "Correct the marked fields and try again"},
 		"webhook_headers_missing":      {"Signature headers missing", "A signed webhook needs the headers webhook-id, webhook-timestamp and webhook-signature.", "Send the headers named in validate"},
 		"webhook_timestamp_invalid":    {"Timestamp refused", "webhook-timestamp must be the Unix time in seconds at which the request was signed, at most 5 minutes from the server's clock.", "Sign the request again with the current time"},
 		"webhook_signature_invalid":    {"Signature does not match", "No signature in webhook-signature is v1, the base64 HMAC-SHA256 of \"webhook-id.webhook-timestamp.body\" with the endpoint's secret.", "Sign the exact body with the endpoint's current secret"},
@@ -198,10 +225,10 @@ var catalog = map[string]map[string]MessageText{
 		// Clients and billing.
 		"invalid_status_filter":           {"Invalid status filter", "status lists statuses this list does not have.", "Pass a comma-separated subset of the statuses the API reference lists"},
 		"client_not_found":                {"Client not found", "No such client among your companies.", "Check client_id"},
-		"invalid_client":                  {"Invalid client", "Some client fields are wrong: a registry identifier's check digit does not match, an identifier does not fit the client type, or a field is missing or too long.", "Correct the fields named in validate"},
+		"invalid_client":                  {"Invalid client", "Some client fields are wrong: a registry identifier's check digit does not match, an identifier does not fit the client type, or a field is missing or too long.", "Correct the marked fields and try again"},
 		"client_inn_taken":                {"INN already used", "Another client of this company has this INN.", "Find that client with q, or correct inn"},
 		"client_deleted":                  {"Client deleted", "A deleted client takes no new services.", "Restore the client with status active first"},
-		"invalid_contact":                 {"Invalid contact", "Some contact fields are empty, too long or malformed.", "Correct the fields named in validate"},
+		"invalid_contact":                 {"Invalid contact", "Some contact fields are empty, too long or malformed.", "Correct the marked fields and try again"},
 		"client_contact_not_found":        {"Contact not found", "No such contact of this client.", "List the client's contacts and use one of their ids"},
 		"primary_contact_required":        {"Primary contact required", "A client with contacts keeps one primary contact.", "Make another contact primary instead"},
 		"invalid_responsible_role":        {"Invalid role", "role must be account_manager, project_manager, accountant or sales_manager.", "Correct role"},
@@ -211,9 +238,9 @@ var catalog = map[string]map[string]MessageText{
 		"client_project_not_found":        {"Project not linked", "The project is not linked to this client.", "List the client's projects and use one of their ids"},
 		"client_project_has_services":     {"Project has services", "The client has active or paused services in this project.", "Archive, complete or move those services first"},
 		"service_project_outside_company": {"Project of another company", "project_id is not a project of the client's company.", "Pick a project of the client's company"},
-		"invalid_client_service":          {"Invalid service", "Some service fields are wrong: a name missing or too long, an unknown currency, billing period or status.", "Correct the fields named in validate"},
+		"invalid_client_service":          {"Invalid service", "Some service fields are wrong: a name missing or too long, an unknown currency, billing period or status.", "Correct the marked fields and try again"},
 		"client_service_not_found":        {"Service not found", "No such client service among your companies.", "Check client_service_id"},
-		"invalid_service_type":            {"Invalid service type", "Some service type fields are empty, too long or malformed.", "Correct the fields named in validate"},
+		"invalid_service_type":            {"Invalid service type", "Some service type fields are empty, too long or malformed.", "Correct the marked fields and try again"},
 		"too_many_service_types":          {"Too many service types", "The company holds the most service types it may have (500).", "Archive and reuse types instead of adding more"},
 		"service_type_key_taken":          {"Key taken", "A global type or another type of this company has this key.", "Choose another service_type_key"},
 		"client_service_type_not_found":   {"Service type not found", "No such service type here.", "List the service types and use one of their ids"},
@@ -230,7 +257,7 @@ var catalog = map[string]map[string]MessageText{
 		"desktop_message_not_found":       {"Message not found", "No such message in your desktop inbox.", "List your desktop messages and use one of their ids"},
 		"invalid_unread":                  {"Invalid filter", "unread must be true or false.", "Correct unread"},
 		"payment_document_file_required":  {"File required", "The upload needs the file in the multipart field file.", "Send the file as the form field file"},
-		"invalid_payment_document":        {"Invalid document", "kind must be invoice, act, receipt or other, and the file name at most 255 characters.", "Correct the fields named in validate"},
+		"invalid_payment_document":        {"Invalid document", "kind must be invoice, act, receipt or other, and the file name at most 255 characters.", "Correct the marked fields and try again"},
 		"invalid_schedule_window":         {"Invalid window", "to must be on or after from, and at most 400 days after it.", "Choose a shorter window"},
 		"payment_service_twice":           {"Service named twice", "A service appears more than once in the items.", "Name each service once"},
 		"payment_currencies_differ":       {"Currencies differ", "The services of one payment action must share one currency.", "Create one payment action per currency"},
@@ -240,7 +267,7 @@ var catalog = map[string]map[string]MessageText{
 		"payment_item_unknown":            {"Unknown item", "An item named is not an item of this payment action, or it is named twice.", "Use the payment_action_item_id values of this action, once each"},
 		"payment_item_ambiguous":          {"Which item?", "The payment action has several items, and an item names neither its payment_action_item_id nor its client_service_id.", "Name each item by payment_action_item_id or client_service_id"},
 		"snooze_not_in_future":            {"Date not in the future", "snoozed_until must be after today.", "Choose a later date"},
-		"invalid_manual_payment":          {"Invalid payment", "Some payment fields do not fit the service: its project, its currency, a period ending before it starts, or a comment too long.", "Correct the fields named in validate"},
+		"invalid_manual_payment":          {"Invalid payment", "Some payment fields do not fit the service: its project, its currency, a period ending before it starts, or a comment too long.", "Correct the marked fields and try again"},
 		"invalid_idempotency_key":         {"Invalid idempotency key", "A manual payment needs an idempotency key of 1 to 255 characters, in idempotency_key or the Idempotency-Key header; when both are given they must be equal.", "Send one stable key per payment"},
 		"idempotency_key_reused":          {"Idempotency key reused", "This idempotency key was already used for a different payment.", "Use a new key for a new payment, or repeat the first request unchanged"},
 		"party_lookup_not_configured":     {"Party lookup not configured", "Neither the company nor the project has enabled party lookup settings.", "Save the party lookup integration of the company (PUT /api/v1/companies/{company_id}/integrations/party-lookup) or of the project, then look up again"},
@@ -248,15 +275,15 @@ var catalog = map[string]map[string]MessageText{
 		"party_lookup_token_rejected":     {"Party lookup token rejected", "The party lookup provider refused the integration's token.", "Check the token of the party lookup integration and save a valid one"},
 		"party_lookup_bad_answer":         {"Unexpected party lookup answer", "The address of the party lookup integration did not answer as the provider's API does.", "Check api_base_url of the party lookup integration: it must be the provider's API address"},
 		"party_lookup_egress_refused":     {"Party lookup address not allowed", "The address of the party lookup integration is internal, and the server may not call it.", "Use the provider's public api_base_url, or ask the operator to allow-list it in APP_EGRESS_ALLOW"},
-		"invalid_party_lookup":            {"Invalid party lookup settings", "provider must be party_lookup, api_base_url an absolute http or https URL without query, and token 1 to 1000 characters without surrounding spaces.", "Correct the fields named in validate"},
+		"invalid_party_lookup":            {"Invalid party lookup settings", "provider must be party_lookup, api_base_url an absolute http or https URL without query, and token 1 to 1000 characters without surrounding spaces.", "Correct the marked fields and try again"},
 		"party_lookup_token_required":     {"Token required", "The party lookup integration has no token yet.", "Send token"},
 		"party_lookup_project_unknown":    {"Unknown project", "project_id is not a project of this company.", "Pick a project of this company, or omit project_id"},
-		"invalid_party_query":             {"Invalid registry number", "Send exactly one of inn (10 or 12 digits) and ogrn (13-digit OGRN or 15-digit OGRNIP), with a matching check digit.", "Correct the fields named in validate"},
+		"invalid_party_query":             {"Invalid registry number", "Send exactly one of inn (10 or 12 digits) and ogrn (13-digit OGRN or 15-digit OGRNIP), with a matching check digit.", "Correct the marked fields and try again"},
 		// AI employee.
-		"invalid_ai_employee":    {"Invalid AI employee settings", "permission must be read, propose or write, instructions at most 4000 characters, model_id at most 200, approval_timeout_seconds from 10 to 604800.", "Correct the fields named in validate"},
+		"invalid_ai_employee":    {"Invalid AI employee settings", "permission must be read, propose or write, instructions at most 4000 characters, model_id at most 200, approval_timeout_seconds from 10 to 604800.", "Correct the marked fields and try again"},
 		"ai_provider_not_found":  {"Unknown model provider", "action_dependency_id is not an ai.model_provider integration of this project.", "Pick an ai.model_provider integration of this project, or send null"},
 		"ai_employee_disabled":   {"AI employee switched off", "The project's AI employee is switched off.", "Switch it on (PATCH the employee with enabled true)"},
-		"invalid_ai_session":     {"Invalid session", "Some fields of the session are too long or name nothing of this project.", "Correct the fields named in validate"},
+		"invalid_ai_session":     {"Invalid session", "Some fields of the session are too long or name nothing of this project.", "Correct the marked fields and try again"},
 		"ai_session_not_found":   {"Session not found", "No such AI session of yours in this project.", "Check the session id"},
 		"invalid_ai_message":     {"Invalid message", "content must be 1 to 20000 characters.", "Correct content"},
 		"stale_session_revision": {"Session changed", "The session changed since the revision you sent.", "Read the session again and send its session_revision"},
@@ -268,7 +295,7 @@ var catalog = map[string]map[string]MessageText{
 		"ai_provider_failed":     {"Model provider failed", "The model provider could not be called or refused the call.", "Check the integration's base_url and api_key, and APP_EGRESS_ALLOW for a local server"},
 		"ai_proposal_not_found":  {"Proposal not found", "The session has no such patch proposal.", "Propose the patch again"},
 		// Site chat sockets.
-		"invalid_envelope":           {"Invalid envelope", "A socket message must be a SiteChatWSEnvelope: a JSON object with id, a known type and sent_at, and an object as payload.", "Correct the fields named in validate"},
+		"invalid_envelope":           {"Invalid envelope", "A socket message must be a SiteChatWSEnvelope: a JSON object with id, a known type and sent_at, and an object as payload.", "Correct the marked fields and try again"},
 		"envelope_type_not_allowed":  {"Type not allowed on this socket", "This side of the site chat sockets may not send envelopes of this type.", "Send only the types docs/site-chat-sockets.md lists for this socket"},
 		"envelope_too_large":         {"Envelope too large", "The envelope is too large to be relayed to the other side.", "Send a smaller payload"},
 		"socket_origin_not_allowed":  {"Origin not allowed", "A socket signed in by cookie must be opened from the application's own origin.", "Open the socket from the application's page, or sign in with a bearer token"},
@@ -282,28 +309,28 @@ var catalog = map[string]map[string]MessageText{
 		"process_role_not_found":        {"Role not found", "The task workflow has no such role.", "Check task_process_role_id"},
 		"checklist_item_not_found":      {"Checklist item not found", "The task's checklist has no such item.", "Check task_checklist_item_id"},
 		"custom_field_not_found":        {"Custom field not found", "The task's board has no such custom field.", "Check task_custom_field_id"},
-		"invalid_project_member":        {"Invalid project member", "user_id must be a member of the project's company and project_role lead or member.", "Correct the fields named in validate"},
-		"invalid_stages":                {"Invalid stages", "Give 1 to 20 stages (columns), each with a name of 1 to 100 characters and a status key of lower-case letters, digits and underscores that no other stage has.", "Correct the fields named in validate"},
+		"invalid_project_member":        {"Invalid project member", "user_id must be a member of the project's company and project_role lead or member.", "Correct the marked fields and try again"},
+		"invalid_stages":                {"Invalid stages", "Give 1 to 20 stages (columns), each with a name of 1 to 100 characters and a status key of lower-case letters, digits and underscores that no other stage has.", "Correct the marked fields and try again"},
 		"unknown_preset":                {"Unknown preset", "preset_key is not one of the presets.", "Pick a preset_key from GET /api/v1/work/presets"},
-		"invalid_task_workflow":         {"Invalid task workflow", "A task workflow without a preset needs a name of 1 to 200 characters and its stages.", "Correct the fields named in validate"},
-		"invalid_process_role":          {"Invalid role", "A role needs a name of 1 to 100 characters, a description of at most 1000, a key of lower-case letters, digits and underscores that no other role has, and a user who is a member of the company; a workflow has at most 30 roles.", "Correct the fields named in validate"},
+		"invalid_task_workflow":         {"Invalid task workflow", "A task workflow without a preset needs a name of 1 to 200 characters and its stages.", "Correct the marked fields and try again"},
+		"invalid_process_role":          {"Invalid role", "A role needs a name of 1 to 100 characters, a description of at most 1000, a key of lower-case letters, digits and underscores that no other role has, and a user who is a member of the company; a workflow has at most 30 roles.", "Correct the marked fields and try again"},
 		"process_role_key_taken":        {"Role key taken", "The task workflow has a role with this key already.", "Choose another role_key"},
-		"invalid_board":                 {"Invalid board", "A board needs a name of 1 to 200 characters, columns or a task workflow (not both), and at most 50 custom fields, each with a name, a type (text, number, date, select) and, for a select alone, distinct options.", "Correct the fields named in validate"},
-		"invalid_task":                  {"Invalid task", "A task needs a title of 1 to 500 characters, a description of at most 20000, a priority (none, low, medium, high, urgent), at most 20 distinct labels of 1 to 50 characters, an assignee who is a member of the company and a client of the company.", "Correct the fields named in validate"},
+		"invalid_board":                 {"Invalid board", "A board needs a name of 1 to 200 characters, columns or a task workflow (not both), and at most 50 custom fields, each with a name, a type (text, number, date, select) and, for a select alone, distinct options.", "Correct the marked fields and try again"},
+		"invalid_task":                  {"Invalid task", "A task needs a title of 1 to 500 characters, a description of at most 20000, a priority (none, low, medium, high, urgent), at most 20 distinct labels of 1 to 50 characters, an assignee who is a member of the company and a client of the company.", "Correct the marked fields and try again"},
 		"unknown_status":                {"Unknown status", "The board has no column with this status.", "Use the status of one of the board's columns"},
 		"move_after_or_before":          {"Ambiguous place", "A move takes after_task_id or before_task_id, not both.", "Send one of them, or neither to move the task to the end of the column"},
 		"neighbour_not_in_column":       {"Neighbour not in the column", "The task to move next to is not in the target column, or is the task moved.", "Name another task of the target column"},
 		"invalid_task_filter":           {"Invalid filter", "q is at most 200 characters.", "Shorten q"},
 		"invalid_comment":               {"Invalid comment", "A comment is 1 to 10000 characters.", "Correct body"},
 		"checklist_full":                {"Checklist full", "A task's checklist holds at most 200 items.", "Remove items or split the task"},
-		"invalid_checklist_item":        {"Invalid checklist item", "An item's title is 1 to 500 characters, and an item cannot follow itself.", "Correct the fields named in validate"},
+		"invalid_checklist_item":        {"Invalid checklist item", "An item's title is 1 to 500 characters, and an item cannot follow itself.", "Correct the marked fields and try again"},
 		"unknown_checklist_item":        {"Unknown checklist item", "after_item_id is not an item of this task's checklist.", "Use an item of the same checklist"},
 		"invalid_custom_value":          {"Invalid value", "The value does not fit the field: a text of at most 2000 characters, a number, a YYYY-MM-DD date, one of a select's options, or null.", "Send a value of the field's type"},
 		"invalid_attachment_name":       {"Invalid file name", "The file name is empty or longer than 255 characters.", "Rename the file"},
 		"task_attachment_file_required": {"File required", "The upload needs the file in the multipart field file.", "Send the file as the form field file"},
-		"invalid_time_entry":            {"Invalid time entry", "duration_seconds is 60 to 86400, work_date not in the future and note at most 2000 characters.", "Correct the fields named in validate"},
+		"invalid_time_entry":            {"Invalid time entry", "duration_seconds is 60 to 86400, work_date not in the future and note at most 2000 characters.", "Correct the marked fields and try again"},
 		"no_running_timer":              {"No running timer", "You have no timer running in this company.", "Start a timer on a task first"},
-		"invalid_report":                {"Invalid report", "group_by is user, project, client or task, format json or csv, and the period from..to at most 366 days with from not after to.", "Correct the fields named in validate"},
+		"invalid_report":                {"Invalid report", "group_by is user, project, client or task, format json or csv, and the period from..to at most 366 days with from not after to.", "Correct the marked fields and try again"},
 		"run_task_board_unknown":        {"Unknown board", "board_id is not a board of the workflow's project or of its company as a whole.", "Pick a board of the workflow's project"},
 	},
 	"ru": {
@@ -311,7 +338,30 @@ var catalog = map[string]map[string]MessageText{
 		"malformed_json":             {"Некорректный JSON", "Тело запроса не является корректным JSON.", "Отправьте один корректный JSON-объект"},
 		"invalid_utf8":               {"Неверная кодировка текста", "Тело запроса не является корректным UTF-8.", "Закодируйте тело в UTF-8"},
 		"body_required":              {"Нужно тело запроса", "Эта операция принимает JSON-тело, а запрос пришёл без него.", "Отправьте JSON-объект, который принимает операция"},
-		"invalid_body":               {"Некорректный запрос", "Некоторые поля запроса отсутствуют, неизвестны или имеют неверный тип.", "Исправьте поля, перечисленные в validate"},
+		"rule_required":              {"Обязательное поле", "Это поле нужно заполнить.", "Заполните его"},
+		"rule_unknown_field":         {"Неизвестное поле", "Такого поля у этой операции нет.", "Уберите его"},
+		"rule_empty":                 {"Пустое поле", "Это поле не может быть пустым.", "Заполните его"},
+		"rule_min_length":            {"Слишком коротко", "Нужно не меньше {limit} символов.", "Допишите"},
+		"rule_min_length_one":        {"Слишком коротко", "Нужно не меньше {limit} символа.", "Допишите"},
+		"rule_max_length":            {"Слишком длинно", "Можно не больше {limit} символов.", "Сократите"},
+		"rule_max_length_one":        {"Слишком длинно", "Можно не больше {limit} символа.", "Сократите"},
+		"rule_minimum":               {"Слишком мало", "Наименьшее допустимое значение — {limit}.", "Введите значение побольше"},
+		"rule_maximum":               {"Слишком много", "Наибольшее допустимое значение — {limit}.", "Введите значение поменьше"},
+		"rule_above":                 {"Слишком мало", "Значение должно быть больше {limit}.", "Введите значение побольше"},
+		"rule_below":                 {"Слишком много", "Значение должно быть меньше {limit}.", "Введите значение поменьше"},
+		"rule_min_items":             {"Слишком мало", "Нужно не меньше, чем {limit}.", "Добавьте"},
+		"rule_max_items":             {"Слишком много", "Можно не больше, чем {limit}.", "Уберите лишнее"},
+		"rule_enum":                  {"Недопустимое значение", "Выберите одно из: {limit}.", "Выберите допустимое значение"},
+		"rule_format":                {"Неверный формат", "Значение не в формате {limit}.", "Исправьте формат"},
+		"rule_format_email":          {"Это не адрес e-mail", "Введите адрес e-mail, например name@example.com.", "Исправьте адрес"},
+		"rule_format_uri":            {"Это не веб-адрес", "Введите полный адрес со схемой, например https://example.com.", "Исправьте адрес"},
+		"rule_format_date":           {"Это не дата", "Введите дату как ГГГГ-ММ-ДД, например 2026-12-31.", "Исправьте дату"},
+		"rule_format_uuid":           {"Это не идентификатор", "Это не корректный идентификатор (UUID).", "Исправьте идентификатор"},
+		"rule_type":                  {"Неверный тип", "У поля неверный тип: нужен {limit}.", "Передайте нужный тип"},
+		"rule_other":                 {"Недопустимое значение", "Значение не того вида, что указан для поля в справочнике API.", "Сверьтесь со справочником API"},
+		"rule_other_example":         {"Недопустимое значение", "Значение не того вида, что нужен полю, например {example}.", "Запишите его в таком виде"},
+		"rule_more":                  {"Ещё поля", "Других полей с ошибками: {limit}.", "Исправьте и их"},
+		"invalid_body":               {"Некорректный запрос", "Некоторые поля запроса отсутствуют, неизвестны или имеют неверный тип.", "Исправьте отмеченные поля и попробуйте снова"},
 		"invalid_parameter":          {"Некорректный параметр", "Некоторые параметры запроса или пути отсутствуют, некорректны или выходят за пределы, указанные в справочнике API.", "Исправьте параметры, перечисленные в validate"},
 		"body_too_large":             {"Слишком большой запрос", "Тело запроса превышает допустимый размер.", "Отправьте тело меньшего размера"},
 		"unsupported_media_type":     {"Неподдерживаемый формат", "Тело запроса должно быть в формате JSON.", "Отправьте тело с заголовком Content-Type: application/json"},
@@ -349,7 +399,7 @@ var catalog = map[string]map[string]MessageText{
 		"member_not_found":           {"Участник не найден", "В компании нет такого участника.", "Проверьте user_id"},
 		"not_a_member":               {"Недоступно", "Вы не состоите в указанной компании или проекте.", "Выберите компанию или проект из своих списков"},
 		"project_outside_company":    {"Проект другой компании", "Проект не принадлежит выбранной компании.", "Выберите компанию проекта или не указывайте active_company_id"},
-		"invalid_legal_entity":       {"Некорректное юрлицо", "Реквизиты указаны неверно: не сходится контрольная цифра, не заполнено поле или оно не подходит к типу лица.", "Исправьте поля, перечисленные в validate"},
+		"invalid_legal_entity":       {"Некорректное юрлицо", "Реквизиты указаны неверно: не сходится контрольная цифра, не заполнено поле или оно не подходит к типу лица.", "Исправьте отмеченные поля и попробуйте снова"},
 		"invalid_role":               {"Некорректная роль", "role должна быть owner, admin, member или viewer.", "Исправьте role"},
 		"owner_role_needs_owner":     {"Только для владельцев", "Назначать и снимать роль владельца может только владелец.", "Обратитесь к владельцу компании"},
 		"no_such_account":            {"Нет такой учётной записи", "Активной учётной записи с этим e-mail нет.", "Попросите человека сначала зарегистрироваться"},
@@ -359,13 +409,13 @@ var catalog = map[string]map[string]MessageText{
 
 		// Site chat.
 		"site_chat_widget_not_found":  {"Виджет не найден", "Такого виджета чата нет, или он приостановлен или в архиве.", "Проверьте id или публичный ключ виджета и что он активен"},
-		"invalid_site_chat_widget":    {"Некорректный виджет", "name — от 1 до 200 символов, title — до 120, subtitle — до 200, accent_color — шестнадцатеричный цвет (#rgb или #rrggbb), position — left или right, sampling_rate — от 0 до 1, settings_json — до 16 КиБ.", "Исправьте поля из validate"},
+		"invalid_site_chat_widget":    {"Некорректный виджет", "name — от 1 до 200 символов, title — до 120, subtitle — до 200, accent_color — шестнадцатеричный цвет (#rgb или #rrggbb), position — left или right, sampling_rate — от 0 до 1, settings_json — до 16 КиБ.", "Исправьте отмеченные поля и попробуйте снова"},
 		"invalid_visitor_token":       {"Нужен токен посетителя", "X-Visitor-Token отсутствует, истёк или не подходит к тому, что названо в запросе.", "Снова отправьте presence и передавайте его visitor_token в X-Visitor-Token"},
 		"visit_session_not_found":     {"Визит не найден", "Такого визита нет в ваших компаниях.", "Проверьте visit_session_id"},
 		"visitor_not_found":           {"Посетитель не найден", "Такого посетителя нет.", "Снова отправьте presence"},
-		"invalid_presence":            {"Некорректный presence", "anonymous_id — от 16 до 128 латинских букв, цифр, _ или -, а metadata и utm — не больше 8 КиБ каждое.", "Исправьте поля из validate"},
+		"invalid_presence":            {"Некорректный presence", "anonymous_id — от 16 до 128 латинских букв, цифр, _ или -, а metadata и utm — не больше 8 КиБ каждое.", "Исправьте отмеченные поля и попробуйте снова"},
 		"conversation_not_found":      {"Диалог не найден", "Такого диалога нет.", "Проверьте conversation_id"},
-		"invalid_site_chat_message":   {"Некорректное сообщение", "body — от 1 до 10000 символов, author_name — до 200, visitor_contact — до 320.", "Исправьте поля из validate"},
+		"invalid_site_chat_message":   {"Некорректное сообщение", "body — от 1 до 10000 символов, author_name — до 200, visitor_contact — до 320.", "Исправьте отмеченные поля и попробуйте снова"},
 		"conversation_closed":         {"Диалог закрыт", "Диалог закрыт и больше не принимает сообщения и файлы.", "Начните новый диалог"},
 		"message_not_found":           {"Сообщение не найдено", "Такого сообщения нет.", "Проверьте message_id"},
 		"invalid_site_chat_file_name": {"Некорректное имя файла", "Имя файла пустое или длиннее 255 символов.", "Переименуйте файл"},
@@ -382,7 +432,7 @@ var catalog = map[string]map[string]MessageText{
 		"visitor_not_active":          {"Посетитель неактивен", "Посетитель ушёл или не проявлял активности последние две минуты.", "Выберите посетителя из активных"},
 		"monitoring_not_started":      {"Наблюдение не начато", "Наблюдение за этим визитом не запрошено и не идёт.", "Сначала начните наблюдение"},
 		"monitoring_not_requested":    {"Не на что соглашаться", "Наблюдение за этим визитом не запрошено и не идёт.", "Дождитесь запроса оператора"},
-		"invalid_call":                {"Некорректный звонок", "media_kind — audio или video, end_reason — до 200 символов, а звонку посетителя нужен privacy_consent_accepted true.", "Исправьте поля из validate"},
+		"invalid_call":                {"Некорректный звонок", "media_kind — audio или video, end_reason — до 200 символов, а звонку посетителя нужен privacy_consent_accepted true.", "Исправьте отмеченные поля и попробуйте снова"},
 		"call_ids_of_another_visit":   {"Идентификаторы другого визита", "В теле указан визит, посетитель, диалог или виджет не того визита, что в пути.", "Не передавайте их или передайте идентификаторы этого визита"},
 		"call_session_not_found":      {"Звонок не найден", "Такого звонка нет.", "Проверьте call_session_id"},
 		"call_in_progress":            {"Звонок уже идёт", "У визита уже есть предложенный, звонящий или идущий звонок.", "Сначала завершите тот звонок"},
@@ -408,7 +458,7 @@ var catalog = map[string]map[string]MessageText{
 		"invalid_dependency_status":   {"Некорректный статус", "status должен быть active или disabled.", "Исправьте status"},
 		"integration_name_taken":      {"Имя занято", "Другая интеграция этого проекта уже носит это имя.", "Выберите другое имя"},
 		"template_name_taken":         {"Имя занято", "Другой шаблон этого вида в проекте уже носит это имя.", "Выберите другое имя"},
-		"invalid_template":            {"Некорректный шаблон", "Некоторые поля шаблона пусты, слишком длинные или недопустимы: тема — одна строка, текст сообщения — не длиннее 4096 символов, parse_mode — пустой, HTML, MarkdownV2 или Markdown.", "Исправьте поля, перечисленные в validate"},
+		"invalid_template":            {"Некорректный шаблон", "Некоторые поля шаблона пусты, слишком длинные или недопустимы: тема — одна строка, текст сообщения — не длиннее 4096 символов, parse_mode — пустой, HTML, MarkdownV2 или Markdown.", "Исправьте отмеченные поля и попробуйте снова"},
 
 		// Federated, native and desktop sign-in.
 		"unsupported_provider":          {"Провайдер входа не поддерживается", "Провайдер входа неизвестен или не настроен на этом сервере.", "Используйте один из настроенных на сервере провайдеров idp_a, idp_b, idp_c"},
@@ -440,7 +490,7 @@ var catalog = map[string]map[string]MessageText{
 		"webhook_receipt_not_found":    {"Квитанция не найдена", "Через эту точку приёма не запускался процесс с таким идентификатором.", "Используйте receipt_url из ответа на вебхук"},
 		"webhook_trigger_missing":      {"Нет такого триггера вебхука", "В процессе нет действия webhook.trigger с этим endpoint_key.", "Добавьте в процесс webhook.trigger с этим endpoint_key (и опубликуйте, чтобы принимать запросы)"},
 		"endpoint_key_taken":           {"Ключ точки приёма занят", "Другая точка приёма этого проекта уже использует этот endpoint_key.", "Выберите другой endpoint_key или используйте существующую точку приёма"},
-		"invalid_webhook_endpoint":     {"Некорректная точка приёма", "Некоторые настройки точки приёма недопустимы.", "Исправьте поля, перечисленные в validate"},
+		"invalid_webhook_endpoint":     {"Некорректная точка приёма", "Некоторые настройки точки приёма недопустимы.", "Исправьте отмеченные поля и попробуйте снова"},
 		"webhook_headers_missing":      {"Нет заголовков подписи", "Подписанный вебхук должен содержать заголовки webhook-id, webhook-timestamp и webhook-signature.", "Передайте заголовки, перечисленные в validate"},
 		"webhook_timestamp_invalid":    {"Метка времени отклонена", "webhook-timestamp — время подписи запроса в секундах Unix, не дальше 5 минут от часов сервера.", "Подпишите запрос заново с текущим временем"},
 		"webhook_signature_invalid":    {"Подпись не совпадает", "Ни одна подпись в webhook-signature не равна v1 — base64 от HMAC-SHA256 строки \"webhook-id.webhook-timestamp.тело\" на секрете точки приёма.", "Подпишите точное тело текущим секретом точки приёма"},
@@ -490,10 +540,10 @@ var catalog = map[string]map[string]MessageText{
 
 		"invalid_status_filter":           {"Некорректный фильтр статуса", "status содержит статусы, которых у этого списка нет.", "Передайте через запятую статусы из справочника API"},
 		"client_not_found":                {"Клиент не найден", "Такого клиента нет в ваших компаниях.", "Проверьте client_id"},
-		"invalid_client":                  {"Некорректный клиент", "Некоторые поля клиента неверны: не сходится контрольная цифра реквизита, реквизит не подходит типу клиента, поле пусто или слишком длинное.", "Исправьте поля из validate"},
+		"invalid_client":                  {"Некорректный клиент", "Некоторые поля клиента неверны: не сходится контрольная цифра реквизита, реквизит не подходит типу клиента, поле пусто или слишком длинное.", "Исправьте отмеченные поля и попробуйте снова"},
 		"client_inn_taken":                {"ИНН уже используется", "У другого клиента компании такой же ИНН.", "Найдите этого клиента через q или исправьте inn"},
 		"client_deleted":                  {"Клиент удалён", "Удалённому клиенту нельзя добавить услугу.", "Сначала восстановите клиента со статусом active"},
-		"invalid_contact":                 {"Некорректный контакт", "Некоторые поля контакта пусты, слишком длинные или неверного вида.", "Исправьте поля из validate"},
+		"invalid_contact":                 {"Некорректный контакт", "Некоторые поля контакта пусты, слишком длинные или неверного вида.", "Исправьте отмеченные поля и попробуйте снова"},
 		"client_contact_not_found":        {"Контакт не найден", "У этого клиента нет такого контакта.", "Возьмите id из списка контактов клиента"},
 		"primary_contact_required":        {"Нужен основной контакт", "У клиента с контактами всегда есть один основной контакт.", "Сделайте основным другой контакт"},
 		"invalid_responsible_role":        {"Некорректная роль", "role должна быть account_manager, project_manager, accountant или sales_manager.", "Исправьте role"},
@@ -503,9 +553,9 @@ var catalog = map[string]map[string]MessageText{
 		"client_project_not_found":        {"Проект не привязан", "Проект не привязан к этому клиенту.", "Возьмите id из списка проектов клиента"},
 		"client_project_has_services":     {"В проекте есть услуги", "У клиента есть активные или приостановленные услуги в этом проекте.", "Сначала архивируйте, завершите или перенесите эти услуги"},
 		"service_project_outside_company": {"Проект другой компании", "project_id не является проектом компании клиента.", "Выберите проект компании клиента"},
-		"invalid_client_service":          {"Некорректная услуга", "Некоторые поля услуги неверны: нет названия или оно слишком длинное, неизвестная валюта, период оплаты или статус.", "Исправьте поля из validate"},
+		"invalid_client_service":          {"Некорректная услуга", "Некоторые поля услуги неверны: нет названия или оно слишком длинное, неизвестная валюта, период оплаты или статус.", "Исправьте отмеченные поля и попробуйте снова"},
 		"client_service_not_found":        {"Услуга не найдена", "Такой услуги клиента нет в ваших компаниях.", "Проверьте client_service_id"},
-		"invalid_service_type":            {"Некорректный тип услуги", "Некоторые поля типа услуги пусты, слишком длинные или неверного вида.", "Исправьте поля из validate"},
+		"invalid_service_type":            {"Некорректный тип услуги", "Некоторые поля типа услуги пусты, слишком длинные или неверного вида.", "Исправьте отмеченные поля и попробуйте снова"},
 		"too_many_service_types":          {"Слишком много типов услуг", "В компании уже наибольшее допустимое число типов услуг (500).", "Архивируйте и переиспользуйте типы вместо новых"},
 		"service_type_key_taken":          {"Ключ занят", "Этот ключ уже у глобального типа или другого типа компании.", "Выберите другой service_type_key"},
 		"client_service_type_not_found":   {"Тип услуги не найден", "Здесь нет такого типа услуги.", "Возьмите id из списка типов услуг"},
@@ -522,7 +572,7 @@ var catalog = map[string]map[string]MessageText{
 		"desktop_message_not_found":       {"Сообщение не найдено", "В вашем рабочем столе такого сообщения нет.", "Получите список сообщений и используйте их идентификаторы"},
 		"invalid_unread":                  {"Некорректный фильтр", "unread должен быть true или false.", "Исправьте unread"},
 		"payment_document_file_required":  {"Нужен файл", "Загрузке нужен файл в поле формы file.", "Передайте файл в поле формы file"},
-		"invalid_payment_document":        {"Некорректный документ", "kind — invoice, act, receipt или other; имя файла — не длиннее 255 символов.", "Исправьте поля из validate"},
+		"invalid_payment_document":        {"Некорректный документ", "kind — invoice, act, receipt или other; имя файла — не длиннее 255 символов.", "Исправьте отмеченные поля и попробуйте снова"},
 		"invalid_schedule_window":         {"Некорректный период", "to должна быть не раньше from и не позже чем через 400 дней после неё.", "Выберите период короче"},
 		"payment_service_twice":           {"Услуга указана дважды", "Услуга встречается в позициях больше одного раза.", "Укажите каждую услугу один раз"},
 		"payment_currencies_differ":       {"Разные валюты", "Услуги одного платежа должны быть в одной валюте.", "Создайте по платежу на каждую валюту"},
@@ -532,7 +582,7 @@ var catalog = map[string]map[string]MessageText{
 		"payment_item_unknown":            {"Неизвестная позиция", "Указанная позиция не принадлежит этому платежу или указана дважды.", "Используйте payment_action_item_id этого платежа, каждый один раз"},
 		"payment_item_ambiguous":          {"Какая позиция?", "В платеже несколько позиций, а позиция не указывает ни payment_action_item_id, ни client_service_id.", "Укажите каждую позицию через payment_action_item_id или client_service_id"},
 		"snooze_not_in_future":            {"Дата не в будущем", "snoozed_until должна быть позже сегодняшнего дня.", "Выберите более позднюю дату"},
-		"invalid_manual_payment":          {"Некорректный платёж", "Некоторые поля платежа не подходят услуге: её проект, её валюта, период, который кончается раньше начала, или слишком длинный комментарий.", "Исправьте поля из validate"},
+		"invalid_manual_payment":          {"Некорректный платёж", "Некоторые поля платежа не подходят услуге: её проект, её валюта, период, который кончается раньше начала, или слишком длинный комментарий.", "Исправьте отмеченные поля и попробуйте снова"},
 		"invalid_idempotency_key":         {"Некорректный ключ идемпотентности", "Ручному платежу нужен ключ идемпотентности длиной от 1 до 255 символов в idempotency_key или заголовке Idempotency-Key; если переданы оба, они должны совпадать.", "Передавайте один постоянный ключ на платёж"},
 		"idempotency_key_reused":          {"Ключ уже использован", "Этот ключ идемпотентности уже использован для другого платежа.", "Для нового платежа возьмите новый ключ или повторите первый запрос без изменений"},
 		"party_lookup_not_configured":     {"Поиск по реестру не настроен", "Ни у компании, ни у проекта нет включённой интеграции поиска контрагентов.", "Сохраните интеграцию поиска контрагентов компании (PUT /api/v1/companies/{company_id}/integrations/party-lookup) или проекта и повторите поиск"},
@@ -540,15 +590,15 @@ var catalog = map[string]map[string]MessageText{
 		"party_lookup_token_rejected":     {"Токен отклонён", "Сервис поиска контрагентов отклонил токен интеграции.", "Проверьте токен интеграции поиска контрагентов и сохраните действующий"},
 		"party_lookup_bad_answer":         {"Неожиданный ответ сервиса поиска", "Адрес интеграции поиска контрагентов ответил не так, как API сервиса.", "Проверьте api_base_url интеграции поиска контрагентов: это должен быть адрес API сервиса"},
 		"party_lookup_egress_refused":     {"Адрес поиска запрещён", "Адрес интеграции поиска контрагентов внутренний, и сервер не может к нему обращаться.", "Укажите публичный api_base_url сервиса или попросите администратора добавить его в APP_EGRESS_ALLOW"},
-		"invalid_party_lookup":            {"Некорректные настройки поиска", "provider — party_lookup, api_base_url — абсолютный http- или https-адрес без query, token — от 1 до 1000 символов без пробелов по краям.", "Исправьте поля из validate"},
+		"invalid_party_lookup":            {"Некорректные настройки поиска", "provider — party_lookup, api_base_url — абсолютный http- или https-адрес без query, token — от 1 до 1000 символов без пробелов по краям.", "Исправьте отмеченные поля и попробуйте снова"},
 		"party_lookup_token_required":     {"Нужен токен", "У интеграции поиска контрагентов ещё нет токена.", "Передайте token"},
 		"party_lookup_project_unknown":    {"Неизвестный проект", "project_id не является проектом этой компании.", "Выберите проект этой компании или не передавайте project_id"},
-		"invalid_party_query":             {"Некорректный номер в реестре", "Передайте ровно одно из inn (10 или 12 цифр) и ogrn (13-значный ОГРН или 15-значный ОГРНИП) с верной контрольной цифрой.", "Исправьте поля из validate"},
+		"invalid_party_query":             {"Некорректный номер в реестре", "Передайте ровно одно из inn (10 или 12 цифр) и ogrn (13-значный ОГРН или 15-значный ОГРНИП) с верной контрольной цифрой.", "Исправьте отмеченные поля и попробуйте снова"},
 		// AI employee.
-		"invalid_ai_employee":    {"Некорректные настройки ИИ-сотрудника", "permission — read, propose или write; instructions — не более 4000 символов; model_id — не более 200; approval_timeout_seconds — от 10 до 604800.", "Исправьте поля из validate"},
+		"invalid_ai_employee":    {"Некорректные настройки ИИ-сотрудника", "permission — read, propose или write; instructions — не более 4000 символов; model_id — не более 200; approval_timeout_seconds — от 10 до 604800.", "Исправьте отмеченные поля и попробуйте снова"},
 		"ai_provider_not_found":  {"Неизвестный провайдер моделей", "action_dependency_id не является интеграцией ai.model_provider этого проекта.", "Выберите интеграцию ai.model_provider этого проекта или передайте null"},
 		"ai_employee_disabled":   {"ИИ-сотрудник выключен", "ИИ-сотрудник проекта выключен.", "Включите его (PATCH сотрудника с enabled true)"},
-		"invalid_ai_session":     {"Некорректная сессия", "Некоторые поля сессии слишком длинные или ссылаются не на объекты этого проекта.", "Исправьте поля из validate"},
+		"invalid_ai_session":     {"Некорректная сессия", "Некоторые поля сессии слишком длинные или ссылаются не на объекты этого проекта.", "Исправьте отмеченные поля и попробуйте снова"},
 		"ai_session_not_found":   {"Сессия не найдена", "Такой вашей ИИ-сессии в этом проекте нет.", "Проверьте идентификатор сессии"},
 		"invalid_ai_message":     {"Некорректное сообщение", "content должен содержать от 1 до 20000 символов.", "Исправьте content"},
 		"stale_session_revision": {"Сессия изменилась", "Сессия изменилась после переданной ревизии.", "Прочитайте сессию заново и передайте её session_revision"},
@@ -560,7 +610,7 @@ var catalog = map[string]map[string]MessageText{
 		"ai_provider_failed":     {"Ошибка провайдера моделей", "Провайдер моделей недоступен или отклонил вызов.", "Проверьте base_url и api_key интеграции, а для локального сервера — APP_EGRESS_ALLOW"},
 		"ai_proposal_not_found":  {"Предложение не найдено", "В сессии нет такого предложения изменений.", "Предложите изменения заново"},
 		// Site chat sockets.
-		"invalid_envelope":           {"Некорректный конверт", "Сообщение сокета должно быть SiteChatWSEnvelope: JSON-объект с id, известным type и sent_at, с объектом в payload.", "Исправьте поля из validate"},
+		"invalid_envelope":           {"Некорректный конверт", "Сообщение сокета должно быть SiteChatWSEnvelope: JSON-объект с id, известным type и sent_at, с объектом в payload.", "Исправьте отмеченные поля и попробуйте снова"},
 		"envelope_type_not_allowed":  {"Тип не разрешён на этом сокете", "Эта сторона сокетов чата сайта не может отправлять конверты такого типа.", "Отправляйте только типы, которые docs/site-chat-sockets.md перечисляет для этого сокета"},
 		"envelope_too_large":         {"Слишком большой конверт", "Конверт слишком велик, чтобы передать его другой стороне.", "Отправьте payload меньше"},
 		"socket_origin_not_allowed":  {"Источник не разрешён", "Сокет, вход в который выполнен по cookie, должен открываться с собственного источника приложения.", "Откройте сокет со страницы приложения или войдите с bearer-токеном"},
@@ -574,28 +624,28 @@ var catalog = map[string]map[string]MessageText{
 		"process_role_not_found":        {"Роль не найдена", "В процессе нет такой роли.", "Проверьте task_process_role_id"},
 		"checklist_item_not_found":      {"Пункт не найден", "В чек-листе задачи нет такого пункта.", "Проверьте task_checklist_item_id"},
 		"custom_field_not_found":        {"Поле не найдено", "На доске задачи нет такого поля.", "Проверьте task_custom_field_id"},
-		"invalid_project_member":        {"Некорректный участник", "user_id — участник компании проекта, project_role — lead или member.", "Исправьте поля из validate"},
-		"invalid_stages":                {"Некорректные этапы", "Нужно от 1 до 20 этапов (колонок), у каждого имя от 1 до 100 символов и свой ключ status из строчных латинских букв, цифр и подчёркиваний.", "Исправьте поля из validate"},
+		"invalid_project_member":        {"Некорректный участник", "user_id — участник компании проекта, project_role — lead или member.", "Исправьте отмеченные поля и попробуйте снова"},
+		"invalid_stages":                {"Некорректные этапы", "Нужно от 1 до 20 этапов (колонок), у каждого имя от 1 до 100 символов и свой ключ status из строчных латинских букв, цифр и подчёркиваний.", "Исправьте отмеченные поля и попробуйте снова"},
 		"unknown_preset":                {"Неизвестный шаблон", "preset_key не из списка шаблонов.", "Выберите preset_key из GET /api/v1/work/presets"},
-		"invalid_task_workflow":         {"Некорректный процесс", "Процессу без шаблона нужны имя от 1 до 200 символов и этапы.", "Исправьте поля из validate"},
-		"invalid_process_role":          {"Некорректная роль", "У роли имя от 1 до 100 символов, описание до 1000, свой ключ из строчных латинских букв, цифр и подчёркиваний и пользователь из компании; ролей в процессе не больше 30.", "Исправьте поля из validate"},
+		"invalid_task_workflow":         {"Некорректный процесс", "Процессу без шаблона нужны имя от 1 до 200 символов и этапы.", "Исправьте отмеченные поля и попробуйте снова"},
+		"invalid_process_role":          {"Некорректная роль", "У роли имя от 1 до 100 символов, описание до 1000, свой ключ из строчных латинских букв, цифр и подчёркиваний и пользователь из компании; ролей в процессе не больше 30.", "Исправьте отмеченные поля и попробуйте снова"},
 		"process_role_key_taken":        {"Ключ роли занят", "В процессе уже есть роль с таким ключом.", "Выберите другой role_key"},
-		"invalid_board":                 {"Некорректная доска", "Доске нужны имя от 1 до 200 символов, колонки или процесс (не оба) и не больше 50 полей, у каждого имя, тип (text, number, date, select) и, только у select, разные варианты.", "Исправьте поля из validate"},
-		"invalid_task":                  {"Некорректная задача", "У задачи заголовок от 1 до 500 символов, описание до 20000, приоритет (none, low, medium, high, urgent), не больше 20 разных меток от 1 до 50 символов, исполнитель из компании и клиент компании.", "Исправьте поля из validate"},
+		"invalid_board":                 {"Некорректная доска", "Доске нужны имя от 1 до 200 символов, колонки или процесс (не оба) и не больше 50 полей, у каждого имя, тип (text, number, date, select) и, только у select, разные варианты.", "Исправьте отмеченные поля и попробуйте снова"},
+		"invalid_task":                  {"Некорректная задача", "У задачи заголовок от 1 до 500 символов, описание до 20000, приоритет (none, low, medium, high, urgent), не больше 20 разных меток от 1 до 50 символов, исполнитель из компании и клиент компании.", "Исправьте отмеченные поля и попробуйте снова"},
 		"unknown_status":                {"Неизвестный статус", "На доске нет колонки с таким статусом.", "Укажите статус одной из колонок доски"},
 		"move_after_or_before":          {"Неясно, куда", "Перемещению нужен after_task_id или before_task_id, но не оба.", "Передайте одно из них или ничего, чтобы поставить задачу в конец колонки"},
 		"neighbour_not_in_column":       {"Соседа нет в колонке", "Задачи, рядом с которой нужно поставить, нет в целевой колонке, или это сама перемещаемая задача.", "Укажите другую задачу целевой колонки"},
 		"invalid_task_filter":           {"Некорректный фильтр", "q — не длиннее 200 символов.", "Сократите q"},
 		"invalid_comment":               {"Некорректный комментарий", "Комментарий — от 1 до 10000 символов.", "Исправьте body"},
 		"checklist_full":                {"Чек-лист заполнен", "В чек-листе задачи не больше 200 пунктов.", "Удалите пункты или разделите задачу"},
-		"invalid_checklist_item":        {"Некорректный пункт", "Название пункта — от 1 до 500 символов, и пункт не может стоять после самого себя.", "Исправьте поля из validate"},
+		"invalid_checklist_item":        {"Некорректный пункт", "Название пункта — от 1 до 500 символов, и пункт не может стоять после самого себя.", "Исправьте отмеченные поля и попробуйте снова"},
 		"unknown_checklist_item":        {"Неизвестный пункт", "after_item_id — не пункт чек-листа этой задачи.", "Укажите пункт того же чек-листа"},
 		"invalid_custom_value":          {"Некорректное значение", "Значение не подходит полю: текст до 2000 символов, число, дата YYYY-MM-DD, один из вариантов списка или null.", "Передайте значение типа поля"},
 		"invalid_attachment_name":       {"Некорректное имя файла", "Имя файла пустое или длиннее 255 символов.", "Переименуйте файл"},
 		"task_attachment_file_required": {"Нужен файл", "Загрузке нужен файл в поле формы file.", "Передайте файл в поле формы file"},
-		"invalid_time_entry":            {"Некорректная запись времени", "duration_seconds — от 60 до 86400, work_date — не в будущем, note — до 2000 символов.", "Исправьте поля из validate"},
+		"invalid_time_entry":            {"Некорректная запись времени", "duration_seconds — от 60 до 86400, work_date — не в будущем, note — до 2000 символов.", "Исправьте отмеченные поля и попробуйте снова"},
 		"no_running_timer":              {"Таймер не запущен", "У вас нет запущенного таймера в этой компании.", "Сначала запустите таймер на задаче"},
-		"invalid_report":                {"Некорректный отчёт", "group_by — user, project, client или task, format — json или csv, период from..to не длиннее 366 дней и from не позже to.", "Исправьте поля из validate"},
+		"invalid_report":                {"Некорректный отчёт", "group_by — user, project, client или task, format — json или csv, период from..to не длиннее 366 дней и from не позже to.", "Исправьте отмеченные поля и попробуйте снова"},
 		"run_task_board_unknown":        {"Неизвестная доска", "board_id — не доска проекта процесса и не доска всей компании.", "Выберите доску проекта процесса"},
 	},
 }
@@ -625,4 +675,62 @@ func Message(lang, key string, kind models.Kind) MessageText {
 	}
 	slog.Warn("message catalog has no entry", "key", key, "lang", lang)
 	return texts[kindFallback[kind]]
+}
+
+// maxViolationsText is how many fields an invalid body's detail words; the rest are
+// counted, and validate names them all.
+const maxViolationsText = 5
+
+// violationsText is the detail of an invalid body in lang: the rule each field breaks, in
+// words, each after its field's name when there are several.
+func violationsText(lang string, vs schemas.Violations) string {
+	parts := make([]string, 0, maxViolationsText+1)
+	for i, v := range vs {
+		if i == maxViolationsText {
+			parts = append(parts, ruleWords(lang, "rule_more", schemas.Violation{Limit: strconv.Itoa(len(vs) - i)}))
+			break
+		}
+		text := ruleWords(lang, ruleKey(lang, v), v)
+		if len(vs) > 1 {
+			text = v.Field + ": " + text
+		}
+		parts = append(parts, text)
+	}
+	return strings.Join(parts, " ")
+}
+
+// ruleKey is the catalog entry that words v: a format's own where it has one, the
+// singular of a length where the language's grammar takes it, an example where the rule
+// itself (a pattern) says nothing a person reads.
+func ruleKey(lang string, v schemas.Violation) string {
+	key := "rule_" + string(v.Rule)
+	switch v.Rule {
+	case schemas.RuleOther:
+		if v.Example != "" {
+			return key + "_example"
+		}
+	case schemas.RuleFormat:
+		if own := key + "_" + strings.ReplaceAll(v.Limit, "-", "_"); catalog["en"][own] != (MessageText{}) {
+			return own
+		}
+	case schemas.RuleMinLength, schemas.RuleMaxLength:
+		if n, err := strconv.Atoi(v.Limit); err == nil && takesSingular(lang, n) {
+			return key + "_one"
+		}
+	}
+	return key
+}
+
+// takesSingular reports whether a count of n takes the singular of the noun after it:
+// "1 character" in English; in Russian after "не меньше"/"не больше", the genitive singular
+// of 1, 21, 31 … ("21 символа"), not of 11.
+func takesSingular(lang string, n int) bool {
+	if lang == "ru" {
+		return n%10 == 1 && n%100 != 11
+	}
+	return n == 1
+}
+
+func ruleWords(lang, key string, v schemas.Violation) string {
+	return strings.NewReplacer("{limit}", v.Limit, "{example}", v.Example).Replace(Message(lang, key, models.KindInvalid).Detail)
 }

@@ -1,6 +1,7 @@
 package httpx
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -12,6 +13,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"agencyhub/models"
+	"agencyhub/schemas"
 )
 
 // Values of Problem.status and the X-App-Result header.
@@ -116,6 +118,10 @@ func ProblemFor(lang, requestID string, err error) (int, Problem) {
 		result = ResultFixRequired
 	}
 	msg := Message(lang, e.Key, e.Kind)
+	var violations schemas.Violations
+	if errors.As(e.Err, &violations) && len(violations) > 0 {
+		msg.Detail = violationsText(lang, violations)
+	}
 	return status, Problem{
 		Status: result, Title: msg.Title, Detail: msg.Detail, Action: msg.Action,
 		Validate: validateList(e.Fields, maxValidateNames, math.MaxInt), RequestID: requestID,

@@ -34,6 +34,10 @@ type Settings struct {
 	PasswordCost PasswordCost
 }
 
+// SendsMail reports whether this server delivers mail; without it mail stays in the
+// outbox, which is why accounts then need no activation.
+func (s *Service) SendsMail() bool { return s.Settings.RequireActivation }
+
 // DefaultSettings are the documented defaults.
 func DefaultSettings() Settings {
 	return Settings{

@@ -32,8 +32,18 @@ type WorkspacePatch struct {
 }
 
 // Workspace returns a user's context. A company or project the user no longer belongs to
-// reads as unset.
+// reads as unset; an active company with one project and none selected reads with that
+// project active, as there is nothing to choose.
 func (s *Service) Workspace(ctx context.Context, userID uuid.UUID) (*WorkspaceContext, error) {
+	wc, err := s.storedWorkspace(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	return s.withOnlyProject(ctx, wc)
+}
+
+// storedWorkspace is the context as stored, less a company the user has left.
+func (s *Service) storedWorkspace(ctx context.Context, userID uuid.UUID) (*WorkspaceContext, error) {
 	wc := WorkspaceContext{UserID: userID}
 	err := s.DB.WithContext(ctx).Take(&wc, "user_id = ?", userID).Error
 	if err != nil && !models.IsNotFound(err) {
@@ -50,11 +60,28 @@ func (s *Service) Workspace(ctx context.Context, userID uuid.UUID) (*WorkspaceCo
 	return &wc, nil
 }
 
-// PutWorkspace applies a patch. Setting a project also selects its company; changing the
-// company alone clears a project of another company. A company or project the user does
+// withOnlyProject reads the active company's one project as active when none is: a reading,
+// not stored, so the context follows when the company gains a second project.
+func (s *Service) withOnlyProject(ctx context.Context, wc *WorkspaceContext) (*WorkspaceContext, error) {
+	if wc.ActiveCompanyID == nil || wc.ActiveProjectID != nil {
+		return wc, nil
+	}
+	var ids []uuid.UUID
+	if err := s.DB.WithContext(ctx).Model(&Project{}).Where("company_id = ?", *wc.ActiveCompanyID).Limit(2).Pluck("id", &ids).Error; err != nil {
+		return nil, models.Internal("read the company's projects: %w", err)
+	}
+	if len(ids) == 1 {
+		wc.ActiveProjectID = &ids[0]
+	}
+	return wc, nil
+}
+
+// PutWorkspace applies a patch and answers the context as Workspace reads it. Setting a
+// project also selects its company; changing the company alone clears a project of another
+// company. A company or project the user does
 // not belong to is invalid input. Errors: invalid (active_company_id, active_project_id).
 func (s *Service) PutWorkspace(ctx context.Context, userID uuid.UUID, p WorkspacePatch) (*WorkspaceContext, error) {
-	wc, err := s.Workspace(ctx, userID)
+	wc, err := s.storedWorkspace(ctx, userID)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +115,7 @@ func (s *Service) PutWorkspace(ctx context.Context, userID uuid.UUID, p Workspac
 	if err := s.saveWorkspace(s.DB.WithContext(ctx), wc); err != nil {
 		return nil, err
 	}
-	return wc, nil
+	return s.withOnlyProject(ctx, wc)
 }
 
 // Switch makes a company the caller's active one (the caller's access is already checked).

@@ -17,3 +17,14 @@ describe("ProblemError.names", () => {
     expect(problem("").fields).toEqual([]);
   });
 });
+
+describe("ProblemError.namesOnly", () => {
+  it("holds for a field that is all validate names, or that holds all it names", () => {
+    expect(problem("password").namesOnly("password")).toBe(true);
+    expect(problem("actions[2].config.url,actions[2].config.method").namesOnly("actions[2]")).toBe(true);
+  });
+  it("fails for one of several fields, and for an empty validate", () => {
+    expect(problem("email,password").namesOnly("password")).toBe(false);
+    expect(problem("").namesOnly("password")).toBe(false);
+  });
+});

@@ -17,8 +17,16 @@ export class ProblemError extends Error {
   }
   /** names tells whether validate names the field (or a field inside it). */
   names(field: string): boolean {
-    return this.fields.some((f) => f === field || f.startsWith(field + ".") || f.startsWith(field + "["));
+    return this.fields.some((f) => inside(f, field));
   }
+  /** namesOnly tells whether the field (or fields inside it) is all validate names. */
+  namesOnly(field: string): boolean {
+    return this.fields.length > 0 && this.fields.every((f) => inside(f, field));
+  }
+}
+
+function inside(named: string, field: string): boolean {
+  return named === field || named.startsWith(field + ".") || named.startsWith(field + "[");
 }
 
 function isProblem(v: unknown): v is Problem {

@@ -1,5 +1,5 @@
 import { useId, type InputHTMLAttributes } from "react";
-import { fieldError } from "./ProblemAlert";
+import { fieldError, fieldInvalid } from "./ProblemAlert";
 
 type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
   label: string;
@@ -17,7 +17,7 @@ export function Field({ label, name, error, hint, ...input }: FieldProps) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} name={name} aria-invalid={message ? true : undefined} aria-describedby={described} {...input} />
+      <input id={id} name={name} aria-invalid={fieldInvalid(error, name) || undefined} aria-describedby={described} {...input} />
       {hint && (
         <small id={`${id}-hint`} className="muted">
           {hint}

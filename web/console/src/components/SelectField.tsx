@@ -1,5 +1,5 @@
 import { useId, type ReactNode, type SelectHTMLAttributes } from "react";
-import { fieldError } from "./ProblemAlert";
+import { fieldError, fieldInvalid } from "./ProblemAlert";
 
 type SelectFieldProps = SelectHTMLAttributes<HTMLSelectElement> & {
   label: string;
@@ -16,7 +16,7 @@ export function SelectField({ label, name, error, children, ...select }: SelectF
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} name={name} aria-invalid={message ? true : undefined} aria-describedby={message ? `${id}-error` : undefined} {...select}>
+      <select id={id} name={name} aria-invalid={fieldInvalid(error, name) || undefined} aria-describedby={message ? `${id}-error` : undefined} {...select}>
         {children}
       </select>
       {message && (

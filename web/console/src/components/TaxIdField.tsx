@@ -1,7 +1,7 @@
 import { useId, type InputHTMLAttributes } from "react";
 import { useTranslation } from "react-i18next";
 import { taxIdFields, taxIdRules, taxIdState, type TaxIdField as TaxIdName, type TaxIdHolder, type TaxIdState } from "../lib/taxid";
-import { fieldError } from "./ProblemAlert";
+import { fieldError, fieldInvalid } from "./ProblemAlert";
 import "./taxIdTexts";
 
 type TaxIdFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, "value" | "onChange"> & {
@@ -51,7 +51,7 @@ export function TaxIdField({ label, name, value, onChange, state, length, checke
         maxLength={length + 2}
         value={value}
         onChange={(e) => onChange(e.target.value.trim())}
-        aria-invalid={wrong || problem ? true : undefined}
+        aria-invalid={wrong || fieldInvalid(error, name) || undefined}
         aria-describedby={[said && `${id}-state`, problem && `${id}-error`].filter(Boolean).join(" ") || undefined}
         {...input}
       />

@@ -1,5 +1,5 @@
 import { useId, type TextareaHTMLAttributes } from "react";
-import { fieldError } from "./ProblemAlert";
+import { fieldError, fieldInvalid } from "./ProblemAlert";
 
 type TextAreaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
   label: string;
@@ -15,7 +15,7 @@ export function TextAreaField({ label, name, error, ...textarea }: TextAreaField
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <textarea id={id} name={name} aria-invalid={message ? true : undefined} aria-describedby={message ? `${id}-error` : undefined} {...textarea} />
+      <textarea id={id} name={name} aria-invalid={fieldInvalid(error, name) || undefined} aria-describedby={message ? `${id}-error` : undefined} {...textarea} />
       {message && (
         <small id={`${id}-error`} className="field-error">
           {message}

@@ -5,7 +5,11 @@ import { Link, useNavigate } from "react-router";
 import { api, data } from "../../api/client";
 import { Field } from "../../components/Field";
 import { ProblemAlert } from "../../components/ProblemAlert";
+import { formProblem } from "../../lib/formProblem";
 import { AuthFrame } from "./AuthFrame";
+
+/** unfitText says what an input the browser finds unfit needs. */
+const unfitText = { name: "unfit_name", email: "unfit_email", password: "unfit_password" } as const;
 
 export function RegisterPage() {
   const { t } = useTranslation("auth");
@@ -25,8 +29,19 @@ export function RegisterPage() {
     },
   });
   const set = (field: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [field]: e.target.value });
-  function submit(e: FormEvent) {
+  const [unfit, setUnfit] = useState<unknown>(null);
+  const error = unfit ?? register.error;
+  // The browser's own checks of the inputs (required, type, length) speak first, each on
+  // its field in the person's language; the API's Problem covers the rest.
+  function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
+    const input = Array.from(e.currentTarget.querySelectorAll("input")).find((i) => !i.checkValidity());
+    if (input) {
+      setUnfit(formProblem([input.name], t(unfitText[input.name as keyof typeof unfitText])));
+      input.focus();
+      return;
+    }
+    setUnfit(null);
     register.mutate();
   }
   if (register.data?.status === "pending_activation") {
@@ -39,10 +54,10 @@ export function RegisterPage() {
   return (
     <AuthFrame title={t("registerTitle")}>
       <form onSubmit={submit} className="stack" noValidate>
-        <Field label={t("yourName")} name="name" autoComplete="name" required maxLength={200} value={form.name} onChange={set("name")} error={register.error} />
-        <Field label={t("email")} name="email" type="email" autoComplete="email" required value={form.email} onChange={set("email")} error={register.error} />
-        <Field label={t("password")} name="password" type="password" autoComplete="new-password" required minLength={12} maxLength={256} hint={t("passwordHint")} value={form.password} onChange={set("password")} error={register.error} />
-        <ProblemAlert error={register.error} />
+        <Field label={t("yourName")} name="name" autoComplete="name" required maxLength={200} value={form.name} onChange={set("name")} error={error} />
+        <Field label={t("email")} name="email" type="email" autoComplete="email" required value={form.email} onChange={set("email")} error={error} />
+        <Field label={t("password")} name="password" type="password" autoComplete="new-password" required minLength={12} maxLength={256} hint={t("passwordHint")} value={form.password} onChange={set("password")} error={error} />
+        <ProblemAlert error={error} />
         <button type="submit" className="primary" disabled={register.isPending}>
           {t("register")}
         </button>

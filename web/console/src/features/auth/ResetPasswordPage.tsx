@@ -31,8 +31,9 @@ function ResetLinkRequest() {
     e.preventDefault();
     request.mutate(email);
   }
-  // The answer is the same whether or not the account exists, so the page cannot say more.
-  if (request.isSuccess) return <p role="status">{t("resetRequested", { email: request.variables })}</p>;
+  // The answer is the same whether or not the account exists, so the page cannot say more;
+  // only whether this server sends mail at all.
+  if (request.isSuccess) return <p role="status">{t(request.data.mail_configured ? "resetRequested" : "resetNotMailed", { email: request.variables })}</p>;
   return (
     <form onSubmit={submit} className="stack" noValidate>
       <p>{t("resetRequestIntro")}</p>
