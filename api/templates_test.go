@@ -45,6 +45,20 @@ func TestTemplateAPI(t *testing.T) {
 				expect(t, http.StatusConflict, "name")
 		})
 
+		t.Run("a placeholder without its closing braces is refused, saying so, and nothing is saved", func(t *testing.T) {
+			e := base.asSubtest(t)
+			r := e.do(req{method: "POST", path: mails, token: ada.token, body: map[string]any{"name": "Broken", "subject": "s", "body": "Dear {{ order.name },"}}).
+				expect(t, http.StatusBadRequest, "body")
+			if r.str("detail") != "A {{ placeholder }} is not closed, so it would be sent as it is." {
+				t.Fatalf("refusal answered %s", r.Body)
+			}
+			e.do(req{method: "PATCH", path: mails + "/" + mailID, token: ada.token, body: map[string]any{"subject": "Invoice {{ invoice_due.number"}}).
+				expect(t, http.StatusBadRequest, "subject")
+			if g := e.do(req{method: "GET", path: mails + "/" + mailID, token: ada.token}).expect(t, http.StatusOK); g.str("subject") != "Invoice {{ invoice_due.number }}" {
+				t.Fatalf("a refused patch changed the template: %s", g.Body)
+			}
+		})
+
 		t.Run("viewers read templates but may not create them", func(t *testing.T) {
 			e := base.asSubtest(t)
 			e.do(req{method: "POST", path: mails, token: viewer.token, body: map[string]any{"name": "V", "subject": "s", "body": "b"}}).expect(t, http.StatusForbidden)

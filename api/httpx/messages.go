@@ -143,6 +143,7 @@ var catalog = map[string]map[string]MessageText{
 		"integration_name_taken":      {"Name taken", "Another integration of this project has this name.", "Choose another name"},
 		"template_name_taken":         {"Name taken", "Another template of this kind in this project has this name.", "Choose another name"},
 		"invalid_template":            {"Invalid template", "Some template fields are empty, too long or not allowed: a subject is one line, a message text at most 4096 characters, parse_mode empty, HTML, MarkdownV2 or Markdown.", "Correct the marked fields and try again"},
+		"broken_template":             {"Incomplete placeholder", "A {{ placeholder }} is not closed, so it would be sent as it is.", "Write each placeholder as {{ path }}, with two braces on each side"},
 
 		// Federated, native and desktop sign-in.
 		"unsupported_provider":          {"Unsupported identity provider", "The identity provider is unknown or not configured on this server.", "Use one of idp_a, idp_b, idp_c that this server has configured"},
@@ -459,6 +460,7 @@ var catalog = map[string]map[string]MessageText{
 		"integration_name_taken":      {"Имя занято", "Другая интеграция этого проекта уже носит это имя.", "Выберите другое имя"},
 		"template_name_taken":         {"Имя занято", "Другой шаблон этого вида в проекте уже носит это имя.", "Выберите другое имя"},
 		"invalid_template":            {"Некорректный шаблон", "Некоторые поля шаблона пусты, слишком длинные или недопустимы: тема — одна строка, текст сообщения — не длиннее 4096 символов, parse_mode — пустой, HTML, MarkdownV2 или Markdown.", "Исправьте отмеченные поля и попробуйте снова"},
+		"broken_template":             {"Незакрытая подстановка", "Подстановка {{ … }} не закрыта и ушла бы получателю как есть.", "Запишите каждую подстановку как {{ путь }}, по две скобки с каждой стороны"},
 
 		// Federated, native and desktop sign-in.
 		"unsupported_provider":          {"Провайдер входа не поддерживается", "Провайдер входа неизвестен или не настроен на этом сервере.", "Используйте один из настроенных на сервере провайдеров idp_a, idp_b, idp_c"},

@@ -21,6 +21,41 @@ func TemplatePaths(s string) []string {
 	return out
 }
 
+// BrokenTemplates lists the "{{" openings of s that do not begin a {{ path }} reference
+// (a missing closing brace, a space inside a name), each as the text it begins, up to
+// brokenTemplateShown characters, so an author sees which one. Render leaves them as text.
+func BrokenTemplates(s string) []string {
+	whole := map[int]bool{}
+	for _, m := range templatePattern.FindAllStringIndex(s, -1) {
+		whole[m[0]] = true
+	}
+	var out []string
+	for at := strings.Index(s, "{{"); at >= 0; {
+		if !whole[at] && !whole[at+1] {
+			out = append(out, shownStart(s[at:], brokenTemplateShown))
+		}
+		next := strings.Index(s[at+2:], "{{")
+		if next < 0 {
+			break
+		}
+		at += 2 + next
+	}
+	return out
+}
+
+const brokenTemplateShown = 30
+
+// shownStart is s up to n characters, with an ellipsis where it goes on.
+func shownStart(s string, n int) string {
+	if line, _, cut := strings.Cut(s, "\n"); cut {
+		s = line
+	}
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
 // Render replaces every {{ path }} in the strings of v (deeply) with values from scope. A
 // string that is one template and nothing else takes the value itself, so numbers and
 // objects keep their type; elsewhere values are spelled as text. A path that resolves to

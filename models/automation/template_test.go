@@ -2,6 +2,7 @@ package automation
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -27,6 +28,27 @@ func TestRender(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := Render(tc.in, scope); !reflect.DeepEqual(got, tc.want) {
 				t.Fatalf("Render(%v) = %#v, want %#v", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestBrokenTemplates(t *testing.T) {
+	cases := []struct {
+		name, in string
+		want     []string
+	}{
+		{"whole templates are not broken", "Dear {{ order.name }}, {{order.id}}", nil},
+		{"one closing brace", "Dear {{ order.name }, thanks", []string{"{{ order.name }, thanks"}},
+		{"a space inside the path", "{{ order name }}", []string{"{{ order name }}"}},
+		{"a long rest is cut and a line ends it", "{{ " + strings.Repeat("x", 40) + "\nnext", []string{"{{ " + strings.Repeat("x", 27) + "…"}},
+		{"a third brace before a whole template is not another opening", "{{{ order.id }}}", nil},
+		{"single braces are text", "plain {braces}", nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := BrokenTemplates(tc.in); !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("BrokenTemplates(%q) = %q, want %q", tc.in, got, tc.want)
 			}
 		})
 	}

@@ -245,6 +245,9 @@ func (v *validator) templates() {
 	for _, a := range v.g.Actions {
 		upstream := v.upstream(a.ActionKey)
 		walkStrings(a.Config, "config", func(field, s string) {
+			for _, broken := range BrokenTemplates(s) {
+				v.add("broken_template", a.ActionKey, field, "%q is not a complete template: write {{ path }}, with two braces on each side", broken)
+			}
 			for _, path := range TemplatePaths(s) {
 				head, rest, _ := strings.Cut(path, ".")
 				second, _, _ := strings.Cut(rest, ".")

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"agencyhub/models"
+	"agencyhub/models/automation"
 )
 
 // Template bounds, the same as the send actions' own fields: a subject is one header line,
@@ -99,7 +100,10 @@ func (t *EmailTemplate) apply(f EmailTemplateFields) error {
 	c.check("name", length(t.Name) >= 1 && length(t.Name) <= 200)
 	c.check("subject", length(t.Subject) >= 1 && length(t.Subject) <= maxSubjectLength && !strings.ContainsAny(t.Subject, "\r\n"))
 	c.check("body", strings.TrimSpace(t.Body) != "" && length(t.Body) <= maxBodyLength)
-	return c.err()
+	if err := c.err(); err != nil {
+		return err
+	}
+	return wholeTemplates(templateText{"subject", t.Subject}, templateText{"body", t.Body})
 }
 
 func (t *MessageTemplate) apply(f MessageTemplateFields) error {
@@ -116,7 +120,27 @@ func (t *MessageTemplate) apply(f MessageTemplateFields) error {
 	c.check("name", length(t.Name) >= 1 && length(t.Name) <= 200)
 	c.check("text", strings.TrimSpace(t.Text) != "" && length(t.Text) <= maxTextLength)
 	c.check("parse_mode", slices.Contains(ParseModes, t.ParseMode))
-	return c.err()
+	if err := c.err(); err != nil {
+		return err
+	}
+	return wholeTemplates(templateText{"text", t.Text})
+}
+
+type templateText struct{ name, text string }
+
+// wholeTemplates refuses a text with a {{ that begins no {{ path }}: sent, it would reach
+// the reader as it is. Errors: invalid (broken_template, the fields).
+func wholeTemplates(fields ...templateText) error {
+	var broken []string
+	for _, f := range fields {
+		if len(automation.BrokenTemplates(f.text)) > 0 {
+			broken = append(broken, f.name)
+		}
+	}
+	if len(broken) > 0 {
+		return models.Invalid("broken_template", broken...)
+	}
+	return nil
 }
 
 // templateKind is the create, read, list, patch and delete of one kind of template, shared
