@@ -69,7 +69,7 @@ func (s *Service) RunCycle(ctx context.Context, today models.Date) (CycleResult,
 		if err != nil {
 			return res, err
 		}
-		if created {
+		if created != nil {
 			res.Created++
 			res.Billed += len(groups[g])
 		}
@@ -81,12 +81,14 @@ func (s *Service) RunCycle(ctx context.Context, today models.Date) (CycleResult,
 	return res, err
 }
 
-// billGroup creates the pending action of one group in a transaction of its own; a
-// service billed meanwhile (its item exists) leaves the whole group for the next cycle.
-func (s *Service) billGroup(db *gorm.DB, g dueGroup, services []TypedService) (bool, error) {
+// billGroup creates the pending action of one group in a transaction of its own (a
+// savepoint when db is one) and answers it; a service billed meanwhile (its item exists)
+// leaves the whole group for the next cycle, and the answer is nil.
+func (s *Service) billGroup(db *gorm.DB, g dueGroup, services []TypedService) (*PaymentAction, error) {
+	var a PaymentAction
 	err := db.Transaction(func(tx *gorm.DB) error {
 		now := s.now()
-		a := PaymentAction{ID: models.NewID(), CompanyID: services[0].CompanyID, ClientID: g.clientID, ProjectID: g.projectID,
+		a = PaymentAction{ID: models.NewID(), CompanyID: services[0].CompanyID, ClientID: g.clientID, ProjectID: g.projectID,
 			Status: PaymentActionPending, Source: SourceManual, PaymentMethod: methodUnknown, PeriodStart: g.due, PeriodEnd: g.due,
 			DueDate: g.due, Currency: g.currency, CreatedAt: now, UpdatedAt: now}
 		items := make([]PaymentActionItem, len(services))
@@ -100,9 +102,31 @@ func (s *Service) billGroup(db *gorm.DB, g dueGroup, services []TypedService) (b
 		return createAction(tx, &a, items, "client_service_id")
 	})
 	if models.IsKind(err, models.KindConflict) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &a, nil
+}
+
+// billIfDue bills an active service whose next due date has come (today or before) and
+// has no item for it, inside tx, the transaction that set its date or status: what the
+// next cycle would do, done now, so the payment queue shows it at once and the cycle
+// finds it billed. Its action is due at once. Services due later, within their project's
+// horizon, are left to the cycle, which bills those of a client due on one day together.
+// Reports whether it billed the service; call AnnounceEvents once tx has committed.
+func (s *Service) billIfDue(tx *gorm.DB, ts TypedService) (bool, error) {
+	now := s.now()
+	today := models.DateOf(now)
+	if ts.Status != ServiceActive || ts.NextDueDate == nil || ts.NextDueDate.Compare(today) > 0 {
 		return false, nil
 	}
-	return err == nil, err
+	a, err := s.billGroup(tx, dueGroup{ts.ClientID, ts.ProjectID, *ts.NextDueDate, ts.Currency}, []TypedService{ts})
+	if a == nil || err != nil {
+		return false, err
+	}
+	return true, queueDueEvent(tx, a, now)
 }
 
 // dueServices answers the active services due within their project's billing horizon of
