@@ -7,7 +7,7 @@ import { formatDay } from "../../lib/dates";
 import { formatMoney } from "../../lib/money";
 import { useProjects } from "../workspace/workspace";
 import { ServiceForm } from "./ServiceForm";
-import { useClientChange, useServices, type Client, type ClientService } from "./clients";
+import { useServiceChange, useServices, type Client, type ClientService } from "./clients";
 import "./texts";
 
 /** ServicesSection lists the client's services with what each costs, how often, and when it
@@ -71,7 +71,7 @@ export function ServicesSection({ client }: { client: Client }) {
 
 function ServiceRow({ service, projectName, onEdit }: { service: ClientService; projectName: string; onEdit: () => void }) {
   const { t, i18n } = useTranslation("clients");
-  const setStatus = useClientChange(service.client_id, ["services"], (status: "active" | "paused") =>
+  const setStatus = useServiceChange(service.client_id, (status: "active" | "paused") =>
     data(api.PATCH("/api/v1/client-services/{client_service_id}", { params: { path: { client_service_id: service.client_service_id } }, body: { status } })),
   );
   return (
