@@ -191,3 +191,50 @@ func TestAServiceWhoseDueDateHasComeIsBilledAtOnce(t *testing.T) {
 		})
 	})
 }
+
+func TestBillNowBillsAServiceAheadOfItsDueDateOnce(t *testing.T) {
+	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
+		e := newEnv(t, db)           // the server's clock says 21 November 2026
+		f := e.billingFixture("Ada") // its service is due on 31 January 2027
+		billNow := func(id string) *response {
+			return e.do(req{method: "POST", path: "/api/v1/client-services/" + id + "/bill-now", token: f.owner.token})
+		}
+		var first string
+		t.Run("a service not due yet is billed for its next due date, pending and not due", func(t *testing.T) {
+			a := billNow(f.serviceID).expect(t, http.StatusCreated)
+			first = a.str("payment_action_id")
+			if a.str("due_date") != "2027-01-31" || a.str("status") != "pending" {
+				t.Fatalf("action %s", a.Body)
+			}
+		})
+		t.Run("a second call answers the same action and creates nothing", func(t *testing.T) {
+			if again := billNow(f.serviceID).expect(t, http.StatusOK); again.str("payment_action_id") != first {
+				t.Fatalf("answered %s, want %s", again.str("payment_action_id"), first)
+			}
+			if got := e.dueActions(f); !slices.Equal(got, []string{"2027-01-31 pending 1"}) {
+				t.Fatalf("actions %v", got)
+			}
+		})
+		t.Run("the cycle bills it no second time", func(t *testing.T) {
+			seo := e.addService(f, map[string]any{"name": "SEO", "amount": 30000, "next_due_date": "2026-11-25"})
+			billNow(seo).expect(t, http.StatusCreated)
+			if res := e.billingCycle(); res.Created != 0 || res.Due != 0 {
+				t.Fatalf("cycle %+v", res)
+			}
+		})
+		t.Run("a paused service, or one with no due date, is not billed", func(t *testing.T) {
+			paused := e.addService(f, map[string]any{"name": "Ads", "amount": 10000, "next_due_date": "2026-12-15", "status": "paused"})
+			billNow(paused).expect(t, http.StatusConflict, "client_service_id")
+			undated := e.addService(f, map[string]any{"name": "Audit", "amount": 5000})
+			billNow(undated).expect(t, http.StatusConflict, "next_due_date")
+			if n := len(e.dueActions(f)); n != 2 {
+				t.Fatalf("%d actions", n)
+			}
+		})
+		t.Run("another company's service is not found", func(t *testing.T) {
+			other := e.billingFixture("Bob")
+			e.do(req{method: "POST", path: "/api/v1/client-services/" + other.serviceID + "/bill-now", token: f.owner.token}).
+				expect(t, http.StatusNotFound)
+		})
+	})
+}

@@ -173,7 +173,8 @@ func TestConsoleClientsAndBilling(t *testing.T) {
 
 // TestConsoleBillingNeedsNoWaiting is issue 33's billing in the browser: without party
 // lookup settings the lookup says so, links to them and keeps the INN typed in the form; a
-// service due today is in the payment queue at once, with no billing cycle; a partial
+// service due today is in the payment queue at once, with no billing cycle, and one due
+// later is billed by hand with "Bill now", once however often it is pressed; a partial
 // payment says what was paid, what is left and what can be decided; a paid action says
 // nothing is owed.
 func TestConsoleBillingNeedsNoWaiting(t *testing.T) {
@@ -205,9 +206,23 @@ func TestConsoleBillingNeedsNoWaiting(t *testing.T) {
 		tb.seeIn("Services", name)
 	}
 	tb.seeIn("Due from the client", "RUB\u00a030,000.00")
-	tb.click("Billing")
-	tb.see("RUB\u00a030,000.00")
-	tb.see("2 payments")
+
+	// A service due later is billed now by hand, on the service's row, once.
+	tb.click("Add service")
+	tb.fill("Service name", "Audit")
+	tb.fill("Amount", "4000")
+	tb.setDate("Next due date", "2026-12-10")
+	tb.click("Add service")
+	tb.seeIn("Services", "Audit")
+	tb.click("Bill now: Audit")
+	tb.seeHeading("Acme, due Dec 10, 2026")
+	tb.eval(`history.back()`, nil)
+	tb.seeHeading("Acme")
+	tb.click("Bill now: Audit")
+	tb.seeHeading("Acme, due Dec 10, 2026")
+	tb.click("Billing: Orders")
+	tb.see("RUB\u00a034,000.00")
+	tb.see("3 payments")
 
 	tb.click("Support")
 	tb.fill("Amount paid for Support", "5000")

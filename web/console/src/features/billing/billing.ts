@@ -79,6 +79,16 @@ function settled(queryClient: QueryClient, action: PaymentAction) {
   return billingChanged(queryClient, action.project_id, action.client_id);
 }
 
+/** useBillNow bills a service's next due date now, ahead of the billing cycle, and answers
+ * the action: a new one, or the one that bills that date already. */
+export function useBillNow(serviceId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => data(api.POST("/api/v1/client-services/{client_service_id}/bill-now", { params: { path: { client_service_id: serviceId } } })),
+    onSuccess: (action) => settled(queryClient, action),
+  });
+}
+
 /** useConfirm records a payment of the whole action, or of some of its items. */
 export function useConfirm(action: PaymentAction) {
   const queryClient = useQueryClient();
