@@ -134,3 +134,107 @@ func TestTheBillingScheduleIsInTemporal(t *testing.T) {
 		t.Fatalf("schedule %+v, action %+v", d.Schedule.Spec, d.Schedule.Action)
 	}
 }
+
+func TestAServiceWhoseDueDateHasComeIsBilledAtOnce(t *testing.T) {
+	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
+		e := newEnv(t, db)           // the server's clock says 21 November 2026
+		f := e.billingFixture("Ada") // its service is due on 31 January 2027
+		hosting := e.addService(f, map[string]any{"name": "Hosting", "amount": 1500, "next_due_date": "2026-11-21"})
+
+		t.Run("a service created due today has its action in the answer's wake, due at once", func(t *testing.T) {
+			if got := e.dueActions(f); !slices.Equal(got, []string{"2026-11-21 pending 1"}) {
+				t.Fatalf("actions %v", got)
+			}
+		})
+		t.Run("the next cycle bills it no second time and tells of it no second time", func(t *testing.T) {
+			if res := e.billingCycle(); res != (billing.CycleResult{}) {
+				t.Fatalf("cycle %+v", res)
+			}
+			if got := e.dueActions(f); !slices.Equal(got, []string{"2026-11-21 pending 1"}) {
+				t.Fatalf("actions %v", got)
+			}
+		})
+		t.Run("editing it without a new due date bills nothing more", func(t *testing.T) {
+			e.do(req{method: "PATCH", path: "/api/v1/client-services/" + hosting, token: f.owner.token,
+				body: map[string]any{"name": "Hosting and backups", "next_due_date": "2026-11-21"}}).expect(t, http.StatusOK)
+			if n := len(e.dueActions(f)); n != 1 {
+				t.Fatalf("%d actions", n)
+			}
+		})
+		t.Run("a service edited to a past due date has its action at once", func(t *testing.T) {
+			e.do(req{method: "PATCH", path: "/api/v1/client-services/" + f.serviceID, token: f.owner.token,
+				body: map[string]any{"next_due_date": "2026-11-10"}}).expect(t, http.StatusOK)
+			if got := e.dueActions(f); !slices.Equal(got, []string{"2026-11-10 pending 1", "2026-11-21 pending 1"}) {
+				t.Fatalf("actions %v", got)
+			}
+		})
+		t.Run("a paused service is billed once it is active again", func(t *testing.T) {
+			seo := e.addService(f, map[string]any{"name": "SEO", "amount": 30000, "next_due_date": "2026-11-19", "status": "paused"})
+			if n := len(e.dueActions(f)); n != 2 {
+				t.Fatalf("a paused service was billed: %d actions", n)
+			}
+			e.do(req{method: "PATCH", path: "/api/v1/client-services/" + seo, token: f.owner.token,
+				body: map[string]any{"status": "active"}}).expect(t, http.StatusOK)
+			if got := e.dueActions(f); !slices.Equal(got, []string{"2026-11-10 pending 1", "2026-11-19 pending 1", "2026-11-21 pending 1"}) {
+				t.Fatalf("actions %v", got)
+			}
+		})
+		t.Run("a service due later is left to the cycle, which bills it with the others of its day", func(t *testing.T) {
+			e.addService(f, map[string]any{"name": "Ads", "amount": 10000, "next_due_date": "2026-11-25"})
+			e.addService(f, map[string]any{"name": "Domain", "amount": 900, "next_due_date": "2026-11-25"})
+			if n := len(e.dueActions(f)); n != 3 {
+				t.Fatalf("%d actions before the cycle", n)
+			}
+			if res := e.billingCycle(); res.Created != 1 || res.Billed != 2 || res.Due != 0 {
+				t.Fatalf("cycle %+v", res)
+			}
+		})
+	})
+}
+
+func TestBillNowBillsAServiceAheadOfItsDueDateOnce(t *testing.T) {
+	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
+		e := newEnv(t, db)           // the server's clock says 21 November 2026
+		f := e.billingFixture("Ada") // its service is due on 31 January 2027
+		billNow := func(id string) *response {
+			return e.do(req{method: "POST", path: "/api/v1/client-services/" + id + "/bill-now", token: f.owner.token})
+		}
+		var first string
+		t.Run("a service not due yet is billed for its next due date, pending and not due", func(t *testing.T) {
+			a := billNow(f.serviceID).expect(t, http.StatusCreated)
+			first = a.str("payment_action_id")
+			if a.str("due_date") != "2027-01-31" || a.str("status") != "pending" {
+				t.Fatalf("action %s", a.Body)
+			}
+		})
+		t.Run("a second call answers the same action and creates nothing", func(t *testing.T) {
+			if again := billNow(f.serviceID).expect(t, http.StatusOK); again.str("payment_action_id") != first {
+				t.Fatalf("answered %s, want %s", again.str("payment_action_id"), first)
+			}
+			if got := e.dueActions(f); !slices.Equal(got, []string{"2027-01-31 pending 1"}) {
+				t.Fatalf("actions %v", got)
+			}
+		})
+		t.Run("the cycle bills it no second time", func(t *testing.T) {
+			seo := e.addService(f, map[string]any{"name": "SEO", "amount": 30000, "next_due_date": "2026-11-25"})
+			billNow(seo).expect(t, http.StatusCreated)
+			if res := e.billingCycle(); res.Created != 0 || res.Due != 0 {
+				t.Fatalf("cycle %+v", res)
+			}
+		})
+		t.Run("a paused service, or one with no due date, is not billed", func(t *testing.T) {
+			paused := e.addService(f, map[string]any{"name": "Ads", "amount": 10000, "next_due_date": "2026-12-15", "status": "paused"})
+			billNow(paused).expect(t, http.StatusConflict, "client_service_id")
+			undated := e.addService(f, map[string]any{"name": "Audit", "amount": 5000})
+			billNow(undated).expect(t, http.StatusConflict, "next_due_date")
+			if n := len(e.dueActions(f)); n != 2 {
+				t.Fatalf("%d actions", n)
+			}
+		})
+		t.Run("another company's service is not found", func(t *testing.T) {
+			other := e.billingFixture("Bob")
+			e.do(req{method: "POST", path: "/api/v1/client-services/" + other.serviceID + "/bill-now", token: f.owner.token}).
+				expect(t, http.StatusNotFound)
+		})
+	})
+}

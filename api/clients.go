@@ -325,11 +325,7 @@ func (s *Server) clientProjectLink(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	status := http.StatusOK
-	if created {
-		status = http.StatusCreated
-	}
-	c.JSON(status, viewClientProject(*p))
+	c.JSON(httpx.CreatedOrOK(created), viewClientProject(*p))
 }
 
 // clientProjectUnlink serves DELETE /api/v1/clients/{client_id}/projects/{project_id}.

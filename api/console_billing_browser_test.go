@@ -108,12 +108,12 @@ func TestConsoleClientsAndBilling(t *testing.T) {
 	tb.click("Ads")
 	tb.seeHeading("ПАО СБЕРБАНК, due Nov 26, 2026")
 	tb.accessible("a payment action")
-	tb.doubleClick("Record payment")
+	tb.doubleClick("Record this payment")
 	tb.see("Request Timeout")
 	if n := lost(); n != 1 {
 		tb.fail("the double click sent the payment %d times, want 1", n)
 	}
-	tb.click("Record payment")
+	tb.click("Record this payment")
 	tb.see("✓ Paid")
 	tb.seeIn("Payments", "RUB\u00a010,000.50")
 	// The payment's amount stands in its heading's column.
@@ -155,7 +155,7 @@ func TestConsoleClientsAndBilling(t *testing.T) {
 	tb.see("Support, Hosting")
 	tb.click("Support, Hosting")
 	tb.click("Hosting")
-	tb.click("Confirm ticked items")
+	tb.click("Mark the ticked items paid")
 	tb.see("Needs a decision")
 	tb.seeIn("Payments", "RUB\u00a025,000.00")
 	two := site.actionDue(grace, projectID, "2026-11-25")
@@ -169,6 +169,78 @@ func TestConsoleClientsAndBilling(t *testing.T) {
 	tb.click("Schedule")
 	tb.seeHeading("Coming dues, next 90 days")
 	tb.accessible("the payment schedule")
+}
+
+// TestConsoleBillingNeedsNoWaiting is issue 33's billing in the browser: without party
+// lookup settings the lookup says so, links to them and keeps the INN typed in the form; a
+// service due today is in the payment queue at once, with no billing cycle, and one due
+// later is billed by hand with "Bill now", once however often it is pressed; a partial
+// payment says what was paid, what is left and what can be decided; a paid action says
+// nothing is owed.
+func TestConsoleBillingNeedsNoWaiting(t *testing.T) {
+	t.Parallel()
+	site := newConsoleSite(t)
+	tb := site.tab(t)
+	tb.signUpAndSetUp("Hedy", "hedy@example.com")
+
+	tb.click("Clients")
+	tb.click("New client")
+	tb.fill("INN, OGRN or OGRNIP", "7707083893")
+	tb.click("Find")
+	tb.see("Party lookup is not set up")
+	tb.notSee("PUT /api/v1")
+	if got := tb.valueOf("INN"); got != "7707083893" {
+		tb.fail("the INN field holds %q, want the number typed into the lookup", got)
+	}
+	tb.accessible("the new client page, lookup not set up")
+	tb.fill("Name", "Acme")
+	tb.click("Create client")
+	tb.seeHeading("Acme")
+
+	for _, name := range []string{"Hosting", "Support"} {
+		tb.click("Add service")
+		tb.fill("Service name", name)
+		tb.fill("Amount", "15000")
+		tb.setDate("Next due date", "2026-11-21") // today, by the server's clock
+		tb.click("Add service")
+		tb.seeIn("Services", name)
+	}
+	tb.seeIn("Due from the client", "RUB\u00a030,000.00")
+
+	// A service due later is billed now by hand, on the service's row, once.
+	tb.click("Add service")
+	tb.fill("Service name", "Audit")
+	tb.fill("Amount", "4000")
+	tb.setDate("Next due date", "2026-12-10")
+	tb.click("Add service")
+	tb.seeIn("Services", "Audit")
+	tb.click("Bill now: Audit")
+	tb.seeHeading("Acme, due Dec 10, 2026")
+	tb.eval(`history.back()`, nil)
+	tb.seeHeading("Acme")
+	tb.click("Bill now: Audit")
+	tb.seeHeading("Acme, due Dec 10, 2026")
+	tb.click("Billing: Orders")
+	tb.see("RUB\u00a034,000.00")
+	tb.see("3 payments")
+
+	tb.click("Support")
+	tb.fill("Amount paid for Support", "5000")
+	tb.click("Mark the ticked items paid")
+	tb.see("RUB\u00a05,000.00 of RUB\u00a015,000.00 was paid; RUB\u00a010,000.00 is left.")
+	tb.see("confirm it below when the client pays it, or snooze the payment")
+	tb.accessible("a partly paid payment")
+
+	tb.click("Billing: Orders")
+	tb.see("left of RUB\u00a015,000.00")
+	tb.click("Hosting")
+	tb.click("Paid in full: RUB\u00a015,000.00")
+	tb.see("✓ Paid")
+	tb.notSee("Owed")
+	tb.click("Billing: Orders")
+	tb.click("Paid")
+	tb.see("Hosting")
+	tb.notSee("Owed")
 }
 
 // TestConsoleLegalEntities: the company's legal entities page checks registry numbers and

@@ -122,10 +122,10 @@ func TestPartyLookup(t *testing.T) {
 			return map[string]any{"provider": "party_lookup", "api_base_url": apiBaseURL, "token": token}
 		}
 
-		t.Run("with nothing configured a lookup is 409 saying how to configure it", func(t *testing.T) {
+		t.Run("with nothing configured a lookup is 409 saying in plain words where it is set up", func(t *testing.T) {
 			resp := find(map[string]any{"inn": "7707083893"}).expect(t, http.StatusConflict)
-			if !strings.Contains(resp.str("action"), "/integrations/party-lookup") {
-				t.Fatalf("action = %q, want the operation that configures it", resp.str("action"))
+			if !strings.Contains(resp.str("action"), "settings, under Party lookup") || strings.Contains(resp.str("action"), "/api/v1") {
+				t.Fatalf("action = %q, want the settings that set it up, in words", resp.str("action"))
 			}
 			got := do(req{method: "GET", path: companyPath}).expect(t, http.StatusOK)
 			if got.json["configured"] != false || got.str("effective_scope") != "none" || got.str("scope_kind") != "company" || got.json["project_id"] != nil {

@@ -119,6 +119,18 @@ func (s *Server) projectPaymentActionList(c *gin.Context) {
 	s.servePaymentActions(c, billing.PaymentActionFilter{ProjectID: project(c).ID})
 }
 
+// clientServiceBillNow serves POST /api/v1/client-services/{client_service_id}/bill-now, an
+// extension: 201 with the action billing the service's next due date, or 200 with the one
+// that bills it already.
+func (s *Server) clientServiceBillNow(c *gin.Context) {
+	d, created, err := s.Billing.BillNow(c, clientService(c))
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	c.JSON(httpx.CreatedOrOK(created), viewPaymentAction(*d))
+}
+
 // paymentActionGet serves GET /api/v1/payment-actions/{payment_action_id}.
 func (s *Server) paymentActionGet(c *gin.Context) {
 	d, err := s.Billing.PaymentActionDetail(c, paymentAction(c))

@@ -121,6 +121,7 @@ func (s *Server) routes(r *gin.Engine) {
 	me.GET("/client-services/:client_service_id", s.inClientService(read), s.clientServiceGet)
 	me.PATCH("/client-services/:client_service_id", s.inClientService(work), s.clientServicePatch)
 	me.DELETE("/client-services/:client_service_id", s.inClientService(work), s.clientServiceDelete)
+	me.POST("/client-services/:client_service_id/bill-now", s.inClientService(work), s.clientServiceBillNow)
 	me.GET("/client-service-types", s.clientServiceTypeList)
 	me.POST("/companies/:company_id/client-service-types", s.inCompany(manage), s.companyClientServiceTypeCreate)
 	me.PATCH(

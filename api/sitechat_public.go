@@ -141,11 +141,7 @@ func (s *Server) siteChatPublicConversationCreate(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	status := http.StatusOK
-	if created {
-		status = http.StatusCreated
-	}
-	c.JSON(status, view)
+	c.JSON(httpx.CreatedOrOK(created), view)
 }
 
 // siteChatMessageInput is the specification's SiteChatMessageInput.

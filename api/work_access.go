@@ -239,9 +239,5 @@ func (s *Server) workProjectMemberCreate(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	status := http.StatusOK
-	if created {
-		status = http.StatusCreated
-	}
-	c.JSON(status, workProjectMemberView{ProjectID: m.ProjectID, UserID: m.UserID, ProjectRole: m.ProjectRole, CreatedAt: m.CreatedAt})
+	c.JSON(httpx.CreatedOrOK(created), workProjectMemberView{ProjectID: m.ProjectID, UserID: m.UserID, ProjectRole: m.ProjectRole, CreatedAt: m.CreatedAt})
 }

@@ -33,6 +33,9 @@ func ParseDate(s string) (Date, error) {
 
 func (d Date) String() string { return d.t.Format(dateLayout) }
 
+// Time is the date's midnight in UTC.
+func (d Date) Time() time.Time { return d.t }
+
 // Day is the day of the month, 1 to 31.
 func (d Date) Day() int { return d.t.Day() }
 

@@ -242,3 +242,12 @@ func (o *Optional[T]) UnmarshalJSON(b []byte) error {
 	}
 	return json.Unmarshal(b, &o.Value)
 }
+
+// CreatedOrOK is the status of a create that may find what it would make there already:
+// 201 when it created it, 200 when it found it.
+func CreatedOrOK(created bool) int {
+	if created {
+		return http.StatusCreated
+	}
+	return http.StatusOK
+}

@@ -163,7 +163,7 @@ func serviceTypeByKey(tx *gorm.DB, companyID, projectID uuid.UUID, key string) (
 }
 
 // CreateClientService adds a service to a client in a project of its company and links the
-// two. Errors: invalid (each bad field; project_id of another company), conflict (deleted
+// two; a service due today or before is billed at once. Errors: invalid (each bad field; project_id of another company), conflict (deleted
 // client).
 func (s *Service) CreateClientService(ctx context.Context, client *Client, f ClientServiceFields) (*TypedService, error) {
 	if client.Status == StatusDeleted {
@@ -179,6 +179,7 @@ func (s *Service) CreateClientService(ctx context.Context, client *Client, f Cli
 		return nil, err
 	}
 	var out *TypedService
+	billed := false
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		ts, err := s.placeService(tx, client, &cs, f)
 		if err != nil {
@@ -188,10 +189,14 @@ func (s *Service) CreateClientService(ctx context.Context, client *Client, f Cli
 			return models.Internal("create client service: %w", err)
 		}
 		out = ts
-		return nil
+		billed, err = s.billIfDue(tx, *ts)
+		return err
 	})
 	if err != nil {
 		return nil, models.AsError(err)
+	}
+	if billed {
+		models.AnnounceEvents(ctx, s.Bus)
 	}
 	return out, nil
 }
@@ -289,8 +294,8 @@ func (s *Service) ClientServices(ctx context.Context, client *Client, statuses [
 }
 
 // PatchClientService applies a patch and validates the result as a whole; a new project
-// must be of the client's company and is linked, a new type must be seen there.
-// Errors: invalid (each bad field), not_found.
+// must be of the client's company and is linked, a new type must be seen there. A service
+// left active and due today or before is billed at once. Errors: invalid (each bad field), not_found.
 func (s *Service) PatchClientService(ctx context.Context, cs *ClientService, f ClientServiceFields) (*TypedService, error) {
 	out := *cs
 	f.applyTo(&out)
@@ -299,6 +304,7 @@ func (s *Service) PatchClientService(ctx context.Context, cs *ClientService, f C
 	}
 	out.UpdatedAt = s.now()
 	var typed *TypedService
+	billed := false
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var client Client
 		if err := tx.Take(&client, "id = ?", cs.ClientID).Error; err != nil {
@@ -306,6 +312,11 @@ func (s *Service) PatchClientService(ctx context.Context, cs *ClientService, f C
 		}
 		ts, err := s.placeService(tx, &client, &out, f)
 		if err != nil {
+			return err
+		}
+		// Billed before the service's row is written: payments lock actions first and
+		// services second, and so does this.
+		if billed, err = s.billIfDue(tx, *ts); err != nil {
 			return err
 		}
 		res := tx.Model(&ClientService{ID: cs.ID}).Where("company_id = ?", cs.CompanyID).Select("*").UpdateColumns(&out)
@@ -320,6 +331,9 @@ func (s *Service) PatchClientService(ctx context.Context, cs *ClientService, f C
 	})
 	if err != nil {
 		return nil, models.AsError(err)
+	}
+	if billed {
+		models.AnnounceEvents(ctx, s.Bus)
 	}
 	return typed, nil
 }

@@ -69,7 +69,7 @@ func (s *Service) RunCycle(ctx context.Context, today models.Date) (CycleResult,
 		if err != nil {
 			return res, err
 		}
-		if created {
+		if created != nil {
 			res.Created++
 			res.Billed += len(groups[g])
 		}
@@ -81,12 +81,14 @@ func (s *Service) RunCycle(ctx context.Context, today models.Date) (CycleResult,
 	return res, err
 }
 
-// billGroup creates the pending action of one group in a transaction of its own; a
-// service billed meanwhile (its item exists) leaves the whole group for the next cycle.
-func (s *Service) billGroup(db *gorm.DB, g dueGroup, services []TypedService) (bool, error) {
+// billGroup creates the pending action of one group in a transaction of its own (a
+// savepoint when db is one) and answers it; a service billed meanwhile (its item exists)
+// leaves the whole group for the next cycle, and the answer is nil.
+func (s *Service) billGroup(db *gorm.DB, g dueGroup, services []TypedService) (*PaymentAction, error) {
+	var a PaymentAction
 	err := db.Transaction(func(tx *gorm.DB) error {
 		now := s.now()
-		a := PaymentAction{ID: models.NewID(), CompanyID: services[0].CompanyID, ClientID: g.clientID, ProjectID: g.projectID,
+		a = PaymentAction{ID: models.NewID(), CompanyID: services[0].CompanyID, ClientID: g.clientID, ProjectID: g.projectID,
 			Status: PaymentActionPending, Source: SourceManual, PaymentMethod: methodUnknown, PeriodStart: g.due, PeriodEnd: g.due,
 			DueDate: g.due, Currency: g.currency, CreatedAt: now, UpdatedAt: now}
 		items := make([]PaymentActionItem, len(services))
@@ -100,9 +102,79 @@ func (s *Service) billGroup(db *gorm.DB, g dueGroup, services []TypedService) (b
 		return createAction(tx, &a, items, "client_service_id")
 	})
 	if models.IsKind(err, models.KindConflict) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &a, nil
+}
+
+// billIfDue bills an active service whose next due date has come (today or before) and
+// has no item for it, inside tx, the transaction that set its date or status: what the
+// next cycle would do, done now, so the payment queue shows it at once and the cycle
+// finds it billed. Services due later, within their project's horizon, are left to the
+// cycle, which bills those of a client due on one day together. Reports whether it billed
+// the service; call AnnounceEvents once tx has committed.
+func (s *Service) billIfDue(tx *gorm.DB, ts TypedService) (bool, error) {
+	if ts.Status != ServiceActive || ts.NextDueDate == nil || ts.NextDueDate.Compare(models.DateOf(s.now())) > 0 {
 		return false, nil
 	}
-	return err == nil, err
+	a, err := s.billService(tx, ts)
+	return a != nil, err
+}
+
+// BillNow bills an active service's next due date now, whether or not it has come, as the
+// cycle would bill the service alone, and answers the action with created true; a service
+// already billed for that date answers the action that bills it. Errors: not_found,
+// conflict (the service is not active: client_service_id; it has no next due date:
+// next_due_date), internal.
+func (s *Service) BillNow(ctx context.Context, cs *ClientService) (*PaymentActionDetail, bool, error) {
+	created := false
+	d, err := s.writeAction(ctx, func(tx *gorm.DB) (uuid.UUID, error) {
+		var fresh ClientService // as it is now: a change may have billed it meanwhile
+		if err := tx.Take(&fresh, "id = ?", cs.ID).Error; err != nil {
+			return uuid.Nil, models.Internal("read client service: %w", err)
+		}
+		switch {
+		case fresh.Status != ServiceActive:
+			return uuid.Nil, models.Conflict("bill_now_inactive", "client_service_id")
+		case fresh.NextDueDate == nil:
+			return uuid.Nil, models.Conflict("bill_now_undated", "next_due_date")
+		}
+		typed, err := typedIn(tx, []ClientService{fresh})
+		if err != nil {
+			return uuid.Nil, err
+		}
+		a, err := s.billService(tx, typed[0])
+		if err != nil {
+			return uuid.Nil, err
+		}
+		if created = a != nil; created {
+			return a.ID, nil
+		}
+		var item PaymentActionItem
+		if err := tx.Take(&item, "client_service_id = ? AND due_date = ?", fresh.ID, *fresh.NextDueDate).Error; err != nil {
+			return uuid.Nil, models.Internal("read the item of a billed service: %w", err)
+		}
+		return item.PaymentActionID, nil
+	})
+	if created {
+		models.AnnounceEvents(ctx, s.Bus)
+	}
+	return d, created, err
+}
+
+// billService bills ts alone for its next due date, as the cycle bills a group, and
+// queues the action's due event when the date has come; nil when the service has an item
+// for that date already.
+func (s *Service) billService(tx *gorm.DB, ts TypedService) (*PaymentAction, error) {
+	now := s.now()
+	a, err := s.billGroup(tx, dueGroup{ts.ClientID, ts.ProjectID, *ts.NextDueDate, ts.Currency}, []TypedService{ts})
+	if a == nil || err != nil || a.DueDate.Compare(models.DateOf(now)) > 0 {
+		return a, err
+	}
+	return a, queueDueEvent(tx, a, now)
 }
 
 // dueServices answers the active services due within their project's billing horizon of

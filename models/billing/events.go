@@ -51,8 +51,7 @@ func recordEvent(tx *gorm.DB, eventType string, a *PaymentAction, fact *PaymentF
 }
 
 // queueDueEvents queues payment_action.due for every open action due on or before today
-// that has none yet, each in a transaction with its PaymentActionDue domain event. Answers
-// how many it queued.
+// that has none yet, each in a transaction of its own. Answers how many it queued.
 func queueDueEvents(db *gorm.DB, today models.Date, now time.Time) (int, error) {
 	var due []PaymentAction
 	err := db.Where(
@@ -65,17 +64,22 @@ func queueDueEvents(db *gorm.DB, today models.Date, now time.Time) (int, error) 
 		return 0, models.Internal("read due payment actions: %w", err)
 	}
 	for i := range due {
-		err := db.Transaction(func(tx *gorm.DB) error {
-			if err := recordEvent(tx, EventActionDue, &due[i], nil, now); err != nil {
-				return err
-			}
-			return models.RecordEvent(tx, now, PaymentActionDue{PaymentActionID: due[i].ID})
-		})
-		if err != nil {
+		if err := queueDueEvent(db, &due[i], now); err != nil {
 			return i, err
 		}
 	}
 	return len(due), nil
+}
+
+// queueDueEvent queues the payment_action.due event of action a with its PaymentActionDue
+// domain event, in a transaction (a savepoint when db is one).
+func queueDueEvent(db *gorm.DB, a *PaymentAction, now time.Time) error {
+	return db.Transaction(func(tx *gorm.DB) error {
+		if err := recordEvent(tx, EventActionDue, a, nil, now); err != nil {
+			return err
+		}
+		return models.RecordEvent(tx, now, PaymentActionDue{PaymentActionID: a.ID})
+	})
 }
 
 // QueuedEvents lists payment events not dispatched yet, oldest first. Errors: internal.

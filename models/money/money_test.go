@@ -55,3 +55,22 @@ func TestValidCurrencyAcceptsISOCodesOnly(t *testing.T) {
 		}
 	}
 }
+
+func TestAmountsAreWrittenAsEachLanguageWritesMoney(t *testing.T) {
+	for _, c := range []struct {
+		amount         money.Amount
+		currency, lang string
+		want           string
+	}{
+		{1_500_000, "RUB", "en", "RUB\u00a015,000.00"},
+		{1_500_000, "RUB", "ru", "15\u00a0000,00\u00a0₽"},
+		{123_456_789, "USD", "en", "$1,234,567.89"},
+		{5, "EUR", "ru", "0,05\u00a0€"},
+		{99_900, "KZT", "en", "KZT\u00a0999.00"},
+		{99_900, "KZT", "ru", "999,00\u00a0KZT"},
+	} {
+		if got := c.amount.Format(c.currency, c.lang); got != c.want {
+			t.Errorf("%s %s in %s: %q, want %q", c.amount, c.currency, c.lang, got, c.want)
+		}
+	}
+}

@@ -42,7 +42,7 @@ func (n *Notifier) runFinished(ctx context.Context, ev automation.RunFinished) (
 		SubjectID:   ev.RunID.String(),
 		DedupeKey:   fmt.Sprintf("%s:%s:%d", desktop.KindRunFailed, ev.RunID, ev.FinishedAt.UnixMicro()),
 	}
-	return count, n.tell(ctx, notice, map[string]string{"workflow": w.Name, "reason": ev.Reason}, w.CreatedBy)
+	return count, n.tell(ctx, notice, map[string]value{"workflow": plain(w.Name), "reason": plain(ev.Reason)}, w.CreatedBy)
 }
 
 // paymentDue tells the people who answer for the action, each of them once.
@@ -62,12 +62,11 @@ func (n *Notifier) paymentDue(ctx context.Context, ev billing.PaymentActionDue) 
 		SubjectID:   d.ID.String(),
 		DedupeKey:   desktop.KindPaymentActionDue + ":" + d.ID.String(),
 	}
-	values := map[string]string{
-		"client":   d.ClientName,
-		"amount":   d.Total.String(),
-		"currency": d.Currency,
-		"due_date": d.DueDate.String(),
-		"project":  d.ProjectName,
+	values := map[string]value{
+		"client":   plain(d.ClientName),
+		"amount":   sum{d.Total, d.Currency},
+		"due_date": day(d.DueDate),
+		"project":  plain(d.ProjectName),
 	}
 	return nil, n.tell(ctx, notice, values, users...)
 }
@@ -86,7 +85,7 @@ func (n *Notifier) taskAssigned(ctx context.Context, ev work.TaskAssigned) (func
 		SubjectID:   ev.TaskID.String(),
 		DedupeKey:   fmt.Sprintf("%s:%s:%s:%d", desktop.KindTaskAssigned, ev.TaskID, ev.AssigneeID, ev.Revision),
 	}
-	return nil, n.tell(ctx, notice, map[string]string{"task": ev.Title, "description": ev.Description}, ev.AssigneeID)
+	return nil, n.tell(ctx, notice, map[string]value{"task": plain(ev.Title), "description": plain(ev.Description)}, ev.AssigneeID)
 }
 
 // toolCallAwaitingApproval tells the session's user that a call waits for them.
@@ -99,7 +98,7 @@ func (n *Notifier) toolCallAwaitingApproval(ctx context.Context, ev aiemployee.T
 		SubjectID:   ev.ToolCallID.String(),
 		DedupeKey:   desktop.KindToolCallNeedsApprove + ":" + ev.ToolCallID.String(),
 	}
-	return nil, n.tell(ctx, notice, map[string]string{"tool": ev.ToolKey}, ev.UserID)
+	return nil, n.tell(ctx, notice, map[string]value{"tool": plain(ev.ToolKey)}, ev.UserID)
 }
 
 // conversationOpened tells the company's operators that a visitor started a conversation.
@@ -119,12 +118,12 @@ func (n *Notifier) conversationOpened(ctx context.Context, ev sitechat.Conversat
 		SubjectID:   c.ID.String(),
 		DedupeKey:   desktop.KindConversationOpened + ":" + c.ID.String(),
 	}
-	return nil, n.tell(ctx, notice, map[string]string{"widget": c.WidgetName, "page": c.Title}, users...)
+	return nil, n.tell(ctx, notice, map[string]value{"widget": plain(c.WidgetName), "page": plain(c.Title)}, users...)
 }
 
 // tell posts notice to each of users whose account still exists, its title and body the
 // catalog's texts of its kind in the user's language, filled with values. Errors: internal.
-func (n *Notifier) tell(ctx context.Context, notice desktop.Notice, values map[string]string, users ...uuid.UUID) error {
+func (n *Notifier) tell(ctx context.Context, notice desktop.Notice, values map[string]value, users ...uuid.UUID) error {
 	if len(users) == 0 {
 		return nil
 	}

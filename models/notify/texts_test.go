@@ -5,7 +5,9 @@ import (
 	"slices"
 	"testing"
 
+	"agencyhub/models"
 	"agencyhub/models/auth"
+	"agencyhub/models/desktop"
 )
 
 var placeholder = regexp.MustCompile(`\{[a-z_]+\}`)
@@ -38,8 +40,23 @@ func TestEveryNoticeIsInEveryLanguageWithTheSamePlaceholders(t *testing.T) {
 }
 
 func TestAValueIsFilledInAsItIs(t *testing.T) {
-	title, body := text("ru", "task.assigned", map[string]string{"task": "Fix {description} 100%", "description": "{task}"})
+	title, body := text("ru", "task.assigned", map[string]value{"task": plain("Fix {description} 100%"), "description": plain("{task}")})
 	if title != "Вам назначена задача: Fix {description} 100%" || body != "{task}" {
 		t.Fatalf("title %q, body %q", title, body)
+	}
+}
+
+// TestAPaymentDueReadsAsTheReadersLanguageWritesMoneyAndDates: the notice of a payment due
+// writes its sum and date as the console writes them in that language.
+func TestAPaymentDueReadsAsTheReadersLanguageWritesMoneyAndDates(t *testing.T) {
+	due, _ := models.ParseDate("2026-12-01")
+	values := map[string]value{"client": plain("Acme"), "amount": sum{1_500_000, "RUB"}, "due_date": day(due), "project": plain("Site")}
+	for lang, want := range map[string]string{
+		"en": "RUB\u00a015,000.00 due on December 1, 2026 (Site)",
+		"ru": "15\u00a0000,00\u00a0₽ к оплате до 1 декабря 2026 (Site)",
+	} {
+		if _, body := text(lang, desktop.KindPaymentActionDue, values); body != want {
+			t.Errorf("%s: %q, want %q", lang, body, want)
+		}
 	}
 }

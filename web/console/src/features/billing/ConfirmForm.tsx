@@ -8,7 +8,7 @@ import { formatDay, momentOn, today } from "../../lib/dates";
 import { amountText, formatMoney, parseAmount } from "../../lib/money";
 import { useSingleFlight } from "../../lib/useSingleFlight";
 import { paymentMethods, useConfirm, type PaymentAction, type PaymentMethod } from "./billing";
-import { outstanding } from "./queue";
+import { outstanding, paid } from "./queue";
 import "./texts";
 
 /** ConfirmForm records that the client paid: the whole amount still owed, or the items
@@ -49,6 +49,7 @@ export function ConfirmForm({ action }: { action: PaymentAction }) {
   return (
     <form className="panel stack confirm-form" onSubmit={confirmTicked} noValidate aria-labelledby="confirm-title">
       <h2 id="confirm-title">{t("confirmTitle")}</h2>
+      <p className="muted">{t("confirmIntro")}</p>
       <table className="list items">
         <thead>
           <tr>
@@ -102,7 +103,7 @@ export function ConfirmForm({ action }: { action: PaymentAction }) {
       <ProblemAlert error={error} />
       <div className="row">
         <button type="button" className="primary" onClick={confirmAll} disabled={confirm.isPending}>
-          {t("confirmAll", { amount: formatMoney(outstanding(action), action.currency, i18n.language) })}
+          {t(paid(action) > 0 ? "confirmRest" : "confirmAll", { amount: formatMoney(outstanding(action), action.currency, i18n.language) })}
         </button>
         <button type="submit" disabled={confirm.isPending}>
           {t("confirmTicked")}

@@ -20,6 +20,7 @@ export function ManualPaymentForm({ action }: { action: PaymentAction }) {
   return (
     <section className="panel stack" aria-labelledby="manual-title">
       <h2 id="manual-title">{t("manualTitle")}</h2>
+      <p className="muted">{t("manualIntro")}</p>
       <PaymentForm key={round} action={action} onAnother={() => setRound(round + 1)} />
     </section>
   );
@@ -117,7 +118,7 @@ function PaymentForm({ action, onAnother }: { action: PaymentAction; onAnother: 
         </div>
       ) : (
         <div className="row">
-          <button type="submit" className="primary" disabled={record.isPending}>
+          <button type="submit" disabled={record.isPending}>
             {record.isPending ? t("recording") : t("recordPayment")}
           </button>
         </div>

@@ -68,12 +68,14 @@ function ActionView({ action }: { action: PaymentAction }) {
           <dt>{t("paid")}</dt>
           <dd>{money(paid(action))}</dd>
         </div>
-        <div>
-          <dt>{t("owed")}</dt>
-          <dd>
-            <strong>{money(outstanding(action))}</strong>
-          </dd>
-        </div>
+        {open && (
+          <div>
+            <dt>{t("owed")}</dt>
+            <dd>
+              <strong>{money(outstanding(action))}</strong>
+            </dd>
+          </div>
+        )}
         {action.comment && (
           <div>
             <dt>{t("comment")}</dt>
@@ -89,6 +91,7 @@ function ActionView({ action }: { action: PaymentAction }) {
           </div>
         )}
       </dl>
+      {action.status === "needs_decision" && <PartPaid action={action} />}
       {open ? <ConfirmForm action={action} /> : <ItemList action={action} />}
       {open && (
         <div className="action-forms">
@@ -98,6 +101,20 @@ function ActionView({ action }: { action: PaymentAction }) {
       )}
       <FactList action={action} />
       <DocumentsSection actionId={action.payment_action_id} />
+    </section>
+  );
+}
+
+/** PartPaid says why an action needs a decision: what its payments cover, what is left,
+ * and what can be done about the rest. */
+function PartPaid({ action }: { action: PaymentAction }) {
+  const { t, i18n } = useTranslation("billing");
+  const money = (amount: number) => formatMoney(amount, action.currency, i18n.language);
+  return (
+    <section className="panel part-paid" aria-labelledby="part-paid-title">
+      <h2 id="part-paid-title">{t("partPaidTitle")}</h2>
+      <p>{t("partPaid", { paid: money(paid(action)), total: money(action.total_amount), left: money(outstanding(action)) })}</p>
+      <p>{t("partPaidDecide")}</p>
     </section>
   );
 }

@@ -8,7 +8,8 @@ import type { PaymentAction } from "./billing";
 import "./texts";
 
 /** PaymentActionTable lists payment actions by due date: what each bills (leading to the
- * action), whom or in which project, what it still asks for of its total, and its state. */
+ * action), whom or in which project, its amount (what an open one still asks for, and of
+ * which total when part is paid; the total of a closed one) and its state. */
 export function PaymentActionTable({ actions, today, show }: { actions: PaymentAction[]; today: string; show: "client" | "project" }) {
   const { t, i18n } = useTranslation("billing");
   const sorted = [...actions].sort((a, b) => a.due_date.localeCompare(b.due_date));
@@ -20,7 +21,7 @@ export function PaymentActionTable({ actions, today, show }: { actions: PaymentA
           <th scope="col">{t("bills")}</th>
           <th scope="col">{show === "client" ? t("client") : t("project")}</th>
           <th scope="col" className="numeric">
-            {t("owed")}
+            {t("amount")}
           </th>
           <th scope="col">{t("state")}</th>
         </tr>
@@ -44,7 +45,7 @@ export function PaymentActionTable({ actions, today, show }: { actions: PaymentA
               <td className="numeric">
                 {formatMoney(owed || a.total_amount, a.currency, i18n.language)}
                 {owed > 0 && owed !== a.total_amount && (
-                  <div className="muted">{t("ofTotal", { total: formatMoney(a.total_amount, a.currency, i18n.language) })}</div>
+                  <div className="muted">{t("leftOfTotal", { total: formatMoney(a.total_amount, a.currency, i18n.language) })}</div>
                 )}
               </td>
               <td>

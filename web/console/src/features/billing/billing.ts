@@ -61,15 +61,32 @@ export function usePaymentAction(id: string) {
   });
 }
 
-/** settled keeps the changed action and has every list of actions, and the clients' and
- * services' pages (a payment moves a service's next due date), read again. */
+/** billingChanged has what a payment, or a change of a service, may have moved read again:
+ * the project's payment actions and schedule, and the client's pages (its actions, and its
+ * services, whose next due dates payments move). A service saved on or after its due date
+ * is billed as it is saved. */
+export function billingChanged(queryClient: QueryClient, projectId: string, clientId: string) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: projectActionsKey(projectId) }),
+    queryClient.invalidateQueries({ queryKey: ["clients", clientId] }),
+    queryClient.invalidateQueries({ queryKey: ["projects", projectId, "payment-schedule"] }),
+  ]);
+}
+
+/** settled keeps the changed action and has what it moved read again. */
 function settled(queryClient: QueryClient, action: PaymentAction) {
   queryClient.setQueryData(paymentActionKey(action.payment_action_id), action);
-  return Promise.all([
-    queryClient.invalidateQueries({ queryKey: projectActionsKey(action.project_id) }),
-    queryClient.invalidateQueries({ queryKey: ["clients", action.client_id] }),
-    queryClient.invalidateQueries({ queryKey: ["projects", action.project_id, "payment-schedule"] }),
-  ]);
+  return billingChanged(queryClient, action.project_id, action.client_id);
+}
+
+/** useBillNow bills a service's next due date now, ahead of the billing cycle, and answers
+ * the action: a new one, or the one that bills that date already. */
+export function useBillNow(serviceId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => data(api.POST("/api/v1/client-services/{client_service_id}/bill-now", { params: { path: { client_service_id: serviceId } } })),
+    onSuccess: (action) => settled(queryClient, action),
+  });
 }
 
 /** useConfirm records a payment of the whole action, or of some of its items. */

@@ -2,10 +2,11 @@ import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
 import { FormButtons } from "../../components/FormButtons";
+import { ProblemError } from "../../api/client";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { partyNumber, taxIdProblems } from "../../lib/taxid";
 import { useWorkspace } from "../workspace/workspace";
-import { ClientFields, draftOf, emptyClient, type ClientDraft } from "./ClientForm";
+import { ClientFields, draftOf, emptyClient, withType, type ClientDraft } from "./ClientForm";
 import { useClientsWithInn, useCreateClient, useFindParty, type Party } from "./clients";
 import "./clients.css";
 import "../../components/taxIdTexts";
@@ -38,7 +39,7 @@ export function NewClientPage() {
         <Link to={`/companies/${companyId}/clients`}>{t("title")}</Link>
       </p>
       <h1 id={titleId}>{t("newClient")}</h1>
-      <PartyLookup companyId={companyId} onFound={(party) => setDraft(draftOf(party.client))} />
+      <PartyLookup companyId={companyId} onFound={(party) => setDraft(draftOf(party.client))} onMissed={(number) => setDraft((d) => withNumber(d, number))} />
       <form className="panel stack" onSubmit={submit} noValidate aria-label={t("clientDetails")}>
         <h2>{t("clientDetails")}</h2>
         <ClientFields draft={draft} onChange={setDraft} error={create.error} sent={sent} />
@@ -57,10 +58,30 @@ export function NewClientPage() {
   );
 }
 
+type PartyNumber = NonNullable<ReturnType<typeof partyNumber>>;
+
+/** withNumber puts a number the registry could not tell about into the form's field for
+ * it, with a client type that takes it (a 12-digit INN or an OGRNIP is a sole proprietor's,
+ * unless the form says a person). */
+function withNumber(draft: ClientDraft, number: PartyNumber): ClientDraft {
+  if ("inn" in number) {
+    const type = number.inn.length === 10 ? "legal_entity" : draft.client_type === "individual" ? "individual" : "individual_entrepreneur";
+    return { ...withType(draft, type), inn: number.inn };
+  }
+  if (number.ogrn.length === 15) return { ...withType(draft, "individual_entrepreneur"), ogrnip: number.ogrn };
+  return { ...withType(draft, "legal_entity"), ogrn: number.ogrn };
+}
+
+/** notSetUp tells the lookup's one conflict: no party lookup settings apply. */
+function notSetUp(error: unknown): boolean {
+  return error instanceof ProblemError && error.status === 409;
+}
+
 /** PartyLookup finds a party in the registry by INN, OGRN or OGRNIP and hands the chosen one
  * over; with one party found, that one. The number is checked as typed, as the API checks it,
- * so a mistyped number costs no lookup. */
-function PartyLookup({ companyId, onFound }: { companyId: string; onFound: (p: Party) => void }) {
+ * so a mistyped number costs no lookup. A number the registry could not tell about (nothing
+ * found, the lookup not set up or failing) goes to onMissed, for the form. */
+function PartyLookup({ companyId, onFound, onMissed }: { companyId: string; onFound: (p: Party) => void; onMissed: (n: PartyNumber) => void }) {
   const { t } = useTranslation("clients");
   const { t: tt } = useTranslation("taxid");
   const workspace = useWorkspace().data;
@@ -80,7 +101,9 @@ function PartyLookup({ companyId, onFound }: { companyId: string; onFound: (p: P
     find.mutate(query, {
       onSuccess: (found) => {
         if (found.items.length === 1) onFound(found.items[0]);
+        if (found.items.length === 0) onMissed(query);
       },
+      onError: () => onMissed(query),
     });
   }
 
@@ -109,8 +132,27 @@ function PartyLookup({ companyId, onFound }: { companyId: string; onFound: (p: P
           {wrong ? t("taxNumberWrong") : query ? t("taxNumberRight") : t("taxNumberHint")}
         </small>
       </div>
-      <ProblemAlert error={find.error} />
-      {find.data?.items.length === 0 && <p>{t("nothingFound")}</p>}
+      {notSetUp(find.error) ? (
+        <div role="alert" className="alert">
+          <strong>{t("lookupNotSetUp")}</strong>
+          <p>
+            {t("lookupSetUpIn")} <Link to="/settings/party-lookup">{t("lookupSettings")}</Link>
+            {t("lookupByHand")}
+          </p>
+        </div>
+      ) : (
+        find.error && (
+          <>
+            <ProblemAlert error={find.error} />
+            <p className="muted">{t("numberInForm")}</p>
+          </>
+        )
+      )}
+      {find.data?.items.length === 0 && (
+        <p>
+          {t("nothingFound")} {t("numberInForm")}
+        </p>
+      )}
       {find.data && find.data.items.length > 0 && (
         <ul className="parties" aria-label={t("partiesFound")}>
           {find.data.items.map((p) => (

@@ -9,7 +9,7 @@ import { formProblem } from "../../lib/formProblem";
 import { amountText, parseAmount } from "../../lib/money";
 import { useServiceTypes } from "../billing/billing";
 import { useProjects, useWorkspace } from "../workspace/workspace";
-import { billingPeriods, useClientChange, type BillingPeriod, type Client, type ClientService } from "./clients";
+import { billingPeriods, useServiceChange, type BillingPeriod, type Client, type ClientService } from "./clients";
 import "./texts";
 
 type ServiceDraft = {
@@ -46,7 +46,7 @@ export function ServiceForm({ client, service, onDone }: { client: Client; servi
     (projects.some((p) => p.project_id === workspace?.active_project_id) ? workspace?.active_project_id : projects[0]?.project_id) ||
     "";
   const types = useServiceTypes(projectId || undefined).data?.items ?? [];
-  const save = useClientChange(client.client_id, ["services", "projects"], (body: ReturnType<typeof bodyOf>) =>
+  const save = useServiceChange(client.client_id, (body: ReturnType<typeof bodyOf>) =>
     service
       ? data(api.PATCH("/api/v1/client-services/{client_service_id}", { params: { path: { client_service_id: service.client_service_id } }, body }))
       : data(api.POST("/api/v1/clients/{client_id}/services", { params: { path: { client_id: client.client_id } }, body })),

@@ -1,13 +1,14 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { api, data } from "../../api/client";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { formatDay } from "../../lib/dates";
 import { formatMoney } from "../../lib/money";
+import { useBillNow } from "../billing/billing";
 import { useProjects } from "../workspace/workspace";
 import { ServiceForm } from "./ServiceForm";
-import { useClientChange, useServices, type Client, type ClientService } from "./clients";
+import { useServiceChange, useServices, type Client, type ClientService } from "./clients";
 import "./texts";
 
 /** ServicesSection lists the client's services with what each costs, how often, and when it
@@ -71,7 +72,9 @@ export function ServicesSection({ client }: { client: Client }) {
 
 function ServiceRow({ service, projectName, onEdit }: { service: ClientService; projectName: string; onEdit: () => void }) {
   const { t, i18n } = useTranslation("clients");
-  const setStatus = useClientChange(service.client_id, ["services"], (status: "active" | "paused") =>
+  const navigate = useNavigate();
+  const billNow = useBillNow(service.client_service_id);
+  const setStatus = useServiceChange(service.client_id, (status: "active" | "paused") =>
     data(api.PATCH("/api/v1/client-services/{client_service_id}", { params: { path: { client_service_id: service.client_service_id } }, body: { status } })),
   );
   return (
@@ -98,12 +101,23 @@ function ServiceRow({ service, projectName, onEdit }: { service: ClientService; 
             {t("pause")}
           </button>
         )}
+        {service.status === "active" && service.next_due_date && (
+          <button
+            type="button"
+            className="link"
+            aria-label={t("billNowNamed", { name: service.name })}
+            onClick={() => billNow.mutate(undefined, { onSuccess: (a) => void navigate(`/payment-actions/${a.payment_action_id}`) })}
+            disabled={billNow.isPending}
+          >
+            {t("billNow")}
+          </button>
+        )}
         {service.status === "paused" && (
           <button type="button" className="link" onClick={() => setStatus.mutate("active")} disabled={setStatus.isPending}>
             {t("resume")}
           </button>
         )}
-        <ProblemAlert error={setStatus.error} />
+        <ProblemAlert error={setStatus.error ?? billNow.error} />
       </td>
     </tr>
   );

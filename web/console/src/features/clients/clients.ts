@@ -4,6 +4,7 @@ import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClie
 import { api, data } from "../../api/client";
 import type { components } from "../../api/schema.gen";
 import { useEveryPage } from "../../lib/useEveryPage";
+import { billingChanged } from "../billing/billing";
 
 export type Client = components["schemas"]["ClientView"];
 export type ClientInput = components["schemas"]["ClientInput"];
@@ -192,4 +193,12 @@ export function useClientChange<V>(clientId: string, parts: string[], change: (v
         queryClient.invalidateQueries({ queryKey: clientKey(clientId), exact: true }),
       ]),
   });
+}
+
+/** useServiceChange is a change that answers one of the client's services: everything of
+ * the client is read again, and its project's billing, since a service due by today is
+ * billed as it is saved. */
+export function useServiceChange<V>(clientId: string, change: (v: V) => Promise<ClientService>) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: change, onSuccess: (service) => billingChanged(queryClient, service.project_id, clientId) });
 }
