@@ -56,6 +56,9 @@ type Failure struct {
 	NextAction  string `json:"next_action"`
 	Provider    string `json:"provider,omitempty"`
 	Retryable   bool   `json:"retryable"`
+	// ReasonArgs are what the reason names (a missing value's path), so that readers in
+	// other languages can be told the same (automation.FailureText).
+	ReasonArgs map[string]string `json:"reason_args,omitempty"`
 	// ProviderResponse is what the provider answered, when it answered.
 	ProviderResponse map[string]any `json:"provider_response,omitempty"`
 }

@@ -178,14 +178,34 @@ type actionRunView struct {
 	FinishedAt           *time.Time              `json:"finished_at"`
 }
 
-func viewActionRun(a automation.ActionRun) actionRunView {
-	return actionRunView{
+// viewActionRun is the action as a reader of lang sees it: a failure the catalog words
+// (automation.FailureText) in their language.
+func viewActionRun(lang string, a automation.ActionRun) actionRunView {
+	v := actionRunView{
 		ActionRunID: a.ID, ActionKey: a.ActionKey, ActionTypeKey: a.ActionTypeKey, Status: a.Status,
 		AttemptCount: a.AttemptCount, MaxAttempts: a.MaxAttempts, RetryClass: a.RetryClass,
 		InputJSON: automation.DecodeObject(a.Input), OutputJSON: automation.DecodeObject(a.Output),
 		ProviderResponseJSON: automation.DecodeObject(a.ProviderResponse), Error: a.Error,
 		Diagnostics: automation.DecodeObject(a.Diagnostics), StartedAt: a.StartedAt, FinishedAt: a.FinishedAt,
 	}
+	if reason, next, ok := failureText(lang, v.Diagnostics); ok {
+		v.Error = &reason
+		v.Diagnostics["human_reason"], v.Diagnostics["next_action"] = reason, next
+		v.Diagnostics["summary"] = a.RetryClass + ": " + reason
+	}
+	return v
+}
+
+// failureText words the failure recorded in a diagnostics object (or a failure event's
+// data) in lang, when the catalog has its reason_code.
+func failureText(lang string, recorded map[string]any) (reason, next string, ok bool) {
+	code, _ := recorded["reason_code"].(string)
+	recordedArgs, _ := recorded["reason_args"].(map[string]any)
+	args := make(map[string]string, len(recordedArgs))
+	for k, v := range recordedArgs {
+		args[k], _ = v.(string)
+	}
+	return automation.FailureText(lang, code, args)
 }
 
 // runActions serves GET /api/v1/runs/{workflow_run_id}/actions: every action of the run, in
@@ -196,7 +216,8 @@ func (s *Server) runActions(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	renderList(c, rows, "", viewActionRun)
+	lang := httpx.Lang(c)
+	renderList(c, rows, "", func(a automation.ActionRun) actionRunView { return viewActionRun(lang, a) })
 }
 
 type graphActionView struct {
@@ -251,11 +272,17 @@ type runEventView struct {
 	CreatedAt time.Time      `json:"created_at"`
 }
 
-func viewEvent(e automation.RunEvent) runEventView {
-	return runEventView{
+// viewEvent is the event as a reader of lang sees it: a failure the catalog words in their
+// language.
+func viewEvent(lang string, e automation.RunEvent) runEventView {
+	v := runEventView{
 		EventID: e.ID, Sequence: e.Sequence, EventType: e.EventType, ActionKey: e.ActionKey, Status: e.Status,
 		Message: e.Message, DataJSON: automation.DecodeObject(e.Data), CreatedAt: e.CreatedAt,
 	}
+	if reason, _, ok := failureText(lang, v.DataJSON); ok {
+		v.Message = reason
+	}
+	return v
 }
 
 // afterSequence reads where an event listing resumes: the cursor of the previous page (the
@@ -294,7 +321,8 @@ func (s *Server) runEvents(c *gin.Context) {
 		rows = rows[:limit]
 		next = strconv.Itoa(rows[len(rows)-1].Sequence)
 	}
-	renderList(c, rows, next, viewEvent)
+	lang := httpx.Lang(c)
+	renderList(c, rows, next, func(e automation.RunEvent) runEventView { return viewEvent(lang, e) })
 }
 
 // streamKeepAlive is how often an idle stream sends a comment so proxies keep it open.
@@ -331,7 +359,7 @@ func (s *Server) runEventsStream(c *gin.Context) {
 			return
 		}
 		for _, e := range events {
-			data, _ := json.Marshal(viewEvent(e))
+			data, _ := json.Marshal(viewEvent(httpx.Lang(c), e))
 			fmt.Fprintf(c.Writer, "id: %d\nevent: %s\ndata: %s\n\n", e.Sequence, e.EventType, data)
 			after = e.Sequence
 		}

@@ -217,17 +217,38 @@ func (r *interpreter) fail(a automation.Action, status automation.ActionStatus, 
 		ActionKey: a.ActionKey, Status: status, Error: f.HumanReason, RetryClass: f.RetryClass,
 		ProviderResponse: f.ProviderResponse, Diagnostics: diagnostics(f), FinishedAt: &now,
 	})
-	r.event("action."+string(status), a.ActionKey, string(status), f.HumanReason,
-		map[string]any{"retry_class": f.RetryClass, "reason_code": f.ReasonCode})
+	data := map[string]any{"retry_class": f.RetryClass, "reason_code": f.ReasonCode}
+	if len(f.ReasonArgs) > 0 {
+		data["reason_args"] = f.ReasonArgs
+	}
+	r.event("action."+string(status), a.ActionKey, string(status), f.HumanReason, data)
 }
 
 // diagnostics is the ActionRunView.diagnostics object of a failure.
 func diagnostics(f *activities.Failure) map[string]any {
-	return map[string]any{
+	d := map[string]any{
 		"status": "failed", "reason_code": f.ReasonCode, "human_reason": f.HumanReason,
 		"next_action": f.NextAction, "provider": f.Provider, "retryable": f.Retryable,
 		"summary": f.RetryClass + ": " + f.HumanReason,
 	}
+	if len(f.ReasonArgs) > 0 {
+		d["reason_args"] = f.ReasonArgs
+	}
+	return d
+}
+
+// conditionFailure classifies a condition that could not be evaluated: a value it reads
+// that the run lacks is named, in words; any other error keeps expr's.
+func conditionFailure(err error) *activities.Failure {
+	var missing *automation.MissingValueError
+	if !errors.As(err, &missing) {
+		return activities.Fail(activities.ClassValidation, "condition_error", err.Error(), "Correct the condition's expression")
+	}
+	args := map[string]string{"path": missing.Path}
+	reason, next, _ := automation.FailureText("en", automation.ReasonMissingValue, args)
+	f := activities.Fail(activities.ClassValidation, automation.ReasonMissingValue, reason, next)
+	f.ReasonArgs = args
+	return f
 }
 
 // scope is what templates and conditions see: the outputs of finished actions under
@@ -265,8 +286,7 @@ func (r *interpreter) execute(a automation.Action, selector workflow.Selector) {
 		text, _ := a.Config["text"].(string)
 		result, err := automation.EvalCondition(text, r.scope())
 		if err != nil {
-			r.fail(a, automation.ActionFailed, activities.Fail(activities.ClassValidation, "condition_error", err.Error(),
-				"Correct the condition's expression"))
+			r.fail(a, automation.ActionFailed, conditionFailure(err))
 			return
 		}
 		r.succeed(a, map[string]any{"result": result}, nil)

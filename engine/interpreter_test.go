@@ -905,3 +905,24 @@ func TestTheSameInputProducesTheSameProgress(t *testing.T) {
 		t.Errorf("events differ: %v / %v", first.eventsOf(), second.eventsOf())
 	}
 }
+
+func TestAConditionOverAValueTheRunLacksNamesIt(t *testing.T) {
+	h := newEngineTest(t)
+	g := graph([]automation.Action{
+		manualTrigger("start"),
+		condition("check", "start.total > 200"),
+		emailSend("big", nil),
+	}, edge("start", "check"), branch("check", "big", automation.BranchTrue))
+	p := h.execute(h.newRun(g, "start", map[string]any{"amount": 1}))
+	h.succeeded()
+
+	wantRun(t, p, automation.RunFailed)
+	check := p.action(t, "check")
+	args, _ := json.Marshal(check.Diagnostics["reason_args"])
+	if check.RetryClass != activities.ClassValidation || check.Diagnostics["reason_code"] != automation.ReasonMissingValue || string(args) != `{"path":"start.total"}` {
+		t.Errorf("check failed as %s, diagnostics %v", check.RetryClass, check.Diagnostics)
+	}
+	if e := p.event(t, "action.failed", "check"); e.Message != `"start.total" is missing from the run's data.` {
+		t.Errorf("failure message %q", e.Message)
+	}
+}

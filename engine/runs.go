@@ -97,7 +97,8 @@ type Start struct {
 }
 
 // StartTest runs the draft, marked as a test, from its manual trigger (or else its first
-// trigger) with the draft's test input, or the given input.
+// trigger) with the given input, else the draft's test input; an empty one is the
+// trigger's sample payload, as the trigger's help promises.
 // Errors: invalid (the draft's problems), unavailable.
 func (s *Runs) StartTest(ctx context.Context, w *automation.Workflow, userID uuid.UUID, input map[string]any) (*automation.Run, error) {
 	d := w.Draft()
@@ -110,6 +111,9 @@ func (s *Runs) StartTest(ctx context.Context, w *automation.Workflow, userID uui
 	}
 	if input == nil {
 		input = d.TestInput
+	}
+	if a, _ := d.Graph.Action(trigger); len(input) == 0 && a.SamplePayload() != nil {
+		input = a.SamplePayload()
 	}
 	return s.Start(ctx, Start{CompanyID: w.CompanyID, ProjectID: w.ProjectID, WorkflowID: w.ID, Graph: d.Graph,
 		TriggerType: TriggerTest, TriggerKey: trigger, Payload: input, StartedBy: &userID})

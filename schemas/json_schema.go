@@ -36,3 +36,18 @@ type noLoader struct{}
 func (noLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("%s is not loaded: refer only inside the schema", url)
 }
+
+// InvalidFields checks v against a schema CompileJSONSchema compiled and names the fields
+// that fail it under whole (input.customer.email), whole itself for v as a whole; nil when
+// v is valid.
+func InvalidFields(s *jsonschema.Schema, v map[string]any, whole string) []string {
+	fields := validateObject(s, v, whole)
+	for i, f := range fields {
+		if f != whole && f != "body" {
+			fields[i] = whole + "." + f
+		} else {
+			fields[i] = whole
+		}
+	}
+	return fields
+}

@@ -50,8 +50,10 @@ func (in *Intake) fire(ctx context.Context, t automation.Trigger, triggerType st
 	return in.Runs.Start(ctx, st)
 }
 
-// StartManual runs the current version from its first manual trigger with the given input.
-// Errors: invalid (not published, no manual trigger), unavailable.
+// StartManual runs the current version from its first manual trigger with the given input,
+// which must satisfy the trigger's input_schema_json.
+// Errors: invalid (not published, no manual trigger, the input's fields that fail the
+// schema), unavailable.
 func (in *Intake) StartManual(ctx context.Context, w *automation.Workflow, userID uuid.UUID,
 	input map[string]any) (*automation.Run, error) {
 	if w.CurrentVersionID == nil {
@@ -67,6 +69,15 @@ func (in *Intake) StartManual(ctx context.Context, w *automation.Workflow, userI
 	}
 	if len(triggers) == 0 {
 		return nil, models.Invalid("no_manual_trigger", "workflow_id")
+	}
+	if doc, ok := triggers[0].Config["input_schema_json"].(map[string]any); ok {
+		// The catalog holds input_schema_json to the meta-schema; one that still does not
+		// compile (a $ref outside itself) checks nothing.
+		if schema, err := schemas.CompileJSONSchema(doc); err == nil {
+			if fields := schemas.InvalidFields(schema, input, "input"); len(fields) > 0 {
+				return nil, models.Invalid("invalid_run_input", fields...)
+			}
+		}
 	}
 	return in.fire(ctx, triggers[0], engine.TriggerManual, engine.Start{Payload: input, StartedBy: &userID})
 }

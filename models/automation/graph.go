@@ -16,6 +16,13 @@ type Action struct {
 	UI            *ActionUI      `json:"ui,omitempty"`
 }
 
+// SamplePayload is a trigger's sample_payload_json: an example of what starts its runs,
+// which test runs and the console's run form start from; nil when it has none.
+func (a Action) SamplePayload() map[string]any {
+	sample, _ := a.Config["sample_payload_json"].(map[string]any)
+	return sample
+}
+
 // ActionUI is the editor's placement of an action.
 type ActionUI struct {
 	Position *Position `json:"position,omitempty"`

@@ -3,10 +3,13 @@ package automation
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/parser"
 )
 
 // templatePattern finds {{ path }} references; a path is dotted names and array indices.
@@ -139,12 +142,73 @@ func EvalCondition(text string, scope map[string]any) (bool, error) {
 	}
 	program, err := expr.Compile(text, expr.Env(scope), expr.AllowUndefinedVariables(), expr.AsBool(), expr.MaxNodes(maxConditionNodes))
 	if err != nil {
-		return false, err
+		return false, missingOr(err, text, scope)
 	}
 	out, err := expr.Run(program, scope)
 	if err != nil {
-		return false, err
+		return false, missingOr(err, text, scope)
 	}
 	b, _ := out.(bool)
 	return b, nil
+}
+
+// missingOr explains a failed evaluation by the first value the expression reads that the
+// scope lacks (or holds as null), since expr's own words for that ("invalid operation:
+// <nil> > int") do not say which; else err.
+func missingOr(err error, text string, scope map[string]any) error {
+	for _, path := range readPaths(text) {
+		if v, ok := Lookup(scope, path); !ok || v == nil {
+			return &MissingValueError{Path: path}
+		}
+	}
+	return err
+}
+
+// readPaths are the dotted paths an expression reads (steps.fetch.json.total), whole
+// chains only, in the order they appear.
+func readPaths(text string) []string {
+	tree, err := parser.Parse(text)
+	if err != nil {
+		return nil
+	}
+	var r pathReader
+	ast.Walk(&tree.Node, &r)
+	var whole []string
+	for _, p := range r.paths {
+		if !slices.ContainsFunc(r.paths, func(q string) bool { return strings.HasPrefix(q, p+".") }) {
+			whole = append(whole, p)
+		}
+	}
+	return whole
+}
+
+// pathReader collects the path of every name and member access; ast.Walk visits a chain's
+// inner parts first, so steps and steps.fetch come before steps.fetch.status_code.
+type pathReader struct{ paths []string }
+
+func (r *pathReader) Visit(node *ast.Node) {
+	if p, ok := pathOf(*node); ok && !slices.Contains(r.paths, p) {
+		r.paths = append(r.paths, p)
+	}
+}
+
+func pathOf(node ast.Node) (string, bool) {
+	switch n := node.(type) {
+	case *ast.IdentifierNode:
+		return n.Value, true
+	case *ast.ChainNode:
+		return pathOf(n.Node)
+	case *ast.MemberNode:
+		base, ok := pathOf(n.Node)
+		if !ok {
+			return "", false
+		}
+		switch p := n.Property.(type) {
+		case *ast.StringNode:
+			return base + "." + p.Value, true
+		case *ast.IntegerNode:
+			return base + "." + strconv.Itoa(p.Value), true
+		}
+	}
+	return "", false
 }

@@ -1,6 +1,7 @@
 package automation
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -77,5 +78,55 @@ func TestEvalCondition(t *testing.T) {
 		if _, err := EvalCondition(bad, scope); err == nil {
 			t.Errorf("EvalCondition(%.20q) accepted", bad)
 		}
+	}
+}
+
+func TestAConditionOverAMissingValueNamesIt(t *testing.T) {
+	scope := map[string]any{"orders": map[string]any{}, "steps": map[string]any{"fetch": map[string]any{"json": map[string]any{}}}}
+	cases := []struct {
+		name, text, path string
+	}{
+		{"a field the payload lacks", "orders.total > 200", "orders.total"},
+		{"a namespace the run lacks", "customer.age >= 18", "customer.age"},
+		{"a value a function is given", "len(steps.fetch.json.items) > 0", "steps.fetch.json.items"},
+		{"the second operand", "1 < 2 && orders.count * 2 > 4", "orders.count"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := EvalCondition(tc.text, scope)
+			var missing *MissingValueError
+			if !errors.As(err, &missing) || missing.Path != tc.path {
+				t.Fatalf("EvalCondition(%q) = %v, want the missing value %s", tc.text, err, tc.path)
+			}
+		})
+	}
+	t.Run("a type mismatch of present values keeps expr's words", func(t *testing.T) {
+		_, err := EvalCondition(`orders.total > 200`, map[string]any{"orders": map[string]any{"total": "many"}})
+		var missing *MissingValueError
+		if err == nil || errors.As(err, &missing) {
+			t.Fatalf("EvalCondition = %v, want a type error", err)
+		}
+	})
+}
+
+func TestAMissingValueIsWordedInEachLanguage(t *testing.T) {
+	args := map[string]string{"path": "orders.total"}
+	cases := []struct{ lang, reason string }{
+		{"en", `"orders.total" is missing from the run's data.`},
+		{"ru", `В данных запуска нет «orders.total».`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.lang, func(t *testing.T) {
+			reason, next, ok := FailureText(tc.lang, ReasonMissingValue, args)
+			if !ok || reason != tc.reason || next == "" {
+				t.Fatalf("FailureText(%s) = %q, %q, %v; want %q", tc.lang, reason, next, ok, tc.reason)
+			}
+		})
+	}
+	if en, _, _ := FailureText("en", ReasonMissingValue, args); (&MissingValueError{Path: "orders.total"}).Error() != en {
+		t.Errorf("the error's own text is not the English wording")
+	}
+	if _, _, ok := FailureText("ru", "http_5xx", args); ok {
+		t.Errorf("a reason without wording here was worded")
 	}
 }

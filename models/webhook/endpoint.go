@@ -377,7 +377,7 @@ func (s *Service) SamplePayload(ctx context.Context, e *Endpoint) (map[string]an
 	if err != nil {
 		return nil, err
 	}
-	sample, _ := a.Config["sample_payload_json"].(map[string]any)
+	sample := a.SamplePayload()
 	if sample == nil {
 		sample = map[string]any{}
 	}

@@ -2,13 +2,16 @@ import { useMutation } from "@tanstack/react-query";
 import { useReactFlow } from "@xyflow/react";
 import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useLocation } from "react-router";
 import { api, data } from "../../api/client";
 import { byKey, type ActionType } from "../../canvas/catalog";
 import { edgeId, NODE_HEIGHT, NODE_WIDTH, outputsOf, type Action, type Branch, type Connection, type Graph } from "../../canvas/graph";
 import { layout } from "../../canvas/layout";
 import { ProblemAlert } from "../../components/ProblemAlert";
+import { RunInputDialog } from "../workflows/RunInputDialog";
+import { sampleOf, testedTrigger, testInputOf } from "../workflows/runInput";
 import { WorkflowTabs } from "../workflows/WorkflowTabs";
-import type { Workflow } from "../workflows/workflow";
+import { opensOnPalette, type Workflow } from "../workflows/workflow";
 import { ActionPalette } from "./ActionPalette";
 import { ActionSettings } from "./ActionSettings";
 import { ConflictBanner } from "./ConflictBanner";
@@ -24,7 +27,6 @@ import { LeaveGuard } from "./LeaveGuard";
 import { nothingSelected, selectActions, type Selection } from "./selection";
 import { SelectionBar } from "./SelectionBar";
 import { commandOf, type Command } from "./shortcuts";
-import { TestInputDialog } from "./TestInputDialog";
 import { TestRunBar, useTestRunStatuses } from "./TestRunBar";
 import { useDraftSave } from "./useDraftSave";
 import "./editor.css";
@@ -69,6 +71,16 @@ export function DraftEditor({ workflow, initial, types, onReload }: DraftEditorP
   const typeMap = useMemo(() => byKey(types), [types]);
   const saving = useDraftSave(workflowId, present, initial, loadedRevision);
   const run = useTestRunStatuses(runId);
+  const testInput = useMemo(
+    () => testInputOf(present.test_input_json, sampleOf(testedTrigger(present.actions, (key) => !!typeMap.get(key)?.trigger))),
+    [present.test_input_json, present.actions, typeMap],
+  );
+  // A workflow just created opens with the focus in the palette's search: adding the
+  // first action is all there is to do.
+  const location = useLocation();
+  useEffect(() => {
+    if (opensOnPalette(location.state)) searchRef.current?.focus();
+  }, [location.state]);
 
   const diagnostics = workflow.diagnostics;
   const issues = useMemo(() => {
@@ -186,7 +198,7 @@ export function DraftEditor({ workflow, initial, types, onReload }: DraftEditorP
     onSuccess: (r) => setRunId(r.workflow_run_id),
   });
   const startTestRun = async () => {
-    if (await saving.save()) testRun.mutate(present.test_input_json);
+    if (await saving.save()) testRun.mutate(testInput);
   };
 
   const perform = (cmd: Command): boolean => {
@@ -310,7 +322,7 @@ export function DraftEditor({ workflow, initial, types, onReload }: DraftEditorP
             actionType={typeMap.get(single.action_type_key)}
             graph={present}
             projectId={workflow.project_id}
-            testInput={present.test_input_json}
+            testInput={testInput}
             diagnostics={diagnostics.filter((d) => d.action_key === single.action_key)}
             onChange={(next) => {
               apply({ type: "updateAction", key: single.action_key, action: next }, `update:${single.action_key}`);
@@ -320,7 +332,17 @@ export function DraftEditor({ workflow, initial, types, onReload }: DraftEditorP
         )}
       </div>
       {editingInput && (
-        <TestInputDialog value={present.test_input_json} onApply={(value) => apply({ type: "setTestInput", value })} onClose={() => setEditingInput(false)} />
+        <RunInputDialog
+          title={t("testInputTitle")}
+          help={t("testInputHelp")}
+          value={testInput}
+          submitLabel={t("apply")}
+          onSubmit={(value) => {
+            apply({ type: "setTestInput", value });
+            setEditingInput(false);
+          }}
+          onClose={() => setEditingInput(false)}
+        />
       )}
       <LeaveGuard when={saving.dirty} />
     </div>

@@ -5,10 +5,11 @@ import { Field } from "../../components/Field";
 import { FormButtons } from "../../components/FormButtons";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { TextAreaField } from "../../components/TextAreaField";
-import { useCreateWorkflow } from "./workflow";
+import { openOnPalette, useCreateWorkflow } from "./workflow";
 import "./texts";
 
-/** NewWorkflowForm creates a workflow with an empty draft and opens it in the editor. */
+/** NewWorkflowForm creates a workflow with an empty draft and opens it in the editor, the
+ * focus in the palette. */
 export function NewWorkflowForm({ projectId, onCancel }: { projectId: string; onCancel: () => void }) {
   const { t } = useTranslation("workflows");
   const { t: common } = useTranslation();
@@ -20,7 +21,7 @@ export function NewWorkflowForm({ projectId, onCancel }: { projectId: string; on
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    create.mutate({ name, description }, { onSuccess: (w) => void navigate(`/workflows/${w.workflow_id}`) });
+    create.mutate({ name, description }, { onSuccess: (w) => void navigate(`/workflows/${w.workflow_id}`, { state: openOnPalette }) });
   }
 
   return (

@@ -2,13 +2,18 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, NavLink } from "react-router";
 import { AskEmployeeLink } from "../ai/AskEmployeeLink";
-import { useWorkflow } from "./workflow";
+import { RunButton } from "./RunButton";
+import { manualTrigger } from "./runInput";
+import { useVersions, useWorkflow } from "./workflow";
 import "./texts";
 
-/** WorkflowTabs heads every page of one workflow: its name and the links between its pages. */
+/** WorkflowTabs heads every page of one workflow: its name, the links between its pages,
+ * and Run, which starts the published version by hand. */
 export function WorkflowTabs({ workflowId, children }: { workflowId: string; children?: ReactNode }) {
   const { t } = useTranslation("workflows");
   const workflow = useWorkflow(workflowId).data;
+  const published = !!workflow?.current_version_id;
+  const current = useVersions(workflowId).items?.find((v) => v.is_current);
   const base = `/workflows/${workflowId}`;
   return (
     <div className="workflow-tabs">
@@ -25,6 +30,7 @@ export function WorkflowTabs({ workflowId, children }: { workflowId: string; chi
         <NavLink to={`${base}/webhooks`}>{t("tabWebhooks")}</NavLink>
         <NavLink to={`${base}/import`}>{t("tabImport")}</NavLink>
       </nav>
+      {workflow && <RunButton workflowId={workflowId} published={published} manual={published ? current && !!manualTrigger(current.actions) : false} />}
       {workflow && <AskEmployeeLink projectId={workflow.project_id} about={{ workflowId }} />}
       {children && <div className="workflow-tabs-actions">{children}</div>}
     </div>

@@ -9,6 +9,7 @@ import { useSearchParam } from "../../lib/useSearchParam";
 import { SetupWorkspace } from "../workspace/SetupWorkspace";
 import { useWorkspace } from "../workspace/workspace";
 import { NewWorkflowForm } from "./NewWorkflowForm";
+import { RunButton } from "./RunButton";
 import { ago, at } from "./when";
 import { useWorkflowList, type WorkflowListItem } from "./workflow";
 import "./workflows.css";
@@ -71,6 +72,9 @@ function ProjectWorkflows({ projectId }: { projectId: string }) {
               <th scope="col">{t("status")}</th>
               <th scope="col">{t("triggers")}</th>
               <th scope="col">{t("lastRun")}</th>
+              <th scope="col">
+                <span className="visually-hidden">{t("runColumn")}</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -101,6 +105,14 @@ function WorkflowRow({ workflow }: { workflow: WorkflowListItem }) {
       </td>
       <td>
         <LastRun run={workflow.last_run} />
+      </td>
+      <td>
+        <RunButton
+          workflowId={workflow.workflow_id}
+          name={workflow.name}
+          published={workflow.status === "published"}
+          manual={workflow.trigger_types.includes("manual.trigger")}
+        />
       </td>
     </tr>
   );

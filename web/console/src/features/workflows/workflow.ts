@@ -39,6 +39,13 @@ export function useWorkflowList(projectId: string | undefined, q: string) {
   });
 }
 
+/** The navigation state with which a new workflow's editor opens on the palette. */
+export const openOnPalette = { focus: "palette" } as const;
+
+export function opensOnPalette(state: unknown): boolean {
+  return typeof state === "object" && state !== null && (state as { focus?: unknown }).focus === openOnPalette.focus;
+}
+
 export function useCreateWorkflow(projectId: string | undefined) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -48,6 +55,17 @@ export function useCreateWorkflow(projectId: string | undefined) {
       queryClient.setQueryData(workflowKey(workflow.workflow_id), workflow);
       void queryClient.invalidateQueries({ queryKey: projectWorkflowsKey(projectId) });
     },
+  });
+}
+
+/** useStartManualRun starts a run of the current version from its manual start with the
+ * input given; the project's list shows it as the workflow's last run. */
+export function useStartManualRun(workflowId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: Record<string, unknown>) =>
+      data(api.POST("/api/v1/workflows/{workflow_id}/runs/manual", { params: { path: { workflow_id: workflowId } }, body: { input } })),
+    onSuccess: () => invalidateWorkflow(queryClient, workflowId),
   });
 }
 

@@ -129,6 +129,14 @@ describe("variablesInScope", () => {
     expect(next).not.toContain("order.customer");
   });
 
+  it("offers a manual start's sample fields", () => {
+    const graph: Graph = {
+      actions: [action("start", "manual.trigger", { sample_payload_json: { total: 250 } }), action("next", "stop")],
+      connections: [{ from: "start", to: "next", branch: "" }],
+    };
+    expect(paths(graph, "next")).toEqual(expect.arrayContaining(["start.total", "steps.start.total"]));
+  });
+
   it("always offers the system variables, and the trigger's action itself nothing upstream", () => {
     const hook = paths(branches, "hook");
     expect(hook).toEqual(expect.arrayContaining(["system.run_id", "system.run_url", "system.link", "system.id"]));

@@ -54,7 +54,7 @@ type ScopeInput = {
   graph: Graph;
   actionKey: string;
   types: Map<string, ActionType>;
-  /** testInput is the draft's test_input_json: the sample payload of the test trigger. */
+  /** testInput is what a test run starts with: the test input, else the trigger's sample. */
   testInput: Record<string, unknown>;
 };
 
@@ -78,10 +78,8 @@ export function variablesInScope({ graph, actionKey, types, testInput }: ScopeIn
     const config = action.config ?? {};
     schemaPaths(types.get(action.action_type_key)?.result_schema_json, prefix, add);
     if (action.action_type_key === "manual.trigger") schemaPaths(config.input_schema_json, prefix, add);
-    if (action.action_type_key === "webhook.trigger") {
-      valuePaths(config.sample_payload_json, prefix, add);
-      for (const field of stringsOf(config.json_fields)) add({ path: `${prefix}.${field}` });
-    }
+    valuePaths(config.sample_payload_json, prefix, add);
+    if (action.action_type_key === "webhook.trigger") for (const field of stringsOf(config.json_fields)) add({ path: `${prefix}.${field}` });
     if (action === tested) valuePaths(testInput, prefix, add);
   };
 
