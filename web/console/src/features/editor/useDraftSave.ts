@@ -2,7 +2,7 @@
 // conditional on the revision this editor last saw (If-Match), so a save made elsewhere in
 // between is a conflict the person resolves, never something silently overwritten.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { api, data, ProblemError } from "../../api/client";
 import { workflowKey } from "../workflows/workflow";
 import type { Draft } from "./document";
@@ -28,8 +28,12 @@ function putDraft(workflowId: string, draft: Draft, revision: number) {
 /** useDraftSave saves `present`; `loaded` is the draft as loaded, at `loadedRevision`. */
 export function useDraftSave(workflowId: string, present: Draft, loaded: Draft, loadedRevision: number) {
   const queryClient = useQueryClient();
-  // What the server holds: the draft last loaded or saved, and its revision.
-  const [saved, setSaved] = useState({ draft: loaded, revision: loadedRevision });
+  // What the server holds: the draft last loaded or saved.
+  const [saved, setSaved] = useState(loaded);
+  // Its revision, and whether a save is in flight, as of now rather than of the last
+  // render: a click landing between an autosave's start (or end) and the render that
+  // follows must neither send a second save nor one at the revision the first replaced.
+  const latest = useRef({ revision: loadedRevision, inFlight: false });
   // A draft whose save failed is not tried again by autosave until it changes.
   const [failed, setFailed] = useState<Draft>();
   // Only the server's 409 makes a conflict: a newer revision read in between (on focus,
@@ -39,7 +43,8 @@ export function useDraftSave(workflowId: string, present: Draft, loaded: Draft, 
     mutationFn: ({ draft, revision }: { draft: Draft; revision: number }) => putDraft(workflowId, draft, revision),
     onSuccess: (view, { draft }) => {
       queryClient.setQueryData(workflowKey(workflowId), view);
-      setSaved({ draft, revision: view.draft.revision });
+      latest.current.revision = view.draft.revision;
+      setSaved(draft);
       setFailed(undefined);
       setConflict(false);
     },
@@ -49,21 +54,24 @@ export function useDraftSave(workflowId: string, present: Draft, loaded: Draft, 
     },
   });
   const saving = put.isPending;
-  const dirty = present !== saved.draft;
+  const dirty = present !== saved;
   const { mutateAsync } = put;
 
   const save = useCallback(
     async (draft: Draft = present) => {
-      if (conflict || saving) return false;
-      if (draft === saved.draft) return true;
+      if (conflict || latest.current.inFlight) return false;
+      if (draft === saved) return true;
+      latest.current.inFlight = true;
       try {
-        await mutateAsync({ draft, revision: saved.revision });
+        await mutateAsync({ draft, revision: latest.current.revision });
         return true;
       } catch {
         return false;
+      } finally {
+        latest.current.inFlight = false;
       }
     },
-    [present, conflict, saving, saved, mutateAsync],
+    [present, conflict, saved, mutateAsync],
   );
 
   useEffect(() => {
@@ -80,7 +88,7 @@ export function useDraftSave(workflowId: string, present: Draft, loaded: Draft, 
       staleTime: 0,
     });
     setConflict(false);
-    setSaved((s) => ({ ...s, revision: theirs.draft.revision }));
+    latest.current.revision = theirs.draft.revision;
     await mutateAsync({ draft: present, revision: theirs.draft.revision }).catch(() => undefined);
   }, [queryClient, workflowId, present, mutateAsync]);
 
