@@ -3,9 +3,11 @@ import { useTranslation } from "react-i18next";
 import { Link, NavLink } from "react-router";
 import { AskEmployeeLink } from "../ai/AskEmployeeLink";
 import { useWorkflow } from "./workflow";
+import { WorkflowSettings } from "./WorkflowSettings";
 import "./texts";
 
-/** WorkflowTabs heads every page of one workflow: its name and the links between its pages. */
+/** WorkflowTabs heads every page of one workflow: its name, its settings (rename, archive)
+ * and the links between its pages. */
 export function WorkflowTabs({ workflowId, children }: { workflowId: string; children?: ReactNode }) {
   const { t } = useTranslation("workflows");
   const workflow = useWorkflow(workflowId).data;
@@ -15,7 +17,7 @@ export function WorkflowTabs({ workflowId, children }: { workflowId: string; chi
       <p className="crumbs">
         <Link to="/workflows">{t("title")}</Link> /
       </p>
-      <h1>{workflow?.name ?? "…"}</h1>
+      <h1 title={workflow?.description || undefined}>{workflow?.name ?? "…"}</h1>
       <nav aria-label={t("workflowPages")}>
         <NavLink to={base} end>
           {t("tabEditor")}
@@ -26,6 +28,7 @@ export function WorkflowTabs({ workflowId, children }: { workflowId: string; chi
         <NavLink to={`${base}/import`}>{t("tabImport")}</NavLink>
       </nav>
       {workflow && <AskEmployeeLink projectId={workflow.project_id} about={{ workflowId }} />}
+      {workflow && <WorkflowSettings workflow={workflow} />}
       {children && <div className="workflow-tabs-actions">{children}</div>}
     </div>
   );
