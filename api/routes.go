@@ -162,6 +162,7 @@ func (s *Server) routes(r *gin.Engine) {
 	me.GET("/projects/:project_id/workflows", s.inProject(read), s.workflowList)
 	me.POST("/projects/:project_id/workflows", s.inProject(work), s.workflowCreate)
 	me.GET("/workflows/:workflow_id", s.inWorkflow(read), s.workflowGet)
+	me.PATCH("/workflows/:workflow_id", s.inWorkflow(work), s.workflowPatch)
 	me.PUT("/workflows/:workflow_id/draft", s.inWorkflow(work), s.workflowPutDraft)
 	me.POST("/workflows/:workflow_id/validate", s.inWorkflow(read), s.workflowValidate)
 	me.POST("/workflows/:workflow_id/publish", s.inWorkflow(work), s.workflowPublish)

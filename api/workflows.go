@@ -39,6 +39,7 @@ type workflowView struct {
 	Description      string                  `json:"description"`
 	Status           string                  `json:"status"`
 	CurrentVersionID *uuid.UUID              `json:"current_version_id"`
+	ArchivedAt       *time.Time              `json:"archived_at"`
 	Draft            draftView               `json:"draft"`
 	Diagnostics      []automation.Diagnostic `json:"diagnostics"`
 	CreatedAt        time.Time               `json:"created_at"`
@@ -65,7 +66,7 @@ func (s *Server) viewWorkflow(c *gin.Context, w *automation.Workflow) (workflowV
 	}
 	return workflowView{
 		WorkflowID: w.ID, CompanyID: w.CompanyID, ProjectID: w.ProjectID, Name: w.Name, Description: w.Description,
-		Status: status, CurrentVersionID: w.CurrentVersionID,
+		Status: status, CurrentVersionID: w.CurrentVersionID, ArchivedAt: w.ArchivedAt,
 		Draft:       viewDraft(w, d),
 		Diagnostics: nonNil(diagnostics),
 		CreatedAt:   w.CreatedAt, UpdatedAt: w.UpdatedAt,
@@ -105,11 +106,11 @@ type workflowLastRun struct {
 }
 
 // workflowList serves GET /api/v1/projects/{project_id}/workflows, those whose name
-// contains q when it is given.
+// contains q when it is given; the archived ones with archived=true, else the others.
 func (s *Server) workflowList(c *gin.Context) {
 	p := project(c)
 	servePage(c, func(page models.PageRequest) ([]automation.Workflow, string, error) {
-		return s.Workflows.List(c, p.ID, c.Query("q"), page)
+		return s.Workflows.List(c, p.ID, c.Query("q"), c.Query("archived") == "true", page)
 	},
 		func(rows []automation.Workflow) ([]workflowListItem, error) {
 			summaries, err := s.Workflows.Summaries(c, p.CompanyID, rows)
@@ -156,6 +157,32 @@ func (s *Server) workflowCreate(c *gin.Context) {
 func (s *Server) workflowGet(c *gin.Context) {
 	w := workflow(c)
 	c.Header("ETag", draftETag(w))
+	s.serveWorkflow(c, http.StatusOK, w)
+}
+
+// workflowPatchRequest holds the settings of a workflow a PATCH may change; absent fields
+// stay as they are.
+type workflowPatchRequest struct {
+	Name        *string `json:"name"`
+	Description *string `json:"description"`
+	Archived    *bool   `json:"archived"`
+}
+
+// workflowPatch serves PATCH /api/v1/workflows/{workflow_id}: name, description, and
+// archiving (archived true) or restoring (false), which pauses or resumes its schedules.
+func (s *Server) workflowPatch(c *gin.Context) {
+	var req workflowPatchRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	w, err := s.Publisher.Patch(c, workflow(c), automation.WorkflowPatch{
+		Name: req.Name, Description: req.Description, Archived: req.Archived,
+	})
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
 	s.serveWorkflow(c, http.StatusOK, w)
 }
 

@@ -99,8 +99,11 @@ type Start struct {
 // StartTest runs the draft, marked as a test, from its manual trigger (or else its first
 // trigger) with the given input, else the draft's test input; an empty one is the
 // trigger's sample payload, as the trigger's help promises.
-// Errors: invalid (the draft's problems), unavailable.
+// Errors: invalid (the draft's problems), conflict (archived), unavailable.
 func (s *Runs) StartTest(ctx context.Context, w *automation.Workflow, userID uuid.UUID, input map[string]any) (*automation.Run, error) {
+	if err := w.RequireLive(); err != nil {
+		return nil, err
+	}
 	d := w.Draft()
 	if err := s.Drafts.Require(ctx, w, d.Graph); err != nil {
 		return nil, err
@@ -120,8 +123,15 @@ func (s *Runs) StartTest(ctx context.Context, w *automation.Workflow, userID uui
 }
 
 // Replay starts a new run of the same version (or draft graph) and input, linked to the
-// original. Errors: unavailable.
+// original. Errors: conflict (the workflow is archived), unavailable.
 func (s *Runs) Replay(ctx context.Context, r *automation.Run, userID uuid.UUID) (*automation.Run, error) {
+	w, err := s.Workflows.WorkflowOf(ctx, r.CompanyID, r.WorkflowID)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.RequireLive(); err != nil {
+		return nil, err
+	}
 	start := Start{CompanyID: r.CompanyID, ProjectID: r.ProjectID, WorkflowID: r.WorkflowID, Graph: r.GraphJSON(),
 		TriggerType: TriggerReplay, TriggerKey: r.TriggerActionKey, Payload: r.InputJSON(), Namespaces: r.NamespacesJSON(),
 		ReplayOf: &r.ID, StartedBy: &userID}

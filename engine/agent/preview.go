@@ -138,7 +138,7 @@ func (a *Agent) previewPayments(ctx context.Context, p *company.Project) (string
 }
 
 func (a *Agent) previewOverview(ctx context.Context, p *company.Project) (string, error) {
-	workflows, _, err := a.Workflows.List(ctx, p.ID, "", models.PageRequest{Limit: models.MaxPageLimit})
+	workflows, _, err := a.Workflows.List(ctx, p.ID, "", false, models.PageRequest{Limit: models.MaxPageLimit})
 	if err != nil {
 		return "", err
 	}

@@ -201,7 +201,7 @@ func (t *toolScope) runIn(ctx context.Context, id uuid.UUID) (*automation.Run, e
 }
 
 func toolListWorkflows(ctx context.Context, t *toolScope, _ map[string]any) (map[string]any, error) {
-	rows, _, err := t.agent.Workflows.List(ctx, t.project.ID, "", models.PageRequest{Limit: models.MaxPageLimit})
+	rows, _, err := t.agent.Workflows.List(ctx, t.project.ID, "", false, models.PageRequest{Limit: models.MaxPageLimit})
 	if err != nil {
 		return nil, err
 	}

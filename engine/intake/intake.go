@@ -53,9 +53,12 @@ func (in *Intake) fire(ctx context.Context, t automation.Trigger, triggerType st
 // StartManual runs the current version from its first manual trigger with the given input,
 // which must satisfy the trigger's input_schema_json.
 // Errors: invalid (not published, no manual trigger, the input's fields that fail the
-// schema), unavailable.
+// schema), conflict (archived), unavailable.
 func (in *Intake) StartManual(ctx context.Context, w *automation.Workflow, userID uuid.UUID,
 	input map[string]any) (*automation.Run, error) {
+	if err := w.RequireLive(); err != nil {
+		return nil, err
+	}
 	if w.CurrentVersionID == nil {
 		return nil, models.Invalid("workflow_not_published", "workflow_id")
 	}

@@ -41,11 +41,19 @@ func (in *Intake) Webhook(ctx context.Context, t *webhook.Target, d webhook.Deli
 
 // ReplayWebhookEvent starts a new run of the workflow's current version from a stored
 // event, as if it arrived now, linked to the event. It works on disabled endpoints too: the
-// owner decides. Errors: invalid (the workflow is not published), conflict (its current
-// version has no trigger for the endpoint), unavailable.
+// owner decides, but not on an archived workflow's. Errors: invalid (the workflow is not
+// published), conflict (archived, or its current version has no trigger for the endpoint),
+// unavailable.
 func (in *Intake) ReplayWebhookEvent(ctx context.Context, ev *webhook.Event, userID uuid.UUID) (*automation.Run, error) {
 	e, err := in.Webhooks.EventEndpoint(ctx, ev)
 	if err != nil {
+		return nil, err
+	}
+	w, err := in.Workflows.WorkflowOf(ctx, e.CompanyID, e.WorkflowID)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.RequireLive(); err != nil {
 		return nil, err
 	}
 	trigger, ok, err := in.Webhooks.PublishedTrigger(ctx, e)
@@ -53,10 +61,6 @@ func (in *Intake) ReplayWebhookEvent(ctx context.Context, ev *webhook.Event, use
 		return nil, err
 	}
 	if !ok {
-		w, err := in.Workflows.WorkflowOf(ctx, e.CompanyID, e.WorkflowID)
-		if err != nil {
-			return nil, err
-		}
 		if w.CurrentVersionID == nil {
 			return nil, models.Invalid("workflow_not_published", "workflow_id")
 		}

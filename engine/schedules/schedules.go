@@ -137,8 +137,8 @@ type Schedules struct {
 
 // Sync makes the workflow's Temporal Schedules match the schedule triggers of its
 // current version, as stored now: it creates the missing ones, rewrites those whose trigger
-// changed (interval, cron, time zone, task queue), pauses disabled ones and resumes enabled
-// ones, and deletes those whose trigger the current version lacks. Schedules are found by
+// changed (interval, cron, time zone, task queue), pauses disabled ones (every one while
+// the workflow is archived) and resumes enabled ones, and deletes those whose trigger the current version lacks. Schedules are found by
 // their ids, derived from every schedule trigger any version of the workflow had, so no
 // listing is needed. Running it again changes nothing. Errors: invalid (a cron expression
 // schedules cannot run), internal, unavailable.
@@ -175,7 +175,7 @@ func (s *Schedules) Sync(ctx context.Context, w *automation.Workflow) error {
 	for _, key := range slices.Sorted(maps.Keys(keys)) {
 		id := ScheduleID(fresh.ID, key)
 		if t, ok := want[key]; ok {
-			err = s.putSchedule(ctx, id, ScheduleTick{WorkflowID: fresh.ID, ActionKey: key}, t)
+			err = s.putSchedule(ctx, id, ScheduleTick{WorkflowID: fresh.ID, ActionKey: key}, t, fresh.ArchivedAt != nil)
 		} else {
 			err = s.deleteSchedule(ctx, id)
 		}
@@ -208,7 +208,7 @@ type schedule struct {
 	source string
 }
 
-func (s *Schedules) schedule(id string, tick ScheduleTick, t ScheduleTrigger) schedule {
+func (s *Schedules) schedule(id string, tick ScheduleTick, t ScheduleTrigger, archived bool) schedule {
 	src := scheduleSource{Shape: scheduleShape, TaskQueue: s.TaskQueue, Cron: t.Cron, TimeZone: t.TimeZone}
 	spec := client.ScheduleSpec{TimeZoneName: t.TimeZone}
 	if t.Cron != "" {
@@ -218,12 +218,15 @@ func (s *Schedules) schedule(id string, tick ScheduleTick, t ScheduleTrigger) sc
 		spec.Intervals = []client.ScheduleIntervalSpec{{Every: t.Every}}
 	}
 	source, _ := json.Marshal(src) // strings and numbers: it always encodes
-	out := schedule{spec: spec, paused: !t.Enabled, source: string(source)}
+	out := schedule{spec: spec, paused: !t.Enabled || archived, source: string(source)}
 	out.action = &client.ScheduleWorkflowAction{
 		ID: id, Workflow: ScheduleWorkflowName, Args: []any{tick}, TaskQueue: s.TaskQueue,
 		WorkflowExecutionTimeout: scheduleTickTimeout, Memo: map[string]any{scheduleMemoKey: out.source},
 	}
-	if out.paused {
+	switch {
+	case archived:
+		out.note = "the workflow is archived"
+	case out.paused:
 		out.note = "the schedule trigger is disabled (enabled: false) in the workflow's current version"
 	}
 	return out
@@ -240,9 +243,10 @@ func (sc schedule) matches(d client.ScheduleDescription) bool {
 	return ok && converter.GetDefaultDataConverter().FromPayload(p, &source) == nil && source == sc.source
 }
 
-// putSchedule creates the schedule, or rewrites it when it differs.
-func (s *Schedules) putSchedule(ctx context.Context, id string, tick ScheduleTick, t ScheduleTrigger) error {
-	want := s.schedule(id, tick, t)
+// putSchedule creates the schedule, or rewrites it when it differs; a workflow's archived
+// schedules are paused.
+func (s *Schedules) putSchedule(ctx context.Context, id string, tick ScheduleTick, t ScheduleTrigger, archived bool) error {
+	want := s.schedule(id, tick, t, archived)
 	handle := s.Client.ScheduleClient().GetHandle(ctx, id)
 	update := func() error {
 		return handle.Update(ctx, client.ScheduleUpdateOptions{DoUpdate: func(in client.ScheduleUpdateInput) (*client.ScheduleUpdate, error) {

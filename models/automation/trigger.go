@@ -52,10 +52,12 @@ type TriggerQuery struct {
 	ActionKey     string
 }
 
-// Triggers answers the indexed triggers that match q, by workflow and then graph order.
-// Errors: internal.
+// Triggers answers the indexed triggers that match q, by workflow and then graph order,
+// of workflows that are not archived: an archived workflow's triggers stay indexed, for
+// its restore, but no event finds them. Errors: internal.
 func (s *Service) Triggers(ctx context.Context, q TriggerQuery) ([]Trigger, error) {
-	db := s.DB.WithContext(ctx).Where("action_type_key = ?", q.ActionTypeKey)
+	db := s.DB.WithContext(ctx).Where("action_type_key = ?", q.ActionTypeKey).
+		Where("workflow_id NOT IN (SELECT id FROM workflows WHERE archived_at IS NOT NULL)")
 	for column, value := range map[string]uuid.UUID{"company_id": q.CompanyID, "project_id": q.ProjectID, "workflow_id": q.WorkflowID} {
 		if value != uuid.Nil {
 			db = db.Where(column+" = ?", value)

@@ -37,9 +37,20 @@ type Workflow struct {
 	// DraftRevision is 1 for a new workflow and one more on every save of the draft.
 	DraftRevision    int
 	CurrentVersionID *uuid.UUID
-	CreatedBy        uuid.UUID
-	CreatedAt        time.Time
-	UpdatedAt        time.Time
+	// ArchivedAt is when the workflow was archived, nil while it is not.
+	ArchivedAt *time.Time
+	CreatedBy  uuid.UUID
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}
+
+// RequireLive refuses what an archived workflow may not do: start runs, publish, restore.
+// Errors: conflict (workflow_archived).
+func (w *Workflow) RequireLive() error {
+	if w.ArchivedAt != nil {
+		return models.Conflict("workflow_archived", "workflow_id")
+	}
+	return nil
 }
 
 // Draft is the editable state of a workflow.
@@ -107,16 +118,28 @@ func checkName(name string) (string, error) {
 	return name, nil
 }
 
+// checkDescription trims a workflow's description, at most 2000 characters.
+func checkDescription(description string) (string, error) {
+	description = strings.TrimSpace(description)
+	if utf8.RuneCountInString(description) > 2000 {
+		return "", models.Invalid("invalid_description", "description")
+	}
+	return description, nil
+}
+
 // Create adds a workflow with an empty draft to a project. Errors: invalid (name).
 func (s *Service) Create(ctx context.Context, p *company.Project, userID uuid.UUID, name, description string) (*Workflow, error) {
 	name, err := checkName(name)
 	if err != nil {
 		return nil, err
 	}
+	if description, err = checkDescription(description); err != nil {
+		return nil, err
+	}
 	now := s.now()
 	w := &Workflow{
 		ID: models.NewID(), CompanyID: p.CompanyID, ProjectID: p.ID, Name: name, NameFolded: strings.ToLower(name),
-		Description:  strings.TrimSpace(description),
+		Description:  description,
 		DraftActions: "[]", DraftConnections: "[]", DraftTestInput: "{}", DraftUpdatedAt: now, DraftRevision: 1,
 		CreatedBy: userID, CreatedAt: now, UpdatedAt: now,
 	}
@@ -145,10 +168,16 @@ func (s *Service) WorkflowOf(ctx context.Context, companyID, id uuid.UUID) (*Wor
 	return &w, nil
 }
 
-// List returns a project's workflows, those whose name contains query in any case when it is
-// not empty. Errors: invalid (q, longer than 200 characters, as the contract also says).
-func (s *Service) List(ctx context.Context, projectID uuid.UUID, query string, page models.PageRequest) ([]Workflow, string, error) {
+// List returns a project's workflows, the archived ones when archived is true and the
+// others when not, those whose name contains query in any case when it is not empty.
+// Errors: invalid (q, longer than 200 characters, as the contract also says).
+func (s *Service) List(ctx context.Context, projectID uuid.UUID, query string, archived bool, page models.PageRequest) ([]Workflow, string, error) {
 	q := s.DB.WithContext(ctx).Where("project_id = ?", projectID)
+	if archived {
+		q = q.Where("archived_at IS NOT NULL")
+	} else {
+		q = q.Where("archived_at IS NULL")
+	}
 	if query != "" {
 		if utf8.RuneCountInString(query) > 200 {
 			return nil, "", models.Invalid("invalid_parameter", "q")
@@ -161,6 +190,50 @@ func (s *Service) List(ctx context.Context, projectID uuid.UUID, query string, p
 	}
 	items, next := models.Page(page, rows, func(w Workflow) uuid.UUID { return w.ID })
 	return items, next, nil
+}
+
+// WorkflowPatch is a change of a workflow's own settings: nil fields stay as they are.
+type WorkflowPatch struct {
+	Name        *string
+	Description *string
+	// Archived archives the workflow (true) or restores it (false); either when it already
+	// is so changes nothing.
+	Archived *bool
+}
+
+// Patch applies p to w, validated as a whole before anything is written, and answers the
+// workflow as saved. Archiving takes the workflow's triggers out of the trigger index
+// (Triggers skips archived workflows), so nothing starts it; schedules.Publisher.Patch also
+// pauses its Temporal Schedules. Errors: invalid (name, description), not_found.
+func (s *Service) Patch(ctx context.Context, w *Workflow, p WorkflowPatch) (*Workflow, error) {
+	now := s.now()
+	set := map[string]any{"updated_at": now}
+	if p.Name != nil {
+		name, err := checkName(*p.Name)
+		if err != nil {
+			return nil, err
+		}
+		set["name"], set["name_folded"] = name, strings.ToLower(name)
+	}
+	if p.Description != nil {
+		description, err := checkDescription(*p.Description)
+		if err != nil {
+			return nil, err
+		}
+		set["description"] = description
+	}
+	switch {
+	case p.Archived == nil:
+	case *p.Archived && w.ArchivedAt == nil:
+		set["archived_at"] = now
+	case !*p.Archived:
+		set["archived_at"] = nil
+	}
+	res := s.DB.WithContext(ctx).Model(&Workflow{}).Where("id = ? AND company_id = ?", w.ID, w.CompanyID).Updates(set)
+	if res.Error != nil {
+		return nil, models.Internal("patch workflow: %w", res.Error)
+	}
+	return s.WorkflowOf(ctx, w.CompanyID, w.ID)
 }
 
 // PutDraft replaces the draft; an invalid draft is still saved, since editors save work in

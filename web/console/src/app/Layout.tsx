@@ -1,13 +1,11 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, NavLink, Outlet, useNavigate } from "react-router";
-import { api, data } from "../api/client";
+import { Link, NavLink, Outlet } from "react-router";
 import { LanguageSelect } from "../components/LanguageSelect";
 import { WorkspaceSwitcher } from "../features/workspace/WorkspaceSwitcher";
 import { ClientsAndBillingLinks } from "../features/workspace/ClientsAndBillingLinks";
 import { AIEmployeeLink } from "../features/ai/AIEmployeeLink";
-import { useMe } from "../features/auth/session";
+import { signOut, useMe } from "../features/auth/session";
 import { SiteChatNavLink } from "../features/sitechat/SiteChatNavLink";
 
 // The work tracker's running timer and the inbox bell load with the first signed-in page, not with the
@@ -19,15 +17,6 @@ const InboxBell = lazy(() => import("../features/desktop/InboxBell").then((m) =>
 export function Layout() {
   const { t } = useTranslation();
   const me = useMe();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const signOut = useMutation({
-    mutationFn: () => data(api.POST("/api/v1/auth/logout")),
-    onSettled: () => {
-      queryClient.clear();
-      void navigate("/sign-in");
-    },
-  });
   return (
     <>
       <a className="skip-link" href="#main">
@@ -58,7 +47,7 @@ export function Layout() {
           <span className="muted" title={me.data?.email}>
             {me.data?.name || me.data?.email}
           </span>
-          <button type="button" className="link" onClick={() => signOut.mutate()}>
+          <button type="button" className="link" onClick={signOut}>
             {t("signOut")}
           </button>
         </div>

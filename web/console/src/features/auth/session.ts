@@ -7,3 +7,22 @@ export const meKey = ["auth", "me"] as const;
 export function useMe() {
   return useQuery({ queryKey: meKey, queryFn: () => data(api.GET("/api/v1/auth/me")), retry: false });
 }
+
+// Set while a sign-out waits for the new document to end the session.
+const signingOut = "signing-out";
+
+/** signOut leaves the signed-in pages for a new sign-in document, which ends the session
+ * (finishSignOut). Ended here, the pages still open would go on asking until the new
+ * document replaced them (queries fetching again, streams reconnecting, polls), each
+ * answered 401; a new document also keeps nothing of the person who left. */
+export function signOut() {
+  sessionStorage.setItem(signingOut, "1");
+  window.location.replace("/sign-in");
+}
+
+/** finishSignOut ends the session a sign-out handed to this document, before it renders. */
+export async function finishSignOut() {
+  if (!sessionStorage.getItem(signingOut)) return;
+  sessionStorage.removeItem(signingOut);
+  await api.POST("/api/v1/auth/logout").catch(() => undefined);
+}

@@ -294,7 +294,7 @@ export function DraftEditor({ workflow, initial, types, onReload }: DraftEditorP
         <div className="editor-canvas-cell" ref={canvasCell}>
           <SelectionBar actions={present.actions} types={typeMap} selected={selectedActions} onConnect={connect} onDuplicate={duplicate} onDelete={removeSelection} />
           {notice && (
-            <p className="notice" role="status">
+            <p className="editor-problem" role="status">
               {notice}
             </p>
           )}

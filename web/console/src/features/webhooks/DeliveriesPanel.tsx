@@ -36,51 +36,58 @@ export function DeliveriesPanel({ endpointId }: { endpointId: string }) {
   if (events.length === 0) return <p className="muted">{t("noDeliveries")}</p>;
   return (
     <div className="stack">
-      <div className="table-scroll">
-        <table className="list deliveries">
-          <thead>
-            <tr>
-              <th scope="col">{t("receivedAt")}</th>
-              <th scope="col">{t("status")}</th>
-              <th scope="col">{t("response")}</th>
-              <th scope="col">{t("deliveryId")}</th>
-              <th scope="col">{t("run")}</th>
-              <th scope="col">{t("replays")}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t("details")}</span>
-              </th>
+      <table className="list deliveries">
+        <colgroup>
+          <col className="received" />
+          <col className="status" />
+          <col className="response" />
+          <col />
+          <col />
+          <col />
+          <col className="actions" />
+        </colgroup>
+        <thead>
+          <tr>
+            <th scope="col">{t("receivedAt")}</th>
+            <th scope="col">{t("status")}</th>
+            <th scope="col">{t("response")}</th>
+            <th scope="col">{t("deliveryId")}</th>
+            <th scope="col">{t("run")}</th>
+            <th scope="col">{t("replays")}</th>
+            <th scope="col">
+              <span className="visually-hidden">{t("details")}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {events.map((e) => (
+            <tr key={e.webhook_event_id}>
+              <td>{formatTime(e.received_at, i18n.language)}</td>
+              <td>
+                <DeliveryStatus status={e.status} />
+              </td>
+              <td>{e.response_status || "—"}</td>
+              <td className="delivery-id" title={e.delivery_id || undefined}>
+                <code>{e.delivery_id || "—"}</code>
+              </td>
+              <td>{e.workflow_run_id ? <RunLink runId={e.workflow_run_id} /> : <span className="muted">{t("noRun")}</span>}</td>
+              <td>
+                <LatestReplays runIds={e.replay_run_ids} />
+              </td>
+              <td>
+                <div className="row delivery-actions">
+                  <button type="button" onClick={() => setOpen({ event: e, action: "details" })}>
+                    {t("details")}
+                  </button>
+                  <button type="button" onClick={() => setOpen({ event: e, action: "replay" })}>
+                    {t("replay")}
+                  </button>
+                </div>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {events.map((e) => (
-              <tr key={e.webhook_event_id}>
-                <td>{formatTime(e.received_at, i18n.language)}</td>
-                <td>
-                  <DeliveryStatus status={e.status} />
-                </td>
-                <td>{e.response_status || "—"}</td>
-                <td>
-                  <code>{e.delivery_id || "—"}</code>
-                </td>
-                <td>{e.workflow_run_id ? <RunLink runId={e.workflow_run_id} /> : <span className="muted">{t("noRun")}</span>}</td>
-                <td>
-                  <LatestReplays runIds={e.replay_run_ids} />
-                </td>
-                <td>
-                  <div className="row delivery-actions">
-                    <button type="button" onClick={() => setOpen({ event: e, action: "details" })}>
-                      {t("details")}
-                    </button>
-                    <button type="button" onClick={() => setOpen({ event: e, action: "replay" })}>
-                      {t("replay")}
-                    </button>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </table>
       {deliveries.hasNextPage && (
         <button type="button" onClick={() => void deliveries.fetchNextPage()} disabled={deliveries.isFetchingNextPage}>
           {tc("loadMore")}

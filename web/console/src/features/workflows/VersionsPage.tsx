@@ -4,6 +4,7 @@ import { useParams } from "react-router";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { useMe } from "../auth/session";
 import type { Graph } from "../../canvas/graph";
+import { defaultComparison, draftChoice } from "./diff";
 import { GraphDiffView } from "./GraphDiffView";
 import { PublishForm } from "./PublishForm";
 import { ago, at } from "./when";
@@ -11,8 +12,6 @@ import { useMemberNames, useRestore, useVersions, useWorkflow, type Workflow, ty
 import { WorkflowTabs } from "./WorkflowTabs";
 import "./workflows.css";
 import "./texts";
-
-const draftChoice = "draft";
 
 /** VersionsPage publishes the draft, lists the published versions, restores one into the
  * draft, and compares any two of them, or one with the draft, on the canvas. */
@@ -38,12 +37,11 @@ export function VersionsPage() {
 
 function WorkflowVersions({ workflow, versions }: { workflow: Workflow; versions: WorkflowVersion[] }) {
   const { t } = useTranslation("workflows");
-  const current = versions.find((v) => v.is_current);
-  const [from, setFrom] = useState(current?.workflow_version_id ?? draftChoice);
-  const [to, setTo] = useState(draftChoice);
+  // Until the person picks, the comparison follows the versions (a publish moves it on).
+  const [picked, setPicked] = useState<{ from: string; to: string }>();
+  const { from, to } = picked ?? defaultComparison(versions, workflow.draft);
   const compare = (versionId: string) => {
-    setFrom(versionId);
-    setTo(draftChoice);
+    setPicked({ from: versionId, to: draftChoice });
     document.getElementById("compare")?.scrollIntoView({ behavior: "smooth" });
   };
   return (
@@ -58,7 +56,14 @@ function WorkflowVersions({ workflow, versions }: { workflow: Workflow; versions
       {versions.length > 0 && (
         <>
           <h2 id="compare">{t("diffTitle")}</h2>
-          <VersionDiff workflow={workflow} versions={versions} from={from} to={to} onFrom={setFrom} onTo={setTo} />
+          <VersionDiff
+            workflow={workflow}
+            versions={versions}
+            from={from}
+            to={to}
+            onFrom={(choice) => setPicked({ from: choice, to })}
+            onTo={(choice) => setPicked({ from, to: choice })}
+          />
         </>
       )}
     </div>

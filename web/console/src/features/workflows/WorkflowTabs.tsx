@@ -5,10 +5,11 @@ import { AskEmployeeLink } from "../ai/AskEmployeeLink";
 import { RunButton } from "./RunButton";
 import { manualTrigger } from "./runInput";
 import { useVersions, useWorkflow } from "./workflow";
+import { WorkflowSettings } from "./WorkflowSettings";
 import "./texts";
 
-/** WorkflowTabs heads every page of one workflow: its name, the links between its pages,
- * and Run, which starts the published version by hand. */
+/** WorkflowTabs heads every page of one workflow: its name, its settings (rename, archive),
+ * the links between its pages, and Run, which starts the published version by hand. */
 export function WorkflowTabs({ workflowId, children }: { workflowId: string; children?: ReactNode }) {
   const { t } = useTranslation("workflows");
   const workflow = useWorkflow(workflowId).data;
@@ -20,7 +21,7 @@ export function WorkflowTabs({ workflowId, children }: { workflowId: string; chi
       <p className="crumbs">
         <Link to="/workflows">{t("title")}</Link> /
       </p>
-      <h1>{workflow?.name ?? "…"}</h1>
+      <h1 title={workflow?.description || undefined}>{workflow?.name ?? "…"}</h1>
       <nav aria-label={t("workflowPages")}>
         <NavLink to={base} end>
           {t("tabEditor")}
@@ -32,6 +33,7 @@ export function WorkflowTabs({ workflowId, children }: { workflowId: string; chi
       </nav>
       {workflow && <RunButton workflowId={workflowId} published={published} manual={published ? current && !!manualTrigger(current.actions) : false} />}
       {workflow && <AskEmployeeLink projectId={workflow.project_id} about={{ workflowId }} />}
+      {workflow && <WorkflowSettings workflow={workflow} />}
       {children && <div className="workflow-tabs-actions">{children}</div>}
     </div>
   );

@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { useActionTypes } from "../../canvas/catalog";
 import { statusGlyph } from "../../canvas/graph";
 import { LoadMore } from "../../components/LoadMore";
@@ -38,8 +38,20 @@ function ProjectWorkflows({ projectId }: { projectId: string }) {
   const { t: common } = useTranslation();
   const [creating, setCreating] = useState(false);
   const [search, setSearch, q] = useSearchParam("q");
-  const list = useWorkflowList(projectId, q);
+  const [params, setParams] = useSearchParams();
+  const archived = params.get("archived") === "true";
+  const list = useWorkflowList(projectId, q, archived);
   const searchId = useId();
+  const showArchived = (show: boolean) =>
+    setParams(
+      (current) => {
+        const out = new URLSearchParams(current);
+        if (show) out.set("archived", "true");
+        else out.delete("archived");
+        return out;
+      },
+      { replace: true },
+    );
   const workflows = list.data?.pages.flatMap((p) => p.items) ?? [];
 
   return (
@@ -58,12 +70,16 @@ function ProjectWorkflows({ projectId }: { projectId: string }) {
           {t("searchLabel")}
         </label>
         <input id={searchId} type="search" placeholder={t("searchLabel")} maxLength={200} value={search} onChange={(e) => setSearch(e.target.value)} />
+        <label className="inline">
+          <input type="checkbox" checked={archived} onChange={(e) => showArchived(e.target.checked)} />
+          {t("showArchived")}
+        </label>
       </form>
       <ProblemAlert error={list.error} />
       {list.isPending ? (
         <p className="muted">{common("loading")}</p>
       ) : workflows.length === 0 ? (
-        <p className="muted">{q ? t("noMatch", { q }) : t("noWorkflows")}</p>
+        <p className="muted">{q ? t("noMatch", { q }) : t(archived ? "noArchived" : "noWorkflows")}</p>
       ) : (
         <table className="list">
           <thead>
@@ -95,6 +111,7 @@ function WorkflowRow({ workflow }: { workflow: WorkflowListItem }) {
     <tr>
       <td>
         <Link to={`/workflows/${workflow.workflow_id}`}>{workflow.name}</Link>
+        {workflow.archived_at && <span className="badge workflow-archived">{t("archivedBadge")}</span>}
         {workflow.description && <div className="muted workflow-description">{workflow.description}</div>}
       </td>
       <td>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toFlow, type Action, type Graph } from "../../canvas/graph";
-import { diffGraphs, diffValues } from "./diff";
+import { defaultComparison, diffGraphs, diffValues, draftChoice } from "./diff";
+import { NODE_HEIGHT, NODE_WIDTH } from "../../canvas/graph";
 
 const hook: Action = { action_key: "hook", label: "Order placed", action_type_key: "webhook.trigger", config: {}, ui: { position: { x: 0, y: 0 } } };
 const call: Action = {
@@ -86,6 +87,22 @@ describe("diffGraphs", () => {
     ]);
   });
 
+  it("draws no two actions over each other, a removed one replaced in its place included", () => {
+    const placed = (a: Action, x: number, y: number): Action => ({ ...a, ui: { position: { x, y } } });
+    const before: Graph = { actions: [hook, call, placed(check, 600, 0), placed(done, 600, 112)], connections: [] };
+    // "ask" takes the removed "check"'s place and "done" stays below it.
+    const ask: Action = { action_key: "ask", label: "Ask", action_type_key: "stop", config: {}, ui: { position: { x: 610, y: 10 } } };
+    const after: Graph = { actions: [hook, { ...call, label: "Tell the shop now" }, ask, placed(done, 600, 112)], connections: [] };
+    const { nodes } = toFlow(diffGraphs(before, after).graph, new Map());
+    expect(nodes.map((n) => n.id)).toEqual(["hook", "call", "ask", "done", "check"]);
+    for (const [i, a] of nodes.entries()) {
+      for (const b of nodes.slice(i + 1)) {
+        const apart = Math.abs(a.position.x - b.position.x) >= NODE_WIDTH || Math.abs(a.position.y - b.position.y) >= NODE_HEIGHT;
+        expect(apart, `${a.id} at ${JSON.stringify(a.position)} covers ${b.id} at ${JSON.stringify(b.position)}`).toBe(true);
+      }
+    }
+  });
+
   it("lists a changed config field by field, nested objects and arrays included", () => {
     const to: Graph = {
       ...from,
@@ -119,5 +136,27 @@ describe("diffValues", () => {
   it("reports a value that changed kind whole", () => {
     expect(diffValues("config.body", { a: 1 }, "text")).toEqual([{ path: "config.body", before: { a: 1 }, after: "text" }]);
     expect(diffValues("config.list", [1], null)).toEqual([{ path: "config.list", before: [1], after: null }]);
+  });
+});
+
+describe("defaultComparison", () => {
+  const version = (n: number, graph: Graph, isCurrent = false) => ({ ...graph, workflow_version_id: `v${n}`, version_number: n, is_current: isCurrent });
+  const changed: Graph = { actions: [hook, done], connections: [] };
+
+  it("compares the current version with a draft that moved on", () => {
+    expect(defaultComparison([version(1, from, true), version(2, changed)], changed)).toEqual({ from: "v1", to: draftChoice });
+  });
+
+  it("compares the newest version with the draft when none is current", () => {
+    expect(defaultComparison([version(1, from), version(2, changed)], from)).toEqual({ from: "v2", to: draftChoice });
+  });
+
+  it("compares the two latest versions when the draft is the current one unchanged", () => {
+    expect(defaultComparison([version(1, from), version(2, changed, true)], changed)).toEqual({ from: "v1", to: "v2" });
+  });
+
+  it("never compares a graph with itself when one version was published from the draft", () => {
+    const first = defaultComparison([version(1, from, true)], from);
+    expect(first).toEqual({ from: "v1", to: draftChoice });
   });
 });

@@ -2,7 +2,7 @@
 // patch's result): which actions were added, removed or changed, field by field, and which
 // connections were added or removed. Pure, so the versions page and the patch import share
 // it and Vitest covers it.
-import { edgeId, type Action, type Connection, type ConnectionEdge, type Graph, type NodeMarks } from "../../canvas/graph";
+import { edgeId, NODE_HEIGHT, NODE_WIDTH, type Action, type Connection, type ConnectionEdge, type Graph, type NodeMarks } from "../../canvas/graph";
 import { isRecord } from "../../lib/isRecord";
 
 export type Change = NonNullable<NodeMarks["change"]>;
@@ -24,7 +24,8 @@ export type ConnectionChange = { change: "added" | "removed"; connection: Connec
 export type GraphDiff = {
   actions: ActionChange[];
   connections: ConnectionChange[];
-  /** graph is the "to" graph with the removed actions and connections drawn back in. */
+  /** graph is the "to" graph with the removed actions and connections drawn back in, each
+   * removed action where no other action is drawn. */
   graph: Graph;
   /** actionChange and edgeChange say what a node or an edge of `graph` is in the diff. */
   actionChange: (actionKey: string) => Change | undefined;
@@ -66,12 +67,50 @@ export function diffGraphs(from: Graph, to: Graph): GraphDiff {
     actions,
     connections,
     graph: {
-      actions: [...to.actions, ...removed],
+      actions: [...to.actions, ...placeRemoved(to.actions, removed)],
       connections: [...to.connections, ...connections.filter((c) => c.change === "removed").map((c) => c.connection)],
     },
     actionChange: (key) => byAction.get(key),
     edgeChange: (edge) => byEdge.get(edge.id),
   };
+}
+
+// The room an action takes on the canvas, with the gap that keeps two apart.
+const slotWidth = NODE_WIDTH + 40;
+const slotHeight = NODE_HEIGHT + 40;
+
+/** placeRemoved keeps each removed action at its old place unless an action of the "to"
+ * graph (or another removed one) now covers it, as one added in its stead does; then it
+ * goes down a slot at a time until it is clear. An action without a place stays without:
+ * the graph view lays out a graph that has one. */
+export function placeRemoved(kept: Action[], removed: Action[]): Action[] {
+  const taken = kept.flatMap((a) => (a.ui?.position ? [a.ui.position] : []));
+  const overlaps = (p: { x: number; y: number }) => taken.some((q) => Math.abs(q.x - p.x) < slotWidth && Math.abs(q.y - p.y) < slotHeight);
+  return removed.map((a) => {
+    if (!a.ui?.position) return a;
+    const at = { ...a.ui.position };
+    while (overlaps(at)) at.y += slotHeight;
+    taken.push(at);
+    return { ...a, ui: { ...a.ui, position: at } };
+  });
+}
+
+/** draftChoice names the draft among the versions a comparison picks from. */
+export const draftChoice = "draft";
+
+type ComparedVersion = Graph & { workflow_version_id: string; version_number: number; is_current: boolean };
+
+/** defaultComparison is what the versions page compares first, never a graph with itself:
+ * the current version (else the newest) with the draft, or, when the draft is that version
+ * unchanged, the version before it with it. */
+export function defaultComparison(versions: ComparedVersion[], draft: Graph): { from: string; to: string } {
+  const byNumber = [...versions].sort((a, b) => a.version_number - b.version_number);
+  const base = byNumber.find((v) => v.is_current) ?? byNumber[byNumber.length - 1];
+  if (!base) return { from: draftChoice, to: draftChoice };
+  const changes = diffGraphs(base, draft);
+  const before = byNumber[byNumber.indexOf(base) - 1];
+  if (before && changes.actions.length === 0 && changes.connections.length === 0) return { from: before.workflow_version_id, to: base.workflow_version_id };
+  return { from: base.workflow_version_id, to: draftChoice };
 }
 
 /** diffValues lists the leaves that differ between two JSON values, by path

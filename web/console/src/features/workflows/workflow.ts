@@ -21,18 +21,19 @@ export function useWorkflow(workflowId: string) {
 
 const pageSize = 25;
 
-/** useWorkflowList is the project's workflows whose name contains q (all when q is empty), a
- * page at a time. While another q loads, the previous answer stays on screen. */
-export function useWorkflowList(projectId: string | undefined, q: string) {
+/** useWorkflowList is the project's workflows whose name contains q (all when q is empty),
+ * the archived ones or the others, a page at a time. While another q loads, the previous
+ * answer stays on screen. */
+export function useWorkflowList(projectId: string | undefined, q: string, archived: boolean) {
   return useInfiniteQuery({
-    queryKey: [...projectWorkflowsKey(projectId), q],
+    queryKey: [...projectWorkflowsKey(projectId), q, archived],
     enabled: !!projectId,
     initialPageParam: "",
     placeholderData: keepPreviousData,
     queryFn: ({ pageParam }) =>
       data(
         api.GET("/api/v1/projects/{project_id}/workflows", {
-          params: { path: { project_id: projectId! }, query: { limit: pageSize, cursor: pageParam || undefined, q: q || undefined } },
+          params: { path: { project_id: projectId! }, query: { limit: pageSize, cursor: pageParam || undefined, q: q || undefined, archived } },
         }),
       ),
     getNextPageParam: (last) => last.next_cursor || undefined,
@@ -66,6 +67,17 @@ export function useStartManualRun(workflowId: string) {
     mutationFn: (input: Record<string, unknown>) =>
       data(api.POST("/api/v1/workflows/{workflow_id}/runs/manual", { params: { path: { workflow_id: workflowId } }, body: { input } })),
     onSuccess: () => invalidateWorkflow(queryClient, workflowId),
+  });
+}
+
+/** usePatchWorkflow changes the workflow's name, description, or whether it is archived. */
+export function usePatchWorkflow(workflowId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: components["schemas"]["WorkflowPatch"]) =>
+      data(api.PATCH("/api/v1/workflows/{workflow_id}", { params: { path: { workflow_id: workflowId } }, body })),
+    onSuccess: (workflow) => queryClient.setQueryData(workflowKey(workflowId), workflow),
+    onSettled: () => invalidateWorkflow(queryClient, workflowId),
   });
 }
 
