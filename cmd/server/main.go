@@ -190,7 +190,7 @@ func (m *Main) Run(ctx context.Context) error {
 	egressClient := egress.NewClient(egressPolicy, egress.DefaultMaxBody)
 	services := wiring.NewServices(m.temporal, engine.TaskQueue, m.Config.WebURL, catalog, wiring.Stores{
 		Workflows: st.workflows, Integrations: st.integrations, Webhooks: st.webhooks, Relays: st.relays, Billing: st.billing, Work: st.work,
-		AI: st.ai, Companies: st.companies, Egress: egressClient,
+		AI: st.ai, Companies: st.companies, Egress: egressClient, EgressPolicy: egressPolicy,
 	})
 	services.Runs.Namespace = m.Config.TemporalNamespace
 	// Every instance, in either role, handles the domain events: the desktop messages and
