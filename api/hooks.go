@@ -103,7 +103,7 @@ func viewReceipt(r *automation.Run, actions []automation.ActionRun) webhookRunRe
 			reason = *a.Error
 		}
 		v.Actions[i] = webhookActionReceipt{
-			ActionKey: a.ActionKey, ActionTypeKey: a.ActionTypeKey, Status: a.Status, AttemptCount: a.SeriesAttempts(),
+			ActionKey: a.ActionKey, ActionTypeKey: a.ActionTypeKey, Status: receiptStatus(a), AttemptCount: a.SeriesAttempts(),
 			MaxAttempts: max(a.SeriesMaxAttempts(), 1), RetryCount: a.RetryCount, RetryClass: a.RetryClass, TerminalReason: reason,
 			StartedAt: a.StartedAt, FinishedAt: a.FinishedAt,
 		}
@@ -158,4 +158,17 @@ func (s *Server) hookReceipt(c *gin.Context) {
 		return
 	}
 	c.JSON(http.StatusOK, viewReceipt(r, actions))
+}
+
+// receiptStatus is an action's status in the specification's words, which have no
+// cancelled: an action the cancellation interrupted failed (retry_class canceled), one it
+// never let start was skipped.
+func receiptStatus(a automation.ActionRun) automation.ActionStatus {
+	switch {
+	case a.Status != automation.ActionCancelled:
+		return a.Status
+	case a.StartedAt != nil:
+		return automation.ActionFailed
+	}
+	return automation.ActionSkipped
 }

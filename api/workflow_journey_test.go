@@ -513,7 +513,8 @@ func TestWorkflowJourney(t *testing.T) {
 	})
 }
 
-// TestWorkflowJourneyCancel cancels a run while it waits on a delay.
+// TestWorkflowJourneyCancel cancels a run while it waits on a delay: the delay it
+// interrupted and the action it never let start are cancelled, not failed or skipped.
 func TestWorkflowJourneyCancel(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
 		j := newJourney(t, db)
@@ -541,14 +542,14 @@ func TestWorkflowJourneyCancel(t *testing.T) {
 		if run.str("terminal_reason") != "the run was cancelled" || run.json["finished_at"] == nil {
 			t.Fatalf("the cancelled run is %s", run.Body)
 		}
-		if got, want := j.graphStatuses(runID), []string{"start=succeeded", "wait=failed", "call=skipped"}; !slices.Equal(got, want) {
+		if got, want := j.graphStatuses(runID), []string{"start=succeeded", "wait=cancelled", "call=cancelled"}; !slices.Equal(got, want) {
 			t.Fatalf("graph statuses %v, want %v", got, want)
 		}
 		actions, _ = j.actions(runID)
-		if w := actions["wait"]; w["retry_class"] != "canceled" || w["error"] == nil || w["finished_at"] == nil {
+		if w := actions["wait"]; w["status"] != "cancelled" || w["retry_class"] != "canceled" || w["error"] == nil || w["finished_at"] == nil {
 			t.Fatalf("wait = %v", w)
 		}
-		if c := actions["call"]; c["status"] != "skipped" || c["attempt_count"] != 0.0 {
+		if c := actions["call"]; c["status"] != "cancelled" || c["attempt_count"] != 0.0 {
 			t.Fatalf("call = %v", c)
 		}
 		events := j.events(runID)

@@ -40,6 +40,9 @@ const (
 	ActionRetrying  ActionStatus = "retrying"
 	// ActionDeadLettered is a retryable failure whose attempts ran out.
 	ActionDeadLettered ActionStatus = "dead_lettered"
+	// ActionCancelled is an action the run's cancellation interrupted or never let start.
+	// The receipt, whose statuses the specification lists, says failed or skipped instead.
+	ActionCancelled ActionStatus = "cancelled"
 )
 
 // Run is the stored projection of one workflow run; its id is the Temporal workflow id.
