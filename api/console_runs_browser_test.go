@@ -8,8 +8,7 @@ import (
 
 // TestConsoleShowsACancelledRunAsCancelledEverywhere: a run cancelled during its delay reads
 // cancelled in the runs list and in the inspector's header, and its delay, and the action
-// after it, read cancelled on the graph and in the details, never failed. The graph's
-// mini-map covers none of its nodes.
+// after it, read cancelled on the graph and in the details, never failed.
 func TestConsoleShowsACancelledRunAsCancelledEverywhere(t *testing.T) {
 	site := newConsoleSite(t)
 	ada, projectID := site.member("Ada")
@@ -32,11 +31,6 @@ func TestConsoleShowsACancelledRunAsCancelledEverywhere(t *testing.T) {
 		.some((row) => row.querySelector('a[href$="/runs/`+runID+`"]') && row.innerText.includes("cancelled"))`)
 	tb.clickLinkTo("/runs/" + runID)
 	tb.statuses(map[string]string{"start": "succeeded", "wait": "cancelled", "stop": "cancelled"})
-	tb.waitJS("the mini-map to cover no node", `(() => {
-		const map = document.querySelector(".react-flow__minimap")?.getBoundingClientRect();
-		const nodes = [...document.querySelectorAll(".react-flow__node")].map((n) => n.getBoundingClientRect());
-		return map && nodes.length === 3 && nodes.every((n) => n.bottom <= map.top || n.right <= map.left || n.top >= map.bottom || n.left >= map.right);
-	})()`)
 	tb.waitJS("the inspector's header to say cancelled", `document.querySelector(".run-header .status-word")?.innerText.includes("cancelled")`)
 	tb.clickNode("wait")
 	tb.waitJS("the delay's details to say cancelled, not failed", `(() => {
@@ -72,4 +66,32 @@ func TestConsoleSaysWhyRetryingAPermanentFailureCannotHelp(t *testing.T) {
 	tb.clickNode("lookup")
 	tb.see("so a retry would fail the same way")
 	tb.waitJS("no retry to be offered", `![...document.querySelectorAll("button")].some((b) => b.innerText.includes("Retry this action"))`)
+}
+
+// TestConsoleRunGraphMiniMapCoversNoNode: a run of two branches draws its last action in
+// the graph's bottom-right corner, where the mini-map sits; the first view leaves it free.
+func TestConsoleRunGraphMiniMapCoversNoNode(t *testing.T) {
+	site := newConsoleSite(t)
+	ada, projectID := site.member("Ada")
+	workflowID := site.publishGraph(ada, projectID, "Branches", draft([]any{
+		act("start", "manual.trigger", map[string]any{}),
+		act("check", "condition.branch", map[string]any{"text": "1 > 2"}),
+		act("yes", "stop", map[string]any{}),
+		act("no", "delay.wait", map[string]any{"seconds": 1}),
+		act("after", "stop", map[string]any{}),
+	}, edge("start", "check", ""), edge("check", "yes", "true"), edge("check", "no", "false"), edge("no", "after", "")))
+	runID := site.do(req{method: "POST", path: "/api/v1/workflows/" + workflowID + "/runs/manual", token: ada.token,
+		body: map[string]any{"input": map[string]any{}}}).expect(t, http.StatusAccepted).str("workflow_run_id")
+	site.waitRun(ada, runID)
+
+	tb := site.tab(t)
+	tb.open("/sign-in")
+	tb.signIn(ada)
+	tb.open("/runs/" + runID)
+	tb.statuses(map[string]string{"start": "succeeded", "check": "succeeded", "yes": "skipped", "no": "succeeded", "after": "succeeded"})
+	tb.waitJS("the mini-map to cover no node", `(() => {
+		const map = document.querySelector(".react-flow__minimap")?.getBoundingClientRect();
+		const nodes = [...document.querySelectorAll(".react-flow__node")].map((n) => n.getBoundingClientRect());
+		return map && nodes.length === 5 && nodes.every((n) => n.bottom <= map.top || n.right <= map.left || n.top >= map.bottom || n.left >= map.right);
+	})()`)
 }

@@ -765,7 +765,7 @@ func wantCancelled(t *testing.T, h *engineTest, p projection, interrupted string
 	}
 }
 
-func TestCancellingDuringADelayCancelsTheRunAndSkipsTheRest(t *testing.T) {
+func TestCancellingDuringADelayCancelsTheRunAndWhatItReachesAfter(t *testing.T) {
 	h := newEngineTest(t)
 	g := graph([]automation.Action{
 		manualTrigger("start"),
@@ -781,7 +781,7 @@ func TestCancellingDuringADelayCancelsTheRunAndSkipsTheRest(t *testing.T) {
 	}
 }
 
-func TestCancellingDuringARunningActivityCancelsTheRunAndSkipsTheRest(t *testing.T) {
+func TestCancellingDuringARunningActivityCancelsTheRunAndWhatItReachesAfter(t *testing.T) {
 	h := newEngineTest(t)
 	h.fakes.on("send", func(ctx context.Context, req activities.Request) (activities.Result, error) {
 		h.env.CancelWorkflow()
