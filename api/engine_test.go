@@ -86,7 +86,7 @@ func (e *env) withEngine(s *api.Server) {
 	ai.Now = s.Now
 	services := wiring.NewServices(c, queue, s.PublicURL, s.Catalog, wiring.Stores{
 		Workflows: s.Workflows, Integrations: s.Integrations, Webhooks: s.Webhooks, Relays: s.Relays, Billing: s.Billing, Work: s.Work,
-		AI: ai, Companies: s.Company, Egress: egressClient})
+		AI: ai, Companies: s.Company, Egress: egressClient, EgressPolicy: testEgress})
 	s.Drafts, s.Runs, s.Intake, s.Publisher, s.Agent = services.Drafts, services.Runs, services.Intake, services.Publisher, services.Agent
 	services.Runs.Namespace = "api-test"
 	dispatching, stopDispatching := context.WithCancel(context.Background())

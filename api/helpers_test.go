@@ -78,6 +78,7 @@ func newEnv(t testing.TB, db *dbtest.DB, configure ...func(*api.Server)) *env {
 		PublicURL: "http://api.test", MaxBodyBytes: 1 << 20, SafetyPoll: time.Second, Now: clock,
 	}
 	e.server.Integrations = integration.NewService(db.DB, keys.Sealer, e.server.Catalog)
+	e.server.Integrations.RefusedHost = testEgress.CheckLiteral
 	e.server.Integrations.Now = clock
 	e.server.Billing = billing.NewService(db.DB, companySvc, nil)
 	e.server.Billing.Now = clock

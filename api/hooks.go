@@ -75,6 +75,7 @@ type webhookActionReceipt struct {
 	Status         automation.ActionStatus `json:"status"`
 	AttemptCount   int                     `json:"attempt_count"`
 	MaxAttempts    int                     `json:"max_attempts"`
+	RetryCount     int                     `json:"retry_count"`
 	RetryClass     string                  `json:"retry_class,omitempty"`
 	TerminalReason string                  `json:"terminal_reason"`
 	StartedAt      *time.Time              `json:"started_at,omitempty"`
@@ -102,8 +103,8 @@ func viewReceipt(r *automation.Run, actions []automation.ActionRun) webhookRunRe
 			reason = *a.Error
 		}
 		v.Actions[i] = webhookActionReceipt{
-			ActionKey: a.ActionKey, ActionTypeKey: a.ActionTypeKey, Status: a.Status, AttemptCount: a.AttemptCount,
-			MaxAttempts: max(a.MaxAttempts, 1), RetryClass: a.RetryClass, TerminalReason: reason,
+			ActionKey: a.ActionKey, ActionTypeKey: a.ActionTypeKey, Status: receiptStatus(a), AttemptCount: a.SeriesAttempts(),
+			MaxAttempts: max(a.SeriesMaxAttempts(), 1), RetryCount: a.RetryCount, RetryClass: a.RetryClass, TerminalReason: reason,
 			StartedAt: a.StartedAt, FinishedAt: a.FinishedAt,
 		}
 	}
@@ -157,4 +158,17 @@ func (s *Server) hookReceipt(c *gin.Context) {
 		return
 	}
 	c.JSON(http.StatusOK, viewReceipt(r, actions))
+}
+
+// receiptStatus is an action's status in the specification's words, which have no
+// cancelled: an action the cancellation interrupted failed (retry_class canceled), one it
+// never let start was skipped.
+func receiptStatus(a automation.ActionRun) automation.ActionStatus {
+	switch {
+	case a.Status != automation.ActionCancelled:
+		return a.Status
+	case a.StartedAt != nil:
+		return automation.ActionFailed
+	}
+	return automation.ActionSkipped
 }

@@ -222,3 +222,30 @@ func TestIntegrationActionDependencyAPI(t *testing.T) {
 		})
 	})
 }
+
+// TestAModelProviderOnAnAddressTheEgressPolicyRefusesIsRefusedAtOnce: a base URL in a
+// private network (a local model the operator has not allowed) is refused as it is saved,
+// created or changed, naming the field and the setting that allows it, in the reader's
+// language; nothing is stored.
+func TestAModelProviderOnAnAddressTheEgressPolicyRefusesIsRefusedAtOnce(t *testing.T) {
+	e := newEnv(t, dbtest.SQLite(t))
+	ada := e.signUp("Ada")
+	projectID := e.projectIn(ada, e.companyOf(ada, "Northwind"), "Site")
+	deps := "/api/v1/projects/" + projectID + "/action-dependencies"
+	provider := func(baseURL string) map[string]any {
+		return map[string]any{"dependency_type_key": "ai.model_provider", "name": "Local model",
+			"metadata": map[string]any{"base_url": baseURL, "default_model": "llama3"}, "auth": map[string]any{"api_key": "sk-local-0123456789"}}
+	}
+	refused := e.do(req{method: "POST", path: deps, token: ada.token, body: provider("http://192.168.1.20:11434/v1"),
+		header: map[string]string{"Accept-Language": "ru"}}).expect(t, http.StatusBadRequest, "metadata.base_url")
+	if !strings.Contains(refused.str("action"), "APP_EGRESS_ALLOW") || !strings.Contains(refused.str("detail"), "Политика исходящих соединений") {
+		t.Fatalf("the refusal says %s", refused.Body)
+	}
+	if items := e.do(req{method: "GET", path: deps, token: ada.token}).expect(t, http.StatusOK).items(); len(items) != 0 {
+		t.Fatalf("the refused integration was stored: %v", items)
+	}
+	id := e.do(req{method: "POST", path: deps, token: ada.token, body: provider("https://api.example.com/v1")}).
+		expect(t, http.StatusCreated).str("action_dependency_id")
+	e.do(req{method: "PATCH", path: deps + "/" + id, token: ada.token,
+		body: map[string]any{"metadata": map[string]any{"base_url": "http://10.0.0.5/v1"}}}).expect(t, http.StatusBadRequest, "metadata.base_url")
+}

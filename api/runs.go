@@ -168,6 +168,7 @@ type actionRunView struct {
 	Status               automation.ActionStatus `json:"status"`
 	AttemptCount         int                     `json:"attempt_count"`
 	MaxAttempts          int                     `json:"max_attempts"`
+	RetryCount           int                     `json:"retry_count"`
 	RetryClass           string                  `json:"retry_class,omitempty"`
 	InputJSON            map[string]any          `json:"input_json"`
 	OutputJSON           map[string]any          `json:"output_json"`
@@ -183,7 +184,7 @@ type actionRunView struct {
 func viewActionRun(lang string, a automation.ActionRun) actionRunView {
 	v := actionRunView{
 		ActionRunID: a.ID, ActionKey: a.ActionKey, ActionTypeKey: a.ActionTypeKey, Status: a.Status,
-		AttemptCount: a.AttemptCount, MaxAttempts: a.MaxAttempts, RetryClass: a.RetryClass,
+		AttemptCount: a.SeriesAttempts(), MaxAttempts: a.SeriesMaxAttempts(), RetryCount: a.RetryCount, RetryClass: a.RetryClass,
 		InputJSON: automation.DecodeObject(a.Input), OutputJSON: automation.DecodeObject(a.Output),
 		ProviderResponseJSON: automation.DecodeObject(a.ProviderResponse), Error: a.Error,
 		Diagnostics: automation.DecodeObject(a.Diagnostics), StartedAt: a.StartedAt, FinishedAt: a.FinishedAt,
@@ -225,6 +226,7 @@ type graphActionView struct {
 	Status       automation.ActionStatus `json:"status"`
 	AttemptCount int                     `json:"attempt_count"`
 	MaxAttempts  int                     `json:"max_attempts"`
+	RetryCount   int                     `json:"retry_count"`
 }
 
 type runGraphView struct {
@@ -256,7 +258,8 @@ func (s *Server) runGraph(c *gin.Context) {
 	}
 	for i, a := range g.Actions {
 		st := byKey[a.ActionKey]
-		view.Actions[i] = graphActionView{Action: a, Status: st.Status, AttemptCount: st.AttemptCount, MaxAttempts: st.MaxAttempts}
+		view.Actions[i] = graphActionView{Action: a, Status: st.Status, AttemptCount: st.SeriesAttempts(), MaxAttempts: st.SeriesMaxAttempts(),
+			RetryCount: st.RetryCount}
 	}
 	c.JSON(http.StatusOK, view)
 }

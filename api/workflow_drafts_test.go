@@ -121,3 +121,35 @@ func TestABadActionKeyIsNamedAsActions(t *testing.T) {
 	j.do(req{method: "POST", path: "/api/v1/workflows/" + wfID + "/publish", token: j.u.token, body: map[string]any{}}).
 		expect(t, http.StatusBadRequest, "actions")
 }
+
+// TestADraftCallingAnAddressTheEgressPolicyRefusesDoesNotPublish: an http.request whose
+// host, as written, the egress policy refuses (here a cloud metadata address, link-local,
+// which the tests' allow-list leaves out) is an error on its url, in the reader's language
+// and naming the setting that allows it; a templated host is left to the run.
+func TestADraftCallingAnAddressTheEgressPolicyRefusesDoesNotPublish(t *testing.T) {
+	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
+		j := newJourney(t, db)
+		wfID := j.do(req{method: "POST", path: "/api/v1/projects/" + j.projectID + "/workflows", token: j.u.token,
+			body: map[string]any{"name": "Metadata"}}).expect(t, http.StatusCreated).str("workflow_id")
+		saved := j.putDraft(wfID, draft([]any{
+			act("start", "manual.trigger", map[string]any{}),
+			act("fetch", "http.request", map[string]any{"url": "http://169.254.169.254/latest/meta-data"}),
+			act("later", "http.request", map[string]any{"url": "http://{{ start.host }}/x"}),
+		}, edge("start", "fetch", ""), edge("fetch", "later", "")))
+		want := []string{"fetch config.url egress_refused"}
+		if got := diagnosticsOf(saved); !slices.Equal(got, want) {
+			t.Fatalf("the saved draft's diagnostics are %v, want %v", got, want)
+		}
+		valid := j.do(req{method: "POST", path: "/api/v1/workflows/" + wfID + "/validate", token: j.u.token,
+			header: map[string]string{"Accept-Language": "ru"}}).expect(t, http.StatusOK)
+		if got := diagnosticsOf(valid); valid.json["valid"] != false || !slices.Equal(got, want) {
+			t.Fatalf("validate answered %s", valid.Body)
+		}
+		message := valid.json["diagnostics"].([]any)[0].(map[string]any)["message"].(string)
+		if !strings.Contains(message, "169.254.169.254") || !strings.Contains(message, "APP_EGRESS_ALLOW") || !strings.Contains(message, "Политика") {
+			t.Fatalf("the diagnostic in Russian says %q", message)
+		}
+		j.do(req{method: "POST", path: "/api/v1/workflows/" + wfID + "/publish", token: j.u.token, body: map[string]any{}}).
+			expect(t, http.StatusBadRequest, "actions.fetch.config.url")
+	})
+}

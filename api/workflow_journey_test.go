@@ -513,7 +513,8 @@ func TestWorkflowJourney(t *testing.T) {
 	})
 }
 
-// TestWorkflowJourneyCancel cancels a run while it waits on a delay.
+// TestWorkflowJourneyCancel cancels a run while it waits on a delay: the delay it
+// interrupted and the action it never let start are cancelled, not failed or skipped.
 func TestWorkflowJourneyCancel(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
 		j := newJourney(t, db)
@@ -541,14 +542,14 @@ func TestWorkflowJourneyCancel(t *testing.T) {
 		if run.str("terminal_reason") != "the run was cancelled" || run.json["finished_at"] == nil {
 			t.Fatalf("the cancelled run is %s", run.Body)
 		}
-		if got, want := j.graphStatuses(runID), []string{"start=succeeded", "wait=failed", "call=skipped"}; !slices.Equal(got, want) {
+		if got, want := j.graphStatuses(runID), []string{"start=succeeded", "wait=cancelled", "call=cancelled"}; !slices.Equal(got, want) {
 			t.Fatalf("graph statuses %v, want %v", got, want)
 		}
 		actions, _ = j.actions(runID)
-		if w := actions["wait"]; w["retry_class"] != "canceled" || w["error"] == nil || w["finished_at"] == nil {
+		if w := actions["wait"]; w["status"] != "cancelled" || w["retry_class"] != "canceled" || w["error"] == nil || w["finished_at"] == nil {
 			t.Fatalf("wait = %v", w)
 		}
-		if c := actions["call"]; c["status"] != "skipped" || c["attempt_count"] != 0.0 {
+		if c := actions["call"]; c["status"] != "cancelled" || c["attempt_count"] != 0.0 {
 			t.Fatalf("call = %v", c)
 		}
 		events := j.events(runID)
@@ -590,7 +591,8 @@ func TestARunNeverShowsTheCredentialItsActionsUsed(t *testing.T) {
 }
 
 // TestWorkflowJourneyRetryAction retries the failed action of a failed run once its target
-// has recovered: the run continues from there and nothing that succeeded runs again.
+// has recovered: the run continues from there and nothing that succeeded runs again. The run
+// keeps the time it started; the retried action counts its attempts afresh, retry 1.
 func TestWorkflowJourneyRetryAction(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
 		j := newJourney(t, db)
@@ -625,6 +627,7 @@ func TestWorkflowJourneyRetryAction(t *testing.T) {
 			t.Fatalf("/orders was called %d times, want 1", n)
 		}
 		failedEvents := j.events(runID)
+		started := failed.str("started_at")
 
 		retry := "/api/v1/runs/" + runID + "/retry-action"
 		j.do(req{method: "POST", path: retry, token: j.u.token, body: map[string]any{"action_key": "lookup"}}).expect(t, http.StatusConflict, "action_key")
@@ -636,8 +639,8 @@ func TestWorkflowJourneyRetryAction(t *testing.T) {
 			t.Fatalf("retry-action answered %s", reopened.Body)
 		}
 		run := j.finish(runID, "succeeded")
-		if run.str("error") != "" || run.str("terminal_reason") != "all actions finished" {
-			t.Fatalf("the retried run is %s", run.Body)
+		if run.str("error") != "" || run.str("terminal_reason") != "all actions finished" || started == "" || run.str("started_at") != started {
+			t.Fatalf("the retried run is %s; it started at %s", run.Body, started)
 		}
 		if got, want := j.graphStatuses(runID), []string{"start=succeeded", "lookup=succeeded", "submit=succeeded", "confirm=succeeded"}; !slices.Equal(got, want) {
 			t.Fatalf("graph statuses %v, want %v", got, want)
@@ -645,13 +648,14 @@ func TestWorkflowJourneyRetryAction(t *testing.T) {
 		actions, _ = j.actions(runID)
 		submit = actions["submit"]
 		out, _ := submit["output_json"].(map[string]any)
-		if submit["attempt_count"] != 2.0 || submit["error"] != nil || submit["retry_class"] != nil || out["status_code"] != 201.0 {
+		if submit["attempt_count"] != 1.0 || submit["max_attempts"] != 3.0 || submit["retry_count"] != 1.0 ||
+			submit["error"] != nil || submit["retry_class"] != nil || out["status_code"] != 201.0 {
 			t.Fatalf("the retried submit = %v", submit)
 		}
 		if diag, _ := submit["diagnostics"].(map[string]any); len(diag) != 0 {
 			t.Fatalf("the retried submit still shows the failure's diagnostics %v", diag)
 		}
-		if lookup := actions["lookup"]; lookup["attempt_count"] != 1.0 {
+		if lookup := actions["lookup"]; lookup["attempt_count"] != 1.0 || lookup["retry_count"] != 0.0 {
 			t.Fatalf("lookup = %v", lookup)
 		}
 		hits := map[string]int{"lookup": j.target.hitsOf("/customers/1"), "submit": j.target.hitsOf("/orders"), "confirm": j.target.hitsOf("/confirmations")}

@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 
 	"agencyhub/activities"
+	"agencyhub/activities/egress"
 	"agencyhub/models"
 	"agencyhub/models/automation"
 	"agencyhub/models/integration"
@@ -28,11 +29,14 @@ const MaxCallDepth = 5
 // field, like any other unknown reference, so that such a draft is not published to fail
 // at run time. A disabled integration is a warning: runs treat it as missing until it is
 // enabled again. A workflow.call must name a published workflow of the project that does
-// not lead back to this one through its own calls (call_cycle).
+// not lead back to this one through its own calls (call_cycle). A URL whose host the egress
+// policy refuses as it is written (egress_refused) is an error on its field.
 type Drafts struct {
 	Catalog      *schemas.Catalog
 	Integrations *integration.Service
 	Workflows    *automation.Service
+	// Egress is APP_EGRESS_ALLOW parsed: a URL whose host it refuses as written is an error.
+	Egress egress.Policy
 }
 
 // Validate reports every problem of a graph of the workflow's project. Errors: only a
@@ -48,6 +52,7 @@ func (d *Drafts) Validate(ctx context.Context, w *automation.Workflow, g automat
 		if !ok {
 			continue
 		}
+		ds = append(ds, d.egressDiagnostics(ctx, a, flagged)...)
 		if id, named := a.Config["workflow_id"].(string); named && a.ActionTypeKey == ActionWorkflowCall &&
 			!flagged[a.ActionKey+" config.workflow_id"] {
 			diag, err := d.call(ctx, w, id)

@@ -105,7 +105,9 @@ func (r *interpreter) startReady(selector workflow.Selector) bool {
 		}
 		progressed = true
 		switch {
-		case r.ctx.Err() != nil || r.failure != "":
+		case r.ctx.Err() != nil:
+			r.cancelBefore(a)
+		case r.failure != "":
 			r.skip(a, "the run stopped before this action")
 		case r.isTrigger(a):
 			r.trigger(a)
@@ -171,6 +173,15 @@ func (r *interpreter) skip(a automation.Action, why string) {
 	r.event("action.skipped", a.ActionKey, string(automation.ActionSkipped), why, nil)
 }
 
+// cancelBefore marks an action a cancelled run reached but never started: cancelled, as
+// the action the cancellation interrupted is, rather than skipped like an untaken branch.
+func (r *interpreter) cancelBefore(a automation.Action) {
+	r.status[a.ActionKey] = automation.ActionCancelled
+	r.resolve(a.ActionKey, takeNone)
+	r.action(automation.ActionUpdate{ActionKey: a.ActionKey, Status: automation.ActionCancelled})
+	r.event("action.cancelled", a.ActionKey, string(automation.ActionCancelled), "the run was cancelled before this action", nil)
+}
+
 func (r *interpreter) succeed(a automation.Action, output, providerResponse map[string]any) {
 	if output == nil {
 		output = map[string]any{}
@@ -208,6 +219,9 @@ func (r *interpreter) succeed(a automation.Action, output, providerResponse map[
 
 func (r *interpreter) fail(a automation.Action, status automation.ActionStatus, f *activities.Failure) {
 	now := workflow.Now(r.ctx)
+	if f.RetryClass == activities.ClassCanceled && r.ctx.Err() != nil {
+		status = automation.ActionCancelled // interrupted by the run's cancellation, not failed
+	}
 	r.status[a.ActionKey] = status
 	r.resolve(a.ActionKey, takeNone)
 	if r.failure == "" {

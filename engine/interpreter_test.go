@@ -130,7 +130,8 @@ func checkSequence(t *testing.T, events []automation.EventRecord, first int) {
 // checkFinished asserts that a finished run left no action pending, running or waiting.
 func checkFinished(t *testing.T, g automation.Graph, p projection) {
 	t.Helper()
-	finished := []automation.ActionStatus{automation.ActionSucceeded, automation.ActionFailed, automation.ActionSkipped, automation.ActionDeadLettered}
+	finished := []automation.ActionStatus{automation.ActionSucceeded, automation.ActionFailed, automation.ActionSkipped, automation.ActionDeadLettered,
+		automation.ActionCancelled}
 	for _, a := range g.Actions {
 		if st := p.status(a.ActionKey); !slices.Contains(finished, st) {
 			t.Errorf("action %s is still %s after the run ended", a.ActionKey, st)
@@ -752,19 +753,19 @@ func wantCancelled(t *testing.T, h *engineTest, p projection, interrupted string
 		t.Errorf("terminal reason %q", p.Run.TerminalReason)
 	}
 	a := p.action(t, interrupted)
-	if a.Status != automation.ActionFailed || a.RetryClass != activities.ClassCanceled || a.FinishedAt == nil {
+	if a.Status != automation.ActionCancelled || a.RetryClass != activities.ClassCanceled || a.FinishedAt == nil {
 		t.Errorf("interrupted action %s: %+v", interrupted, a)
 	}
-	wantStatuses(t, p, map[string]automation.ActionStatus{"after": automation.ActionSkipped})
-	if e := p.event(t, "action.skipped", "after"); e.Message != "the run stopped before this action" {
-		t.Errorf("skip message %q", e.Message)
+	wantStatuses(t, p, map[string]automation.ActionStatus{"after": automation.ActionCancelled})
+	if e := p.event(t, "action.cancelled", "after"); e.Message != "the run was cancelled before this action" {
+		t.Errorf("cancellation message %q", e.Message)
 	}
 	if len(h.fakes.requests("after")) != 0 {
 		t.Error("an action ran after the cancellation")
 	}
 }
 
-func TestCancellingDuringADelayCancelsTheRunAndSkipsTheRest(t *testing.T) {
+func TestCancellingDuringADelayCancelsTheRunAndWhatItReachesAfter(t *testing.T) {
 	h := newEngineTest(t)
 	g := graph([]automation.Action{
 		manualTrigger("start"),
@@ -780,7 +781,7 @@ func TestCancellingDuringADelayCancelsTheRunAndSkipsTheRest(t *testing.T) {
 	}
 }
 
-func TestCancellingDuringARunningActivityCancelsTheRunAndSkipsTheRest(t *testing.T) {
+func TestCancellingDuringARunningActivityCancelsTheRunAndWhatItReachesAfter(t *testing.T) {
 	h := newEngineTest(t)
 	h.fakes.on("send", func(ctx context.Context, req activities.Request) (activities.Result, error) {
 		h.env.CancelWorkflow()

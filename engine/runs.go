@@ -215,7 +215,7 @@ func (s *Runs) resume(ctx context.Context, run *automation.Run) error {
 		return nil
 	}
 	if run.Status == automation.RunFailed {
-		if err := s.Workflows.ReopenRun(ctx, run); err != nil {
+		if err := s.Workflows.ReopenRun(ctx, run, ""); err != nil {
 			return err
 		}
 	}
@@ -417,7 +417,7 @@ func (s *Runs) RetryAction(ctx context.Context, r *automation.Run, actionKey str
 	in := s.runInput(r)
 	in.Resume = resume
 	reopened := *r
-	if err := s.Workflows.ReopenRun(ctx, &reopened); err != nil {
+	if err := s.Workflows.ReopenRun(ctx, &reopened, actionKey); err != nil {
 		return nil, err
 	}
 	if err := s.execute(ctx, &reopened, in, enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE); err != nil {

@@ -114,6 +114,24 @@ func (p Policy) CheckHost(ctx context.Context, host string) error {
 	return nil
 }
 
+// CheckLiteral refuses, without resolving anything, a host the policy refuses whatever DNS
+// says: an internal IP literal, or a localhost name (RFC 6761 has those resolve to
+// loopback), unless allow-listed. Other names pass; only a connection can tell where they
+// lead. It lets a configuration be refused as it is written rather than when it is used.
+func (p Policy) CheckLiteral(host string) error {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if p.AllowsHost(host) {
+		return nil
+	}
+	if addr, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
+		return p.Check(host, addr)
+	}
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return p.Check(host, netip.IPv6Loopback())
+	}
+	return nil
+}
+
 // dialTimeout bounds DNS resolution plus the TCP handshake of one connection.
 const dialTimeout = 10 * time.Second
 

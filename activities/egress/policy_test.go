@@ -95,3 +95,36 @@ func TestCheckHostResolvesTheNameBeforeChecking(t *testing.T) {
 		t.Fatalf("CheckHost(127.0.0.1) = %v, want a refusal", err)
 	}
 }
+
+func TestCheckLiteralRefusesWhatNoResolutionCanMakePublic(t *testing.T) {
+	allowLocal, _ := ParsePolicy("localhost,10.1.0.0/16")
+	for _, tt := range []struct {
+		name   string
+		policy Policy
+		host   string
+		reason string // "" when allowed
+	}{
+		{"a loopback address is refused", Policy{}, "127.0.0.1", "loopback address"},
+		{"an IPv6 loopback in brackets is refused", Policy{}, "[::1]", "loopback address"},
+		{"localhost is refused as loopback", Policy{}, "LocalHost.", "loopback address"},
+		{"a name under localhost is refused as loopback", Policy{}, "api.localhost", "loopback address"},
+		{"a private address is refused", Policy{}, "192.168.1.20", "private address"},
+		{"a link-local address is refused", Policy{}, "169.254.169.254", "link-local address"},
+		{"a public address passes", Policy{}, "93.184.216.34", ""},
+		{"a name passes, since only its resolution can tell", Policy{}, "api.example.com", ""},
+		{"an allow-listed name passes", allowLocal, "localhost", ""},
+		{"an address in an allow-listed network passes", allowLocal, "10.1.2.3", ""},
+		{"an address outside the allow-listed network is refused", allowLocal, "10.2.0.1", "private address"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.policy.CheckLiteral(tt.host)
+			var refused *RefusedError
+			switch {
+			case tt.reason == "" && err != nil:
+				t.Fatalf("CheckLiteral(%q) = %v, want allowed", tt.host, err)
+			case tt.reason != "" && (!errors.As(err, &refused) || refused.Reason != tt.reason):
+				t.Fatalf("CheckLiteral(%q) = %v, want a refusal for a %s", tt.host, err, tt.reason)
+			}
+		})
+	}
+}

@@ -29,6 +29,7 @@ func Start(c *gin.Context) {
 	c.Set(requestIDKey, id)
 	lang := negotiate(c.GetHeader("Accept-Language"))
 	c.Set(langKey, lang)
+	c.Request = c.Request.WithContext(models.WithLanguage(c.Request.Context(), lang))
 	h := c.Writer.Header()
 	h.Set("X-Request-Id", id)
 	h.Set("Content-Language", lang)

@@ -188,9 +188,10 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	egressPolicy, _ := m.Config.egressPolicy()
 	egressClient := egress.NewClient(egressPolicy, egress.DefaultMaxBody)
+	st.integrations.RefusedHost = egressPolicy.CheckLiteral
 	services := wiring.NewServices(m.temporal, engine.TaskQueue, m.Config.WebURL, catalog, wiring.Stores{
 		Workflows: st.workflows, Integrations: st.integrations, Webhooks: st.webhooks, Relays: st.relays, Billing: st.billing, Work: st.work,
-		AI: st.ai, Companies: st.companies, Egress: egressClient,
+		AI: st.ai, Companies: st.companies, Egress: egressClient, EgressPolicy: egressPolicy,
 	})
 	services.Runs.Namespace = m.Config.TemporalNamespace
 	// Every instance, in either role, handles the domain events: the desktop messages and

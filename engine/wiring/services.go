@@ -10,6 +10,7 @@ import (
 
 	"go.temporal.io/sdk/client"
 
+	"agencyhub/activities/egress"
 	"agencyhub/engine"
 	"agencyhub/engine/agent"
 	"agencyhub/engine/intake"
@@ -54,13 +55,15 @@ type Stores struct {
 	AI        *aiemployee.Service
 	Companies *company.Service
 	Egress    *http.Client
+	// EgressPolicy is APP_EGRESS_ALLOW parsed; drafts are checked against it.
+	EgressPolicy egress.Policy
 }
 
 // NewServices wires the engine's services. Runs are dispatched to taskQueue, where the
 // worker (NewWorker) must poll; webURL is the console's address, the base of the
 // links runs carry.
 func NewServices(c client.Client, taskQueue, webURL string, catalog *schemas.Catalog, st Stores) *Services {
-	drafts := &engine.Drafts{Catalog: catalog, Integrations: st.Integrations, Workflows: st.Workflows}
+	drafts := &engine.Drafts{Catalog: catalog, Integrations: st.Integrations, Workflows: st.Workflows, Egress: st.EgressPolicy}
 	runs := &engine.Runs{
 		Client:    c,
 		Workflows: st.Workflows,

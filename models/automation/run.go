@@ -40,6 +40,9 @@ const (
 	ActionRetrying  ActionStatus = "retrying"
 	// ActionDeadLettered is a retryable failure whose attempts ran out.
 	ActionDeadLettered ActionStatus = "dead_lettered"
+	// ActionCancelled is an action the run's cancellation interrupted or never let start.
+	// The receipt, whose statuses the specification lists, says failed or skipped instead.
+	ActionCancelled ActionStatus = "cancelled"
 )
 
 // Run is the stored projection of one workflow run; its id is the Temporal workflow id.
@@ -104,6 +107,11 @@ type ActionRun struct {
 	AttemptCount    int
 	MaxAttempts     int
 	SettledAttempts int
+	// RetryCount is how many times retry-action ran the action again; RetriedAttempts the
+	// attempts it had made before the latest of them. AttemptCount and MaxAttempts count
+	// across retries; SeriesAttempts and SeriesMaxAttempts from the latest one.
+	RetryCount      int
+	RetriedAttempts int
 	// SettledResult is the answer of the last settled attempt when it succeeded (JSON).
 	SettledResult    string
 	Input            string
@@ -118,6 +126,13 @@ type ActionRun struct {
 }
 
 func (ActionRun) TableName() string { return "workflow_action_runs" }
+
+// SeriesAttempts is the attempts since the action last started afresh: its run's start, or
+// the latest retry-action.
+func (a *ActionRun) SeriesAttempts() int { return a.AttemptCount - a.RetriedAttempts }
+
+// SeriesMaxAttempts is how many attempts the current series may make, the action's policy's.
+func (a *ActionRun) SeriesMaxAttempts() int { return a.MaxAttempts - a.RetriedAttempts }
 
 // RunEvent is one entry of a run's event log, numbered from 1 in order.
 type RunEvent struct {
@@ -231,9 +246,9 @@ func (s *Service) MarkDispatched(ctx context.Context, runID uuid.UUID) error {
 }
 
 // ReopenRun makes a finished run pending again, its outcome cleared, before it is handed to
-// the engine once more (a retried action, a start the engine refused), and records
-// RunStarted. Errors: internal.
-func (s *Service) ReopenRun(ctx context.Context, r *Run) error {
+// the engine once more (a start the engine refused, or retryKey's action retried, which
+// begins a new series of attempts), and records RunStarted. Errors: internal.
+func (s *Service) ReopenRun(ctx context.Context, r *Run, retryKey string) error {
 	now := s.now()
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		err := tx.Model(&Run{}).Where("id = ?", r.ID).Updates(map[string]any{
@@ -241,6 +256,19 @@ func (s *Service) ReopenRun(ctx context.Context, r *Run) error {
 		}).Error
 		if err != nil {
 			return err
+		}
+		if retryKey != "" {
+			// The interpreter allows the retried action its policy's attempts beyond those
+			// made; the same sum is written here so the view never shows the old limit.
+			err := tx.Model(&ActionRun{}).Where("run_id = ? AND action_key = ?", r.ID, retryKey).Updates(map[string]any{
+				"retry_count":      gorm.Expr("retry_count + 1"),
+				"retried_attempts": gorm.Expr("attempt_count"),
+				"max_attempts":     gorm.Expr("attempt_count + max_attempts - retried_attempts"),
+				"updated_at":       now,
+			}).Error
+			if err != nil {
+				return err
+			}
 		}
 		// Handed to the engine once more, the run starts and finishes again.
 		return models.RecordEvent(tx, now, RunStarted{RunID: r.ID, TriggerType: r.TriggerType})
@@ -360,7 +388,8 @@ func runChanges(u *RunUpdate, now time.Time) map[string]any {
 		set["error"] = u.Error
 	}
 	if u.StartedAt != nil {
-		set["started_at"] = u.StartedAt.UTC()
+		// A run resumed by retry-action starts again but keeps the time it first started.
+		set["started_at"] = gorm.Expr("COALESCE(started_at, ?)", u.StartedAt.UTC())
 		set["finished_at"] = nil
 	}
 	if u.FinishedAt != nil {

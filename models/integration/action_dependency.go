@@ -3,6 +3,8 @@ package integration
 import (
 	"context"
 	"encoding/json"
+	"net/url"
+	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -117,6 +119,30 @@ func invalidSettings(fields ...[]string) error {
 	return models.Invalid("invalid_dependency_settings", all...)
 }
 
+// refusedURLs answers invalid (egress_refused) naming each metadata URL (a field url or
+// *_url) whose host RefusedHost refuses: a local model's base URL, say, which the operator
+// has not allowed.
+func (s *Service) refusedURLs(metadata map[string]any) error {
+	if s.RefusedHost == nil {
+		return nil
+	}
+	var fields []string
+	for field, v := range metadata {
+		raw, ok := v.(string)
+		if !ok || field != "url" && !strings.HasSuffix(field, "_url") {
+			continue
+		}
+		if u, err := url.Parse(raw); err == nil && u.Hostname() != "" && s.RefusedHost(u.Hostname()) != nil {
+			fields = append(fields, "metadata."+field)
+		}
+	}
+	if len(fields) == 0 {
+		return nil
+	}
+	sort.Strings(fields)
+	return models.Invalid("egress_refused", fields...)
+}
+
 // maskedSecretMinLength is the shortest secret whose first characters a mask shows: a
 // short one (a password) is hidden whole, so a mask never gives away much of it.
 const maskedSecretMinLength = 16
@@ -228,6 +254,9 @@ func (s *Service) CreateActionDependency(ctx context.Context, companyID, project
 	if err := invalidSettings(fieldsUnder("metadata", t.ValidateMetadata(metadata)), fieldsUnder("auth", t.ValidateAuth(auth))); err != nil {
 		return nil, err
 	}
+	if err := s.refusedURLs(in.Metadata); err != nil {
+		return nil, err
+	}
 	sealed, err := s.seal(auth)
 	if err != nil {
 		return nil, err
@@ -297,6 +326,9 @@ func (s *Service) PatchActionDependency(ctx context.Context, d *ActionDependency
 			return nil, err
 		}
 		if err := invalidSettings(fieldsUnder("metadata", t.ValidateMetadata(metadata))); err != nil {
+			return nil, err
+		}
+		if err := s.refusedURLs(patch.Metadata); err != nil {
 			return nil, err
 		}
 		out.Metadata = metadata

@@ -15,6 +15,10 @@ type Service struct {
 	Sealer  *models.Sealer
 	Catalog *schemas.Catalog
 	Now     func() time.Time
+	// RefusedHost, when set, says why outbound calls may not reach a host as it is written
+	// (egress.Policy.CheckLiteral, with APP_EGRESS_ALLOW): settings whose URL it refuses are
+	// invalid, since every call of the integration would be refused. Nil checks nothing.
+	RefusedHost func(host string) error
 }
 
 // NewService returns a service on the real clock.

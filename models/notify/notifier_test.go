@@ -200,7 +200,7 @@ func TestRunsAreCountedOnceAsTheyStartAndFinish(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := f.workflows.ReopenRun(ctx, stored); err != nil {
+			if err := f.workflows.ReopenRun(ctx, stored, ""); err != nil {
 				t.Fatal(err)
 			}
 			f.finish(stored, automation.RunCancelled, "")

@@ -76,6 +76,7 @@ function GraphViewInner({ graph, marks, edgeClass, onSelect, selected }: GraphVi
         nodesDraggable={false}
         nodesConnectable={false}
         fitView
+        fitViewOptions={fitClearOfMiniMap}
         minZoom={0.1}
         proOptions={{ hideAttribution: true }}
       >
@@ -86,6 +87,11 @@ function GraphViewInner({ graph, marks, edgeClass, onSelect, selected }: GraphVi
     </div>
   );
 }
+
+// The mini-map (150 px high, 15 px from the edge) and the zoom controls sit in the bottom
+// corners over the graph: the first view leaves the strip they take free, so neither ever
+// covers a node before the person pans.
+const fitClearOfMiniMap = { padding: { top: "24px", right: "24px", bottom: "180px", left: "24px" } } as const;
 
 function sameNode(a: ActionNode, b: ActionNode): boolean {
   if (a.selected !== b.selected || a.position !== b.position) return false;

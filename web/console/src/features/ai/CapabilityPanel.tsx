@@ -82,7 +82,7 @@ function StepFix({ step, envelope }: { step: Step; envelope: Envelope }) {
         {provider ? (
           <Link to={`/settings/integrations/${provider.action_dependency_id}`}>{t("testProvider", { name: provider.name })}</Link>
         ) : (
-          <Link to="/settings/integrations/new">{t("addProvider")}</Link>
+          <Link to="/settings/integrations/new?type=ai.model_provider">{t("addProvider")}</Link>
         )}
       </p>
     );

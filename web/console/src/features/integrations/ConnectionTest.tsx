@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { formatTime } from "../../lib/time";
@@ -7,9 +8,16 @@ import "./texts";
 
 /** ConnectionTest runs one real call to the provider and shows the stored result: the
  * integration's last_test, as every page that reads it sees it. */
-export function ConnectionTest({ integration: d, manage }: { integration: Integration; manage: boolean }) {
+export function ConnectionTest({ integration: d, manage, testNow }: { integration: Integration; manage: boolean; testNow?: boolean }) {
   const { t, i18n } = useTranslation("integrations");
   const test = useTestConnection(d);
+  // testNow is the page opened on a just-saved integration: its test runs once, unasked.
+  const tested = useRef(false);
+  useEffect(() => {
+    if (!testNow || !manage || tested.current) return;
+    tested.current = true;
+    test.mutate();
+  }, [testNow, manage, test]);
   const last = d.last_test;
   return (
     <section className="card" aria-labelledby="integration-test">

@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate, useParams } from "react-router";
+import { Link, useLocation, useNavigate, useParams } from "react-router";
 import type { RJSFSchema } from "@rjsf/utils";
 import { AskFirst } from "../../components/AskFirst";
 import { Field } from "../../components/Field";
@@ -33,6 +33,7 @@ function IntegrationView({ projectId, id, manage }: { projectId: string; id: str
   const { t } = useTranslation("integrations");
   const tc = useTranslation().t;
   const integration = useIntegration(projectId, id);
+  const testNow = (useLocation().state as { testNow?: boolean } | null)?.testNow === true;
   const type = useDependencyTypes().data?.find((ty) => ty.dependency_type_key === integration.data?.dependency_type_key);
   if (integration.error) {
     return (
@@ -54,7 +55,7 @@ function IntegrationView({ projectId, id, manage }: { projectId: string; id: str
         <span className={`badge ${d.status === "active" ? "ok" : "muted"}`}>{t(`status_${d.status}`)}</span>
       </div>
       <p className="muted">{type?.display_name ?? d.dependency_type_key}</p>
-      <ConnectionTest integration={d} manage={manage} />
+      <ConnectionTest integration={d} manage={manage} testNow={testNow} />
       <SettingsCard integration={d} type={type} manage={manage} />
       <CredentialCard integration={d} type={type} manage={manage} />
       {d.dependency_type_key === "messenger_a.bot" && <RelayPanel integration={d} manage={manage} />}

@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import type { RJSFSchema } from "@rjsf/utils";
 import { Field } from "../../components/Field";
 import { fieldError, ProblemAlert } from "../../components/ProblemAlert";
@@ -30,7 +30,10 @@ function NewIntegrationForm({ projectId }: { projectId: string }) {
   const { t } = useTranslation("integrations");
   const tc = useTranslation().t;
   const types = useDependencyTypes();
-  const [typeKey, setTypeKey] = useState("");
+  // A link may name the type it is for (the AI page's, a model provider); a person may still
+  // choose another.
+  const [searchParams] = useSearchParams();
+  const [typeKey, setTypeKey] = useState(searchParams.get("type") ?? "");
   if (types.error) return <ProblemAlert error={types.error} />;
   if (!types.data) return <p className="muted">{tc("loading")}</p>;
   const type = types.data.find((ty) => ty.dependency_type_key === typeKey);
@@ -73,7 +76,8 @@ function TypedForm({ projectId, type }: { projectId: string; type: DependencyTyp
     if (checked.includes(false)) return;
     create.mutate(
       { dependency_type_key: type.dependency_type_key, name, metadata, auth },
-      { onSuccess: (d) => void navigate(`/settings/integrations/${d.action_dependency_id}`) },
+      // Saved, it is tested at once: the page opens on the provider's first answer.
+      { onSuccess: (d) => void navigate(`/settings/integrations/${d.action_dependency_id}`, { state: { testNow: true } }) },
     );
   }
   const typeError = fieldError(create.error, "dependency_type_key");

@@ -34,7 +34,7 @@ export function ActionDetails({ action, receipt, now, onClose, retry }: ActionDe
       </div>
       <dl className="run-facts">
         <Fact term={t("status")}>
-          <StatusWord status={status} />
+          <StatusWord status={status} retryClass={receipt?.retry_class} />
         </Fact>
         <Fact term={t("actionType")}>
           <code>{action.type_label || action.action_type_key}</code>

@@ -9,7 +9,8 @@ import { edgeStates } from "./edges";
 import { useLiveRun } from "./live";
 import { useRunGraphShape } from "./run";
 import { RunHeader } from "./RunHeader";
-import { CancelRun, ReplayRun, RetryAction } from "./RunSteps";
+import { CancelRun, ReplayRun, RetryOrWhyNot } from "./RunSteps";
+import { shownStatus } from "./status";
 import { RunTimeline } from "./RunTimeline";
 import { useNow } from "../../lib/now";
 import "./runs.css";
@@ -43,7 +44,10 @@ export function RunInspectorPage() {
     [setParams],
   );
 
-  const statuses = useMemo(() => new Map(graph?.actions.map((a) => [a.action_key, actions.get(a.action_key)?.status ?? a.status])), [graph, actions]);
+  const statuses = useMemo(
+    () => new Map(graph?.actions.map((a) => [a.action_key, shownStatus(actions.get(a.action_key)?.status ?? a.status, actions.get(a.action_key)?.retry_class)])),
+    [graph, actions],
+  );
   const marks = useCallback(
     (a: Action): NodeMarks => {
       const status = statuses.get(a.action_key);
@@ -87,7 +91,7 @@ export function RunInspectorPage() {
               onClose={() => select(undefined)}
               retry={
                 run.terminal && run.status === "failed" && retryable.has(receipt?.status ?? chosen.status) ? (
-                  <RetryAction run={run} actionKey={chosen.action_key} label={chosen.label || chosen.action_key} />
+                  <RetryOrWhyNot run={run} receipt={receipt} actionKey={chosen.action_key} label={chosen.label || chosen.action_key} />
                 ) : undefined
               }
             />

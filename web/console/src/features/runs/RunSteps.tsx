@@ -2,7 +2,8 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { ConfirmedButton } from "./ConfirmDialog";
 import { useCancelRun, useReplayRun, useRetryAction } from "./run";
-import type { RunView } from "./types";
+import { futileRetry, retryAfterFix } from "./retry";
+import type { ActionRun, RunView } from "./types";
 import "./texts";
 
 /** CancelRun is the button that cancels a run still going, after asking. */
@@ -46,7 +47,7 @@ export function ReplayRun({ run }: { run: RunView }) {
 
 /** RetryAction re-executes a failed or dead-lettered action of a failed run, after showing
  * what will act again; the run continues from it. */
-export function RetryAction({ run, actionKey, label }: { run: RunView; actionKey: string; label: string }) {
+function RetryAction({ run, actionKey, label }: { run: RunView; actionKey: string; label: string }) {
   const { t } = useTranslation("runs");
   const retry = useRetryAction(run.workflow_run_id);
   return (
@@ -61,5 +62,22 @@ export function RetryAction({ run, actionKey, label }: { run: RunView; actionKey
     >
       <p>{t("previewRetryIntro")}</p>
     </ConfirmedButton>
+  );
+}
+
+/** RetryOrWhyNot is the retry of a failed action where it may help; where the same call
+ * would fail the same way it says why, and what to do instead. */
+export function RetryOrWhyNot({ run, receipt, actionKey, label }: { run: RunView; receipt: ActionRun | undefined; actionKey: string; label: string }) {
+  const { t } = useTranslation("runs");
+  const futile = futileRetry(receipt);
+  return (
+    <>
+      {futile && (
+        <p className="retry-futile" role="note">
+          {t(futile)}
+        </p>
+      )}
+      {retryAfterFix(futile) && <RetryAction run={run} actionKey={actionKey} label={label} />}
+    </>
   );
 }

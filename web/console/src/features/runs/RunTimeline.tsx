@@ -1,15 +1,22 @@
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { durationMs, useRunFormat } from "./format";
+import { shownStatus } from "./status";
 import { StatusWord } from "./StatusWord";
 import { timelineRows } from "./timeline";
 import type { ActionRun, ActionWithState } from "./types";
 import "./texts";
 
-/** attempts is "n of max", or a dash for what is decided inside the workflow without one. */
-export function attempts(receipt: ActionRun | undefined, action: ActionWithState, t: (key: "attemptsOf", o: { count: number; max: number }) => string): string {
+type AttemptsText = (key: "attemptsOf" | "attemptsOfRetry", o: { count: number; max: number; retry: number }) => string;
+
+/** attempts is "n of max" of the current series, after a manual retry "retry r, attempt n of
+ * max", or a dash for what is decided inside the workflow without one. */
+export function attempts(receipt: ActionRun | undefined, action: ActionWithState, t: AttemptsText): string {
   const count = receipt?.attempt_count ?? action.attempt_count;
-  return count > 0 ? t("attemptsOf", { count, max: receipt?.max_attempts ?? action.max_attempts }) : "—";
+  const retry = receipt?.retry_count ?? action.retry_count ?? 0;
+  const max = receipt?.max_attempts ?? action.max_attempts;
+  if (count === 0) return "—";
+  return t(retry > 0 ? "attemptsOfRetry" : "attemptsOf", { count, max, retry });
 }
 
 type RunTimelineProps = {
@@ -73,7 +80,7 @@ type TimelineRowProps = {
 const TimelineRow = memo(function TimelineRow({ action, receipt, left, width, now, selected, onSelect }: TimelineRowProps) {
   const { t } = useTranslation("runs");
   const format = useRunFormat();
-  const status = receipt?.status ?? action.status;
+  const status = shownStatus(receipt?.status ?? action.status, receipt?.retry_class);
   const key = action.action_key;
   return (
     <tr className={selected ? "selected" : undefined}>

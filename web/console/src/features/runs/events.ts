@@ -85,8 +85,11 @@ function applyToReceipt(receipt: ActionRun, e: RunEvent): ActionRun {
       next.finished_at = e.created_at;
       next.error = null;
       break;
+    case "action.cancelled":
     case "action.failed":
     case "action.dead_lettered": {
+      // An action the run's cancellation never let start says nothing of a failure.
+      if (e.event_type === "action.cancelled" && !(e.data_json as { retry_class?: string }).retry_class) break;
       const { retry_class, reason_code } = e.data_json as { retry_class?: ActionRun["retry_class"]; reason_code?: string };
       next.finished_at = e.created_at;
       next.error = e.message;

@@ -4,6 +4,7 @@ import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { followStream } from "../../lib/eventStream";
 import { applyToGraph, applyToReceipts, applyToRun, RunEventQueue } from "./events";
+import { waitingChanges } from "./status";
 import { runActionsKey, runGraphKey, runKey, useRun, useRunActions, useRunGraph } from "./run";
 import type { ActionRun, RunEvent, RunGraphView, RunView } from "./types";
 
@@ -97,7 +98,12 @@ function followRun(runId: string, queue: RunEventQueue, queryClient: QueryClient
     });
     // A finished run is read once more whole: the receipts' last outputs, its end.
     if (events.some((e) => finished.has(e.event_type))) void queryClient.invalidateQueries({ queryKey: runKey(runId) });
-    else refreshReceipts();
+    else {
+      if (waitingChanges(events.map((e) => e.event_type), queryClient.getQueryData<RunView>(runKey(runId))?.status)) {
+        void queryClient.invalidateQueries({ queryKey: runKey(runId) });
+      }
+      refreshReceipts();
+    }
   };
 
   // Each application redraws the canvas, which takes tens of milliseconds on a large graph:
@@ -164,4 +170,5 @@ const eventTypes = [
   "action.failed",
   "action.dead_lettered",
   "action.skipped",
+  "action.cancelled",
 ];
