@@ -20,10 +20,10 @@ type Publisher struct {
 
 // Publish freezes the draft as the next version (automation.Service.Publish, which also
 // indexes its triggers) and brings the workflow's schedules in line with it. Errors:
-// invalid (the draft's problems, Drafts.Validate's, or a cron expression schedules cannot run), conflict
-// (archived, or a concurrent publish),
-// unavailable (the version is published but its schedules could not be updated;
-// publishing or restoring again repairs them).
+// invalid (the draft's problems, Drafts.Validate's, or a cron expression schedules cannot
+// run), conflict (archived, or a concurrent publish), unavailable (the version is
+// published but its schedules could not be updated; publishing or restoring again repairs
+// them).
 func (p *Publisher) Publish(ctx context.Context, w *automation.Workflow, userID uuid.UUID,
 	description *string) (*automation.Version, error) {
 	if err := w.RequireLive(); err != nil {

@@ -138,9 +138,9 @@ type Schedules struct {
 // Sync makes the workflow's Temporal Schedules match the schedule triggers of its
 // current version, as stored now: it creates the missing ones, rewrites those whose trigger
 // changed (interval, cron, time zone, task queue), pauses disabled ones (every one while
-// the workflow is archived) and resumes enabled ones, and deletes those whose trigger the current version lacks. Schedules are found by
-// their ids, derived from every schedule trigger any version of the workflow had, so no
-// listing is needed. Running it again changes nothing. Errors: invalid (a cron expression
+// the workflow is archived) and resumes enabled ones, and deletes those whose trigger the
+// current version lacks. Schedules are found by their ids, derived from every schedule
+// trigger any version of the workflow had, so no listing is needed. Running it again changes nothing. Errors: invalid (a cron expression
 // schedules cannot run), internal, unavailable.
 func (s *Schedules) Sync(ctx context.Context, w *automation.Workflow) error {
 	fresh, err := s.Workflows.WorkflowOf(ctx, w.CompanyID, w.ID)

@@ -163,8 +163,8 @@ func serviceTypeByKey(tx *gorm.DB, companyID, projectID uuid.UUID, key string) (
 }
 
 // CreateClientService adds a service to a client in a project of its company and links the
-// two; a service due today or before is billed at once. Errors: invalid (each bad field; project_id of another company), conflict (deleted
-// client).
+// two; a service due today or before is billed at once. Errors: invalid (each bad field;
+// project_id of another company), conflict (deleted client).
 func (s *Service) CreateClientService(ctx context.Context, client *Client, f ClientServiceFields) (*TypedService, error) {
 	if client.Status == StatusDeleted {
 		return nil, models.Conflict("client_deleted")
@@ -295,7 +295,8 @@ func (s *Service) ClientServices(ctx context.Context, client *Client, statuses [
 
 // PatchClientService applies a patch and validates the result as a whole; a new project
 // must be of the client's company and is linked, a new type must be seen there. A service
-// left active and due today or before is billed at once. Errors: invalid (each bad field), not_found.
+// left active and due today or before is billed at once. Errors: invalid (each bad field),
+// not_found.
 func (s *Service) PatchClientService(ctx context.Context, cs *ClientService, f ClientServiceFields) (*TypedService, error) {
 	out := *cs
 	f.applyTo(&out)
