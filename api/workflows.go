@@ -176,7 +176,7 @@ func (s *Server) workflowPatch(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	w, err := s.Publisher.Patch(c, workflow(c), automation.WorkflowPatch{
+	w, err := s.Publisher.Patch(c, workflow(c), automation.WorkflowSettingsPatch{
 		Name: req.Name, Description: req.Description, Archived: req.Archived,
 	})
 	if err != nil {

@@ -69,7 +69,7 @@ func (p *Publisher) Restore(ctx context.Context, w *automation.Workflow, version
 // schedules and restoring resumes those its current version enables. Errors: invalid,
 // not_found, unavailable (changed, but the schedules could not be updated; patching
 // "archived" again repairs them).
-func (p *Publisher) Patch(ctx context.Context, w *automation.Workflow, patch automation.WorkflowPatch) (*automation.Workflow, error) {
+func (p *Publisher) Patch(ctx context.Context, w *automation.Workflow, patch automation.WorkflowSettingsPatch) (*automation.Workflow, error) {
 	out, err := p.Workflows.Patch(ctx, w, patch)
 	if err != nil || patch.Archived == nil {
 		return out, err

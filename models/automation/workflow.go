@@ -192,8 +192,8 @@ func (s *Service) List(ctx context.Context, projectID uuid.UUID, query string, a
 	return items, next, nil
 }
 
-// WorkflowPatch is a change of a workflow's own settings: nil fields stay as they are.
-type WorkflowPatch struct {
+// WorkflowSettingsPatch is a change of a workflow's own settings: nil fields stay as they are.
+type WorkflowSettingsPatch struct {
 	Name        *string
 	Description *string
 	// Archived archives the workflow (true) or restores it (false); either when it already
@@ -205,7 +205,7 @@ type WorkflowPatch struct {
 // workflow as saved. Archiving takes the workflow's triggers out of the trigger index
 // (Triggers skips archived workflows), so nothing starts it; schedules.Publisher.Patch also
 // pauses its Temporal Schedules. Errors: invalid (name, description), not_found.
-func (s *Service) Patch(ctx context.Context, w *Workflow, p WorkflowPatch) (*Workflow, error) {
+func (s *Service) Patch(ctx context.Context, w *Workflow, p WorkflowSettingsPatch) (*Workflow, error) {
 	now := s.now()
 	set := map[string]any{"updated_at": now}
 	if p.Name != nil {

@@ -74,7 +74,7 @@ export function useStartManualRun(workflowId: string) {
 export function usePatchWorkflow(workflowId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: components["schemas"]["WorkflowPatch"]) =>
+    mutationFn: (body: components["schemas"]["WorkflowSettingsPatch"]) =>
       data(api.PATCH("/api/v1/workflows/{workflow_id}", { params: { path: { workflow_id: workflowId } }, body })),
     onSuccess: (workflow) => queryClient.setQueryData(workflowKey(workflowId), workflow),
     onSettled: () => invalidateWorkflow(queryClient, workflowId),
