@@ -44,7 +44,7 @@ export function Layout() {
             <InboxBell />
           </Suspense>
           <LanguageSelect quiet />
-          <span className="muted" title={me.data?.email}>
+          <span className="muted person" title={me.data ? `${me.data.name} <${me.data.email}>` : undefined}>
             {me.data?.name || me.data?.email}
           </span>
           <button type="button" className="link" onClick={signOut}>

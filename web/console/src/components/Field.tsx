@@ -1,4 +1,5 @@
 import { useId, type InputHTMLAttributes } from "react";
+import { LengthLimit, atLengthLimit } from "./LengthLimit";
 import { fieldError, fieldInvalid } from "./ProblemAlert";
 
 type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
@@ -13,7 +14,8 @@ type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
 export function Field({ label, name, error, hint, ...input }: FieldProps) {
   const id = useId();
   const message = fieldError(error, name);
-  const described = [hint && `${id}-hint`, message && `${id}-error`].filter(Boolean).join(" ") || undefined;
+  const atLimit = atLengthLimit(input.value, input.maxLength);
+  const described = [hint && `${id}-hint`, atLimit && `${id}-limit`, message && `${id}-error`].filter(Boolean).join(" ") || undefined;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -23,6 +25,7 @@ export function Field({ label, name, error, hint, ...input }: FieldProps) {
           {hint}
         </small>
       )}
+      {atLimit && <LengthLimit id={`${id}-limit`} maxLength={input.maxLength!} />}
       {message && (
         <small id={`${id}-error`} className="field-error">
           {message}
