@@ -259,7 +259,7 @@ func TestConsoleSiteChatDesk(t *testing.T) {
 }
 
 // TestConsoleSiteChatWidgets: a widget made and changed in the console beside its live
-// preview, with the invitation templates the desk's invitations offer, its script to
+// preview (its icons SVG, as the widget draws them), with the invitation templates the desk's invitations offer, its script to
 // paste, and paused, resumed and archived; a Problem lands on the field it names.
 func TestConsoleSiteChatWidgets(t *testing.T) {
 	t.Parallel()
@@ -287,7 +287,8 @@ func TestConsoleSiteChatWidgets(t *testing.T) {
 	op.fill("Text of template 1", "10% off today")
 	op.waitJS("the preview to follow the form", preview(`p.querySelector(".widget-head b").textContent === "Ask <b>Ada</b>" &&
 		!p.querySelector(".widget-head b b") && p.innerText.includes("Replies within the hour") &&
-		p.querySelector(".widget-launcher").style.left === "20px" && p.querySelector(".widget-launcher").style.right === ""`))
+		p.querySelector(".widget-launcher").style.left === "20px" && p.querySelector(".widget-launcher").style.right === "" &&
+		p.querySelectorAll(".widget-launcher svg, .widget-attach svg, .widget-send svg").length === 3 && !/[\u2190-\u2BFF\u{1F000}-\u{1FAFF}]/u.test(p.textContent)`))
 	op.accessible("a new widget")
 	op.click("Create the widget")
 	op.fieldShows("Accent colour", "This is not in the form the field takes, like #2563eb.")

@@ -156,6 +156,17 @@ func TestSiteChatWidgets(t *testing.T) {
 			e.do(req{method: "POST", path: "/api/v1/projects/" + site.projectID + "/site-chat-widgets", token: site.owner.token,
 				body: map[string]any{"name": ""}}).expect(t, http.StatusBadRequest, "name")
 		})
+		t.Run("an accent colour that is not hex is refused on create and on patch, changing nothing", func(t *testing.T) {
+			before := e.do(req{method: "GET", path: "/api/v1/public/site-chat/widgets/" + site.publicKey + "/config"}).expect(t, http.StatusOK).str("accent_color")
+			e.do(req{method: "POST", path: "/api/v1/projects/" + site.projectID + "/site-chat-widgets", token: site.owner.token,
+				body: map[string]any{"accent_color": "blue"}}).expect(t, http.StatusBadRequest, "accent_color")
+			e.do(req{method: "PATCH", path: "/api/v1/site-chat-widgets/" + site.widget, token: site.owner.token,
+				body: map[string]any{"accent_color": "blue", "title": "Blue"}}).expect(t, http.StatusBadRequest, "accent_color")
+			cfg := e.do(req{method: "GET", path: "/api/v1/public/site-chat/widgets/" + site.publicKey + "/config"}).expect(t, http.StatusOK)
+			if cfg.str("accent_color") != before || cfg.str("title") == "Blue" {
+				t.Fatalf("a refused patch changed the widget: %s", cfg.Body)
+			}
+		})
 		t.Run("a paused widget is off the site: config, presence and its tokens", func(t *testing.T) {
 			v := e.visitor(site.publicKey, "paused-visitor-0123456789")
 			e.do(req{method: "PATCH", path: "/api/v1/site-chat-widgets/" + site.widget, token: site.owner.token, body: map[string]any{"status": "paused"}}).expect(t, http.StatusOK)

@@ -8,10 +8,13 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"agencyhub/api"
@@ -22,10 +25,12 @@ import (
 // shadow is the widget's shadow root, for scripts the test runs in the page.
 const shadow = `document.querySelector("[data-site-chat]").shadowRoot`
 
-// TestSiteChatWidgetInABrowser loads a plain page with the embed snippet in chromium: the
-// visitor's message reaches an operator socket, the operator's answer shows on the page as
-// text even when it looks like HTML, and monitoring loads the rrweb recorder, which sends
-// the page's text with the password masked and without its scripts.
+// TestSiteChatWidgetInABrowser loads a plain page with the embed snippet in chromium: its
+// icons are named SVG, not emoji; the visitor's message reaches an operator socket and shows
+// as sent, with no 404 on the way; a message the server refuses shows as failed and goes
+// with Retry; the operator's answer shows on the page as text even when it looks like HTML;
+// and monitoring loads the rrweb recorder, which sends the page's text with the password
+// masked and without its scripts.
 func TestSiteChatWidgetInABrowser(t *testing.T) {
 	t.Parallel()
 	ctx := browser(t)
@@ -46,13 +51,33 @@ func TestSiteChatWidgetInABrowser(t *testing.T) {
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 
+	var mu sync.Mutex
+	var missing []string
+	chromedp.ListenTarget(ctx, func(ev any) {
+		if r, ok := ev.(*network.EventResponseReceived); ok && r.Response.Status == http.StatusNotFound {
+			mu.Lock()
+			missing = append(missing, r.Response.URL)
+			mu.Unlock()
+		}
+	})
 	operator := e.operatorSocket(t, site.owner, "")
-	if err := chromedp.Run(ctx, chromedp.Navigate(page.URL)); err != nil {
+	if err := chromedp.Run(ctx, network.Enable(), chromedp.Navigate(page.URL)); err != nil {
 		t.Fatal(err)
 	}
 	waitJS(t, ctx, `document.querySelector("[data-site-chat]")?.getAttribute("data-connected") === "true"`)
 
-	// The visitor writes in the panel.
+	// Its buttons are named icons drawn as SVG: no emoji, which shows as a box without a font.
+	var icons struct {
+		Named bool
+		Text  string
+	}
+	run(t, ctx, `(() => { const r = `+shadow+`; return { text: [...r.children].filter(c => c.localName !== "style").map(c => c.textContent).join(),
+		named: ["button.l", "button.a", "button[type=submit]"].every(s => r.querySelector(s + " > svg") && r.querySelector(s).getAttribute("aria-label")) }; })()`, &icons)
+	if !icons.Named || regexp.MustCompile(`[\x{2190}-\x{2BFF}\x{1F000}-\x{1FAFF}]`).MatchString(icons.Text) {
+		t.Fatalf("the widget's buttons: named SVG %v, text %q", icons.Named, icons.Text)
+	}
+
+	// The visitor writes in the panel: the message shows as sent once the server has it.
 	run(t, ctx, `(() => { const r = `+shadow+`; r.querySelector("button.l").click();
 		r.querySelector("textarea").value = "Do you ship to Lisbon?"; r.querySelector("form").requestSubmit(); })()`)
 	got := operator.next("chat.message")
@@ -60,6 +85,25 @@ func TestSiteChatWidgetInABrowser(t *testing.T) {
 		t.Fatalf("operator got %s", got.Payload)
 	}
 	conversation := got.ConversationID.String()
+	waitJS(t, ctx, `(() => { const g = [...`+shadow+`.querySelectorAll(".g.visitor")]; return g.length === 1 &&
+		g[0].getAttribute("data-state") === "sent" && g[0].textContent === "Do you ship to Lisbon?Sent"; })()`)
+	mu.Lock()
+	if len(missing) > 0 {
+		t.Fatalf("the first message's page got 404 from %v", missing)
+	}
+	mu.Unlock()
+
+	// A message the server refuses (the widget is paused) shows as failed; Retry sends it.
+	e.do(req{method: "PATCH", path: "/api/v1/site-chat-widgets/" + site.widget, token: site.owner.token, body: map[string]any{"status": "paused"}}).expect(t, http.StatusOK)
+	run(t, ctx, `(() => { const r = `+shadow+`; r.querySelector("textarea").value = "Still there?"; r.querySelector("form").requestSubmit(); })()`)
+	waitJS(t, ctx, `[...`+shadow+`.querySelectorAll(".g.visitor")].some(g => g.getAttribute("data-state") === "failed" && g.querySelector("button")?.textContent === "Retry")`)
+	e.do(req{method: "PATCH", path: "/api/v1/site-chat-widgets/" + site.widget, token: site.owner.token, body: map[string]any{"status": "active"}}).expect(t, http.StatusOK)
+	waitJS(t, ctx, `document.querySelector("[data-site-chat]")?.getAttribute("data-connected") === "true"`)
+	run(t, ctx, shadow+`.querySelector(".g.visitor[data-state=failed] button").click()`)
+	if again := operator.next("chat.message"); body(again) != "Still there?" {
+		t.Fatalf("operator got %s after Retry", again.Payload)
+	}
+	waitJS(t, ctx, `[...`+shadow+`.querySelectorAll(".g.visitor")].map(g => g.getAttribute("data-state")).join() === "sent,sent"`)
 
 	// The answer shows as text: markup in it stays characters.
 	attack := `<img src=x onerror="window.__xss=1">Yes, in 3 days.`

@@ -10,7 +10,14 @@
   var BASE = new URL(tag.src, location.href).origin;
   var store = { get: function (s, k) { try { return s.getItem("sitechat:" + k); } catch (e) { return null; } },
     set: function (s, k, v) { try { s.setItem("sitechat:" + k, v); } catch (e) {} } };
-  var cfg, me = {}, ws, wsOpen = false, backoff = 500, seq = 0, queue = [], sent = {}, ui = {}, tracking, monitor, call;
+  var cfg, me = {}, ws, wsOpen = false, backoff = 500, seq = 0, queue = [], shown = {}, pending = {}, ui = {}, tracking, monitor, call;
+  // The widget's own texts; it has no languages of its own yet.
+  var TEXT = { sending: "Sending\u2026", sent: "Sent", failed: "Not sent.", retry: "Retry", send: "Send", attach: "Attach a file", message: "Message" };
+  // Icons are inline SVG: an emoji glyph is an empty box where the visitor has no emoji font.
+  var ICONS = {
+    chat: ["M12 3C6.5 3 2 6.6 2 11c0 2.4 1.3 4.5 3.4 6l-.9 4 4.6-2.4c.9.2 1.9.4 2.9.4 5.5 0 10-3.6 10-8s-4.5-8-10-8z"],
+    send: ["M2.5 20.5 22 12 2.5 3.5v6.5l13 2-13 2z"],
+    attach: ["M21 11.5l-8.6 8.6a5 5 0 0 1-7.1-7.1l8.6-8.6a3.3 3.3 0 0 1 4.7 4.7l-8.6 8.6a1.7 1.7 0 0 1-2.4-2.4l7.9-7.9", true] };
 
   function id() { return Date.now().toString(36) + "-" + (++seq) + "-" + Math.random().toString(36).slice(2, 8); }
   function randomID() {
@@ -28,8 +35,8 @@
   function send(type, payload, ids) {
     var e = { id: id(), type: type, sent_at: new Date().toISOString(), payload: payload || {} };
     for (var k in ids || {}) e[k] = ids[k];
-    if (wsOpen) { ws.send(JSON.stringify(e)); return true; }
-    return false;
+    if (wsOpen) { ws.send(JSON.stringify(e)); return e.id; }
+    return "";
   }
   function connect() {
     var u = cfg.endpoint_base.replace(/^http/, "ws") + "/ws?public_key=" + encodeURIComponent(KEY) +
@@ -46,6 +53,9 @@
     ws.onmessage = function (m) { var e; try { e = JSON.parse(m.data); } catch (x) { return; } receive(e); };
     ws.onclose = function () {
       wsOpen = false; state();
+      // A message the socket took but never answered may not have arrived: the visitor retries.
+      for (var k in pending) failed(pending[k]);
+      pending = {};
       // Exponential backoff with jitter; a refused token means presence must be posted again.
       setTimeout(function () { presence().then(connect, connect); }, backoff + Math.random() * backoff);
       backoff = Math.min(backoff * 2, 30000);
@@ -58,6 +68,8 @@
   function receive(e) {
     var p = e.payload || {};
     switch (e.type) {
+      case "ack": if (pending[e.id]) delivered(pending[e.id], p); delete pending[e.id]; break;
+      case "error": if (pending[e.id]) failed(pending[e.id]); delete pending[e.id]; break;
       case "chat.message": addMessage(p); break;
       case "chat.typing": if (ui.typing) ui.typing.textContent = p.typing ? "\u2026" : ""; break;
       case "operator.invite": invite(p, e); break;
@@ -119,25 +131,27 @@
     var side = cfg.position === "left" ? "left" : "right";
     var style = document.createElement("style");
     style.textContent = ":host{all:initial}*{box-sizing:border-box;font:14px/1.4 system-ui,sans-serif}" +
-      ".l{position:fixed;bottom:20px;" + side + ":20px;width:56px;height:56px;border-radius:50%;border:0;background:" + color + ";color:#fff;cursor:pointer;z-index:2147483646;font-size:24px}" +
+      ".l{position:fixed;bottom:20px;" + side + ":20px;width:56px;height:56px;border-radius:50%;border:0;background:" + color + ";color:#fff;cursor:pointer;z-index:2147483646;display:flex;align-items:center;justify-content:center}.l svg{width:28px;height:28px}" +
       ".p{position:fixed;bottom:86px;" + side + ":20px;width:340px;max-width:calc(100vw - 40px);height:460px;max-height:calc(100vh - 110px);background:#fff;color:#111;border-radius:12px;box-shadow:0 8px 30px rgba(0,0,0,.25);display:none;flex-direction:column;overflow:hidden;z-index:2147483647}" +
       ".p.o{display:flex}.h{background:" + color + ";color:#fff;padding:12px}.h b{display:block;font-weight:600}.m{flex:1;overflow:auto;padding:10px}.q video{display:block;width:100%;max-height:180px;margin-top:8px}" +
       ".g{margin:6px 0;padding:8px 10px;border-radius:10px;max-width:85%;white-space:pre-wrap;word-wrap:break-word;background:#f1f5f9}" +
       ".g.visitor{margin-left:auto;background:" + color + ";color:#fff}.g.system{font-style:italic;background:none;color:#555}" +
-      ".f{display:flex;border-top:1px solid #e5e7eb}.f textarea{flex:1;border:0;padding:10px;resize:none;height:48px}.f button,.q button{border:0;background:" + color + ";color:#fff;padding:0 14px;cursor:pointer}" +
+      ".f{display:flex;border-top:1px solid #e5e7eb}.f textarea{flex:1;border:0;padding:10px;resize:none;height:48px}.f button,.q button{border:0;background:" + color + ";color:#fff;padding:0 14px;cursor:pointer}.f button{display:flex;align-items:center}.f svg{width:20px;height:20px}" +
+      ".g small{display:block;text-align:right;font-size:11px;opacity:.85}.g[data-state=failed]{background:#b91c1c}.g small button{margin-left:6px;border:0;border-radius:4px;padding:1px 6px;font-size:11px;cursor:pointer}" +
       ".b{position:fixed;top:0;left:50%;transform:translateX(-50%);padding:6px 12px;background:#111;color:#fff;border-radius:0 0 8px 8px;z-index:2147483647}.b button{margin-left:8px;border:0;border-radius:4px;padding:2px 8px;cursor:pointer}" +
-      ".f .a{background:none;color:#555;font-size:18px;padding:0 8px}.g a{color:inherit}" +
+      ".f .a{background:none;color:#555;padding:0 8px}.g a{color:inherit}" +
       ".q{padding:10px;border-top:1px solid #e5e7eb;background:#fffbeb}.q div{margin-bottom:8px}.q button{padding:6px 12px;margin-right:6px;border-radius:6px}.q button+button{background:#6b7280}.t{height:16px;padding:0 10px;color:#666}";
-    var launcher = el("button", "l", "\u{1F4AC}");
-    launcher.setAttribute("aria-label", cfg.title || "Chat");
+    var launcher = el("button", "l");
+    launcher.appendChild(icon("chat")); launcher.setAttribute("aria-label", cfg.title || "Chat");
     var panel = el("div", "p"), head = el("div", "h");
     head.appendChild(el("b", "", cfg.title)); head.appendChild(el("span", "", cfg.subtitle));
     ui.list = el("div", "m"); ui.typing = el("div", "t"); ui.prompt = el("div");
-    var form = el("form", "f"), input = el("textarea"), button = el("button", "", "\u27A4");
-    var attach = el("button", "a", "\u{1F4CE}"), file = el("input");
-    input.setAttribute("aria-label", "Message"); button.type = "submit";
+    var form = el("form", "f"), input = el("textarea"), button = el("button");
+    var attach = el("button", "a"), file = el("input");
+    button.appendChild(icon("send")); attach.appendChild(icon("attach"));
+    input.setAttribute("aria-label", TEXT.message); button.type = "submit"; button.setAttribute("aria-label", TEXT.send);
     // Files: the visitor's go up once their conversation is open (the API opens it).
-    attach.type = "button"; attach.setAttribute("aria-label", "Attach a file"); file.type = "file"; file.hidden = true;
+    attach.type = "button"; attach.setAttribute("aria-label", TEXT.attach); file.type = "file"; file.hidden = true;
     attach.onclick = function () { file.click(); };
     file.onchange = function () { if (file.files[0]) upload(file.files[0]); file.value = ""; };
     form.appendChild(input); form.appendChild(file); form.appendChild(attach); form.appendChild(button);
@@ -149,11 +163,7 @@
       var body = input.value.trim();
       if (!body) return;
       input.value = "";
-      if (!send("chat.message", { body: body })) {
-        // The session's conversation opens with its first message.
-        api("POST", "/messages", { body: body, public_key: KEY, visit_session_id: me.visit_session_id, visitor_id: me.visitor_id })
-          .then(addMessage, function () { input.value = body; });
-      }
+      post({ body: body, row: el("div", "g visitor") });
     };
     input.onkeydown = function (ev) { if (ev.key === "Enter" && !ev.shiftKey) { ev.preventDefault(); form.requestSubmit(); } };
     input.oninput = throttle(function () { send("chat.typing", { typing: true }); }, 2000);
@@ -164,6 +174,15 @@
         send("call.request", { media_kind: video ? "video" : "audio", privacy_consent_accepted: true });
       }, function () {});
     } };
+  }
+  function icon(name) {
+    var ns = "http://www.w3.org/2000/svg", svg = document.createElementNS(ns, "svg"), path = document.createElementNS(ns, "path");
+    svg.setAttribute("viewBox", "0 0 24 24"); svg.setAttribute("aria-hidden", "true"); svg.setAttribute("focusable", "false");
+    path.setAttribute("d", ICONS[name][0]);
+    if (ICONS[name][1]) { path.setAttribute("fill", "none"); path.setAttribute("stroke", "currentColor"); path.setAttribute("stroke-width", "2"); path.setAttribute("stroke-linecap", "round"); }
+    else path.setAttribute("fill", "currentColor");
+    svg.appendChild(path);
+    return svg;
   }
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -181,21 +200,62 @@
   function upload(f) {
     var body = new FormData(); body.append("file", f);
     api("POST", "/conversations", { public_key: KEY, visit_session_id: me.visit_session_id, visitor_id: me.visitor_id }).then(function (c) {
-      me.conversation_id = c.conversation_id;
+      opened(c.conversation_id);
       return fetch(cfg.endpoint_base + "/conversations/" + c.conversation_id + "/attachments", { method: "POST", headers: { "X-Visitor-Token": me.visitor_token }, body: body });
     }).then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); }).then(addMessage).catch(function () {});
   }
+  // A visitor's message shows where it stands: sending, sent (the server's ack or answer) or
+  // failed, with Retry. The session's conversation opens with its first message.
+  function post(msg) {
+    var row = msg.row;
+    row.textContent = "";
+    row.setAttribute("data-author", "visitor");
+    row.appendChild(el("span", "", msg.body));
+    mark(msg, "sending");
+    if (!row.parentNode) { ui.list.appendChild(row); ui.list.scrollTop = ui.list.scrollHeight; }
+    var eid = send("chat.message", { body: msg.body });
+    if (eid) { pending[eid] = msg; return; }
+    api("POST", "/messages", { body: msg.body, public_key: KEY, visit_session_id: me.visit_session_id, visitor_id: me.visitor_id })
+      .then(function (m) { delivered(msg, m); }, function () { failed(msg); });
+  }
+  function mark(msg, st) {
+    msg.row.setAttribute("data-state", st);
+    if (msg.st) msg.st.remove();
+    msg.st = msg.row.appendChild(el("small", "", TEXT[st]));
+  }
+  function delivered(msg, m) {
+    // The socket may pass the message back before its ack: the row already drawn stays.
+    if (m.message_id && shown[m.message_id]) shown[m.message_id].remove();
+    shown[m.message_id] = msg.row;
+    opened(m.conversation_id);
+    mark(msg, "sent");
+  }
+  function failed(msg) {
+    mark(msg, "failed");
+    var retry = el("button", "", TEXT.retry);
+    retry.type = "button";
+    retry.onclick = function () { post(msg); };
+    msg.st.appendChild(retry);
+  }
+  // The widget asks for the messages only of a conversation it has seen open: the id
+  // presence reserves for the next one is unknown to the server until its first message.
+  function opened(conversation) {
+    if (!conversation) return;
+    me.conversation_id = conversation;
+    store.set(localStorage, "conv:" + KEY, conversation);
+  }
   function history() {
+    if (store.get(localStorage, "conv:" + KEY) !== me.conversation_id) return;
     api("GET", "/conversations/" + me.conversation_id + "/messages?limit=100").then(function (r) {
       (r.items || []).forEach(addMessage);
     }).catch(function () {});
   }
   function addMessage(m) {
-    if (!m || !m.message_id || sent[m.message_id]) return;
-    sent[m.message_id] = true;
-    if (m.conversation_id) me.conversation_id = m.conversation_id;
+    if (!m || !m.message_id || shown[m.message_id]) return;
+    opened(m.conversation_id);
     var files = m.attachments || [], row = el("div", "g " + (m.author_kind || ""), files.length ? null : m.body);
     row.setAttribute("data-author", m.author_kind || "");
+    shown[m.message_id] = row;
     files.forEach(function (a) {
       // The download answers as an attachment, so following the link keeps the page.
       var link = el("a", "", a.file_name);
