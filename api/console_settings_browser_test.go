@@ -124,6 +124,8 @@ func TestConsoleSettingsAccount(t *testing.T) {
 	tb.seeHeading("Sessions")
 	tb.see("Build server")
 	tb.see("This browser")
+	tb.waitJS("this browser's session to read as a browser on a system, its User-Agent on hover",
+		`[...document.querySelectorAll("td span[title]")].some((s) => s.title.startsWith("Mozilla/") && / on Linux$/.test(s.textContent))`)
 	tb.accessible("the sessions page")
 	tb.click("Revoke the session of Build server")
 	tb.click("Revoke")

@@ -4,6 +4,7 @@ import { ProblemAlert } from "../../components/ProblemAlert";
 import { formatTime } from "../../lib/time";
 import { useRevokeSession, useSessions, type SessionView } from "./account";
 import { AskFirst } from "../../components/AskFirst";
+import { deviceOf } from "./device";
 import "./texts";
 
 /** SessionsPage lists where the person is signed in and ends the sessions they do not
@@ -32,12 +33,14 @@ export function SessionsPage() {
 function SessionRow({ session }: { session: SessionView }) {
   const { t, i18n } = useTranslation("settings");
   const revoke = useRevokeSession();
-  const device = session.device_label || t(`client_${session.client_type}`);
+  const label = session.device_label || t(`client_${session.client_type}`);
+  const read = deviceOf(label);
+  const device = read ? (read.os ? t("browserOn", read) : read.browser) : label;
   return (
     <tr>
       <td>
-        {device}
-        {session.is_current && <span className="badge ok current-session">{t("thisSession")}</span>}
+        <span title={label}>{device}</span>{" "}
+        {session.is_current && <span className="badge ok">{t("thisSession")}</span>}
       </td>
       <td>{t(`client_${session.client_type}`)}</td>
       <td>{session.ip_address || "—"}</td>
