@@ -30,6 +30,13 @@ describe("schemaValidator", () => {
     ]);
   });
 
+  it("words a pattern by the field's example where the schema gives one", () => {
+    const provider = load("ai.model_provider.metadata.json");
+    const words: SchemaErrorText = (key, values) => `${key} ${values.example ?? values.limit ?? ""}`.trim();
+    const { errors } = schemaValidator(provider, words).validateFormData({ base_url: "ftp://nowhere" }, provider);
+    expect(errors.find((e) => e.property === ".base_url")?.message).toBe("patternExample https://api.openai.com/v1");
+  });
+
   it("finds nothing wrong with valid data", () => {
     const bot = load("messenger_a.bot.auth.json");
     expect(schemaValidator(bot, text).validateFormData({ bot_token: "123:abc" }, bot).errors).toEqual([]);

@@ -9,7 +9,20 @@ import { Validator, type OutputUnit, type Schema } from "@cfworker/json-schema";
 import { toErrorSchema, type RJSFSchema, type RJSFValidationError, type ValidatorType } from "@rjsf/utils";
 
 /** The words of an error, by its keyword; texts.ts has them in en and ru. */
-export type SchemaErrorKey = "required" | "minLength" | "maxLength" | "pattern" | "format" | "minimum" | "maximum" | "enum" | "type" | "anyOf" | "notUsed" | "invalid";
+export type SchemaErrorKey =
+  | "required"
+  | "minLength"
+  | "maxLength"
+  | "pattern"
+  | "patternExample"
+  | "format"
+  | "minimum"
+  | "maximum"
+  | "enum"
+  | "type"
+  | "anyOf"
+  | "notUsed"
+  | "invalid";
 export type SchemaErrorText = (key: SchemaErrorKey, values: Record<string, string | number>) => string;
 
 const validators = new WeakMap<object, Validator>();
@@ -43,6 +56,12 @@ function property(instanceLocation: string, child?: string): string {
   return parts.map((p) => "." + decodeURIComponent(p)).join("");
 }
 
+/** exampleOf is the first of a schema's examples, where it gives a text one. */
+function exampleOf(schema: unknown): string | undefined {
+  const examples = typeof schema === "object" && schema !== null ? (schema as { examples?: unknown }).examples : undefined;
+  return Array.isArray(examples) && typeof examples[0] === "string" ? examples[0] : undefined;
+}
+
 const known = new Set<string>(["minLength", "maxLength", "pattern", "format", "minimum", "maximum", "enum", "type", "anyOf"]);
 
 /** errorsOf words each failure the person can fix where it is: one error a field. */
@@ -58,8 +77,14 @@ export function errorsOf(schema: RJSFSchema, units: OutputUnit[], text: SchemaEr
       continue;
     }
     const value = at(schema, u.keywordLocation);
-    const key: SchemaErrorKey = u.keyword === "false" ? "notUsed" : known.has(u.keyword) ? (u.keyword as SchemaErrorKey) : "invalid";
+    let key: SchemaErrorKey = u.keyword === "false" ? "notUsed" : known.has(u.keyword) ? (u.keyword as SchemaErrorKey) : "invalid";
     const values: Record<string, string | number> = typeof value === "number" || typeof value === "string" ? { limit: value } : {};
+    // A pattern says nothing a person reads; the field's own example does.
+    const example = key === "pattern" ? exampleOf(at(schema, u.keywordLocation.replace(/\/pattern$/, ""))) : undefined;
+    if (example !== undefined) {
+      key = "patternExample";
+      values.example = example;
+    }
     out.push({ name: u.keyword, property: property(u.instanceLocation), message: text(key, values), stack: u.error, schemaPath: u.keywordLocation });
   }
   return out;
