@@ -138,7 +138,11 @@ func ruleOf(k jsonschema.ErrorKind) (Rule, string) {
 		}
 		return RuleEnum, strings.Join(allowed, ", ")
 	case *kind.Const:
-		return RuleEnum, fmt.Sprint(k.Want)
+		// An empty constant is the "or nothing" branch of an anyOf: naming it as the one
+		// allowed value would mislead.
+		if want := fmt.Sprint(k.Want); want != "" {
+			return RuleEnum, want
+		}
 	case *kind.Format:
 		return RuleFormat, k.Want
 	case *kind.Type:
