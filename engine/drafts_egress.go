@@ -4,63 +4,27 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
-	"sort"
-	"strings"
 
 	"agencyhub/activities/egress"
 	"agencyhub/models"
 	"agencyhub/models/automation"
 )
 
-// egressDiagnostics flags every URL of an action's config (a field named url or ending in
-// _url) whose host, as written, the egress policy refuses: every run would fail on it. A
-// host with a template in it is known only when a run renders it, and is left to the run.
+// egressDiagnostics flags every URL of an action's config (models.URLHosts) whose host, as
+// written, the egress policy refuses: every run would fail on it.
 func (d *Drafts) egressDiagnostics(ctx context.Context, a automation.Action, flagged map[string]bool) []automation.Diagnostic {
-	var fields []string
-	for field := range a.Config {
-		if field == "url" || strings.HasSuffix(field, "_url") {
-			fields = append(fields, field)
-		}
-	}
-	sort.Strings(fields)
 	var ds []automation.Diagnostic
-	for _, field := range fields {
-		raw, ok := a.Config[field].(string)
-		if !ok || flagged[a.ActionKey+" config."+field] {
-			continue
-		}
-		host, literal := literalHost(raw)
-		if !literal {
+	for _, u := range models.URLHosts(a.Config) {
+		if flagged[a.ActionKey+" config."+u.Field] {
 			continue
 		}
 		var refused *egress.RefusedError
-		if errors.As(d.Egress.CheckLiteral(host), &refused) {
+		if errors.As(d.Egress.CheckLiteral(u.Host), &refused) {
 			ds = append(ds, automation.Diagnostic{Severity: automation.SeverityError, Code: "egress_refused",
-				Message: egressRefusedText(models.Language(ctx), host, refused.Reason), ActionKey: a.ActionKey, Field: "config." + field})
+				Message: egressRefusedText(models.Language(ctx), u.Host, refused.Reason), ActionKey: a.ActionKey, Field: "config." + u.Field})
 		}
 	}
 	return ds
-}
-
-// literalHost is the host of an absolute URL whose scheme and authority hold no template.
-func literalHost(raw string) (string, bool) {
-	scheme, rest, ok := strings.Cut(raw, "://")
-	if !ok || strings.Contains(scheme, "{{") {
-		return "", false
-	}
-	authority := rest
-	if end := strings.IndexAny(rest, "/?#"); end >= 0 {
-		authority = rest[:end]
-	}
-	if strings.Contains(authority, "{{") {
-		return "", false
-	}
-	u, err := url.Parse(scheme + "://" + authority)
-	if err != nil || u.Hostname() == "" {
-		return "", false
-	}
-	return u.Hostname(), true
 }
 
 // egressReasonsRu words egress.RefusedError's reasons in Russian.

@@ -3,8 +3,6 @@ package integration
 import (
 	"context"
 	"encoding/json"
-	"net/url"
-	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -119,27 +117,22 @@ func invalidSettings(fields ...[]string) error {
 	return models.Invalid("invalid_dependency_settings", all...)
 }
 
-// refusedURLs answers invalid (egress_refused) naming each metadata URL (a field url or
-// *_url) whose host RefusedHost refuses: a local model's base URL, say, which the operator
-// has not allowed.
+// refusedURLs answers invalid (egress_refused) naming each metadata URL (models.URLHosts)
+// whose host RefusedHost refuses: a local model's base URL, say, which the operator has not
+// allowed.
 func (s *Service) refusedURLs(metadata map[string]any) error {
 	if s.RefusedHost == nil {
 		return nil
 	}
 	var fields []string
-	for field, v := range metadata {
-		raw, ok := v.(string)
-		if !ok || field != "url" && !strings.HasSuffix(field, "_url") {
-			continue
-		}
-		if u, err := url.Parse(raw); err == nil && u.Hostname() != "" && s.RefusedHost(u.Hostname()) != nil {
-			fields = append(fields, "metadata."+field)
+	for _, u := range models.URLHosts(metadata) {
+		if s.RefusedHost(u.Host) != nil {
+			fields = append(fields, "metadata."+u.Field)
 		}
 	}
 	if len(fields) == 0 {
 		return nil
 	}
-	sort.Strings(fields)
 	return models.Invalid("egress_refused", fields...)
 }
 
