@@ -15,7 +15,7 @@ describe("schemaValidator", () => {
       expect.arrayContaining([
         [".from", "required"],
         [".port", "maximum 65535"],
-        [".host", "anyOf"],
+        [".host", "example"],
       ]),
     );
   });
@@ -34,7 +34,14 @@ describe("schemaValidator", () => {
     const provider = load("ai.model_provider.metadata.json");
     const words: SchemaErrorText = (key, values) => `${key} ${values.example ?? values.limit ?? ""}`.trim();
     const { errors } = schemaValidator(provider, words).validateFormData({ base_url: "ftp://nowhere" }, provider);
-    expect(errors.find((e) => e.property === ".base_url")?.message).toBe("patternExample https://api.openai.com/v1");
+    expect(errors.find((e) => e.property === ".base_url")?.message).toBe("example https://api.openai.com/v1");
+  });
+
+  it("words a choice of forms by the field's example", () => {
+    const bot = load("messenger_a.bot.metadata.json");
+    const words: SchemaErrorText = (key, values) => `${key} ${values.example ?? ""}`.trim();
+    const { errors } = schemaValidator(bot, words).validateFormData({ api_base_url: "ftp://nowhere" }, bot);
+    expect(errors.map((e) => [e.property, e.message])).toEqual([[".api_base_url", "example https://bot-api.example.com"]]);
   });
 
   it("finds nothing wrong with valid data", () => {

@@ -14,7 +14,7 @@ export type SchemaErrorKey =
   | "minLength"
   | "maxLength"
   | "pattern"
-  | "patternExample"
+  | "example"
   | "format"
   | "minimum"
   | "maximum"
@@ -79,10 +79,11 @@ export function errorsOf(schema: RJSFSchema, units: OutputUnit[], text: SchemaEr
     const value = at(schema, u.keywordLocation);
     let key: SchemaErrorKey = u.keyword === "false" ? "notUsed" : known.has(u.keyword) ? (u.keyword as SchemaErrorKey) : "invalid";
     const values: Record<string, string | number> = typeof value === "number" || typeof value === "string" ? { limit: value } : {};
-    // A pattern says nothing a person reads; the field's own example does.
-    const example = key === "pattern" ? exampleOf(at(schema, u.keywordLocation.replace(/\/pattern$/, ""))) : undefined;
+    // A pattern, or a choice of forms, says nothing a person reads; the field's own example
+    // does.
+    const example = key === "pattern" || key === "anyOf" ? exampleOf(at(schema, u.keywordLocation.replace(/\/(pattern|anyOf)$/, ""))) : undefined;
     if (example !== undefined) {
-      key = "patternExample";
+      key = "example";
       values.example = example;
     }
     out.push({ name: u.keyword, property: property(u.instanceLocation), message: text(key, values), stack: u.error, schemaPath: u.keywordLocation });
