@@ -109,6 +109,7 @@ type apiKeyView struct {
 	CreatedAt  time.Time  `json:"created_at"`
 	LastUsedAt *time.Time `json:"last_used_at"`
 	ExpiresAt  *time.Time `json:"expires_at"`
+	RevokedAt  *time.Time `json:"revoked_at"`
 }
 
 func viewAPIKey(k auth.APIKey) apiKeyView {
@@ -119,6 +120,7 @@ func viewAPIKey(k auth.APIKey) apiKeyView {
 		CreatedAt:  k.CreatedAt,
 		LastUsedAt: k.LastUsedAt,
 		ExpiresAt:  k.ExpiresAt,
+		RevokedAt:  k.RevokedAt,
 	}
 }
 

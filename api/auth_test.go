@@ -871,8 +871,13 @@ func TestAPIKeys(t *testing.T) {
 				t.Fatalf("delete answered %s", r.Body)
 			}
 			e.do(req{method: "GET", path: "/api/v1/auth/me", apiKey: key}).expect(t, http.StatusUnauthorized, "api_key")
-			if items := list().items(); len(items) != 0 {
-				t.Fatalf("revoked key still listed: %v", items)
+			items := list().items()
+			if len(items) != 1 {
+				t.Fatalf("the revoked key is not listed: %v", items)
+			}
+			revoked, _ := items[0]["revoked_at"].(string)
+			if at, err := time.Parse(time.RFC3339, revoked); err != nil || !at.Equal(e.now) {
+				t.Fatalf("revoked_at = %q, want %s", revoked, e.now.Format(time.RFC3339))
 			}
 			e.do(req{method: "DELETE", path: "/api/v1/auth/api-keys/" + keyID, token: u.token}).expect(t, http.StatusNotFound)
 		})

@@ -85,10 +85,10 @@ func TestConsoleSettingsIntegration(t *testing.T) {
 }
 
 // TestConsoleSettingsAccount: a new person creates an API key and sees it once (after a
-// reload it is masked), revokes it, revokes a session of theirs elsewhere, adds a member,
-// changes her role and removes her, rotates a project's hook secret (shown once), writes a
-// message template against its preview, and switches the console and the account to
-// Russian in the profile. axe-core checks each settings page on the way.
+// reload it is masked), revokes it (it stays listed as revoked), revokes a session of
+// theirs elsewhere, adds a member, changes her role and removes her, rotates a project's
+// hook secret (shown once), writes a message template against its preview, and switches
+// the console and the account to Russian in the profile. axe-core checks each settings page on the way.
 func TestConsoleSettingsAccount(t *testing.T) {
 	t.Parallel()
 	site := newConsoleSite(t)
@@ -114,7 +114,8 @@ func TestConsoleSettingsAccount(t *testing.T) {
 	tb.accessible("the API keys page")
 	tb.click("Revoke the key CI deploys")
 	tb.click("Revoke")
-	tb.see("No API key yet.")
+	tb.see("Revoked ")
+	tb.see("CI deploys")
 	site.do(req{method: "GET", path: "/api/v1/auth/me", apiKey: key}).expect(t, http.StatusUnauthorized)
 
 	elsewhere := site.do(req{method: "POST", path: "/api/v1/auth/login", body: map[string]any{

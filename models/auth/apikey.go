@@ -55,10 +55,11 @@ func (s *Service) CreateAPIKey(ctx context.Context, userID uuid.UUID, name strin
 	return k, secret, nil
 }
 
-// APIKeys lists a user's live keys.
+// APIKeys lists a user's keys, the revoked ones too: a key that stops working leaves a
+// record of when.
 func (s *Service) APIKeys(ctx context.Context, userID uuid.UUID, page models.PageRequest) ([]APIKey, string, error) {
 	var rows []APIKey
-	q := s.DB.WithContext(ctx).Where("user_id = ? AND revoked_at IS NULL", userID)
+	q := s.DB.WithContext(ctx).Where("user_id = ?", userID)
 	if err := page.Apply(q, "id").Find(&rows).Error; err != nil {
 		return nil, "", models.Internal("list api keys: %w", err)
 	}

@@ -9,7 +9,7 @@ import { useApiKeys, useCreateApiKey, useRevokeApiKey, type ApiKeyView } from ".
 import { AskFirst } from "../../components/AskFirst";
 import "./texts";
 
-/** ApiKeysPage creates API keys, each shown once, and revokes them. */
+/** ApiKeysPage creates API keys, each shown once, and revokes them; a revoked key stays listed as a record. */
 export function ApiKeysPage() {
   const { t } = useTranslation("settings");
   const tc = useTranslation().t;
@@ -80,14 +80,20 @@ function ApiKeyRow({ apiKey }: { apiKey: ApiKeyView }) {
       <td>{apiKey.last_used_at ? when(apiKey.last_used_at) : t("neverUsed")}</td>
       <td>{apiKey.expires_at ? when(apiKey.expires_at) : t("never")}</td>
       <td className="row-actions">
-        <AskFirst
-          label={t("revoke")}
-          name={t("revokeKeyNamed", { name: apiKey.name })}
-          question={t("revokeKeyQuestion")}
-          pending={revoke.isPending}
-          onConfirm={() => revoke.mutate(apiKey.api_key_id)}
-        />
-        <ProblemAlert error={revoke.error} />
+        {apiKey.revoked_at ? (
+          <span className="muted">{t("revokedOn", { when: when(apiKey.revoked_at) })}</span>
+        ) : (
+          <>
+            <AskFirst
+              label={t("revoke")}
+              name={t("revokeKeyNamed", { name: apiKey.name })}
+              question={t("revokeKeyQuestion")}
+              pending={revoke.isPending}
+              onConfirm={() => revoke.mutate(apiKey.api_key_id)}
+            />
+            <ProblemAlert error={revoke.error} />
+          </>
+        )}
       </td>
     </tr>
   );
