@@ -14,10 +14,11 @@ import (
 )
 
 // TestConsoleWorkflowRenameArchiveAndSignOut: a person renames a workflow and describes it
-// from its page, archives it after reading what that does (it leaves the list, shows under
-// the archived filter, and is restored from there); the endpoint's deliveries keep Replay
-// inside their card at 1400 and 1000 px in both languages, a long delivery id cut with its
-// whole text on hover; and after signing out no request to the API answers 401.
+// from its page, archives it after reading what that does (its Run button says to restore
+// it, it leaves the list, shows under the archived filter, and is restored from there); the
+// endpoint's deliveries keep Replay inside their card at 1400 and 1000 px in both
+// languages, a long delivery id cut with its whole text on hover; and after signing out no
+// request to the API answers 401.
 func TestConsoleWorkflowRenameArchiveAndSignOut(t *testing.T) {
 	s := newConsoleSite(t)
 	u, projectID := s.member("Ada")
@@ -49,6 +50,7 @@ func TestConsoleWorkflowRenameArchiveAndSignOut(t *testing.T) {
 	tb.see("its webhook endpoints stop taking deliveries and its schedules pause")
 	tb.click("Archive")
 	tb.see("Archived")
+	tb.see("Restore the workflow to run it.")
 	tb.click("Workflows")
 	tb.at("/workflows")
 	tb.see("No workflows in this project yet")

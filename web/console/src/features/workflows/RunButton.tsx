@@ -12,6 +12,8 @@ type RunButtonProps = {
   /** name, when given, goes into the button's name (a list has one per workflow). */
   name?: string;
   published: boolean;
+  /** archived workflows do not run until they are restored. */
+  archived: boolean;
   /** manual says whether the published version starts with a manual start; undefined
    * while that is being read. */
   manual: boolean | undefined;
@@ -19,11 +21,11 @@ type RunButtonProps = {
 
 /** RunButton starts a run of the published version by hand: it asks for the input in a
  * dialog and opens the run's inspector; where the workflow cannot be run so, it says why. */
-export function RunButton({ workflowId, name, published, manual }: RunButtonProps) {
+export function RunButton({ workflowId, name, published, archived, manual }: RunButtonProps) {
   const { t } = useTranslation("workflows");
   const [open, setOpen] = useState(false);
   const reasonId = useId();
-  const reason = !published ? t("runNotPublished") : manual === false ? t("runNoManualStart") : "";
+  const reason = archived ? t("runArchived") : !published ? t("runNotPublished") : manual === false ? t("runNoManualStart") : "";
   return (
     <span className="run-button">
       <button

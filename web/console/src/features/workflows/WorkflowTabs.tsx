@@ -31,7 +31,14 @@ export function WorkflowTabs({ workflowId, children }: { workflowId: string; chi
         <NavLink to={`${base}/webhooks`}>{t("tabWebhooks")}</NavLink>
         <NavLink to={`${base}/import`}>{t("tabImport")}</NavLink>
       </nav>
-      {workflow && <RunButton workflowId={workflowId} published={published} manual={published ? current && !!manualTrigger(current.actions) : false} />}
+      {workflow && (
+        <RunButton
+          workflowId={workflowId}
+          published={published}
+          archived={!!workflow.archived_at}
+          manual={published ? current && !!manualTrigger(current.actions) : false}
+        />
+      )}
       {workflow && <AskEmployeeLink projectId={workflow.project_id} about={{ workflowId }} />}
       {workflow && <WorkflowSettings workflow={workflow} />}
       {children && <div className="workflow-tabs-actions">{children}</div>}

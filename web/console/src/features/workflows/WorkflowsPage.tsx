@@ -128,6 +128,7 @@ function WorkflowRow({ workflow }: { workflow: WorkflowListItem }) {
           workflowId={workflow.workflow_id}
           name={workflow.name}
           published={workflow.status === "published"}
+          archived={!!workflow.archived_at}
           manual={workflow.trigger_types.includes("manual.trigger")}
         />
       </td>
