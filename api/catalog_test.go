@@ -52,8 +52,9 @@ func TestCatalogEndpoints(t *testing.T) {
 				t.Errorf("%s: config_schema_json %v", key, it["config_schema_json"])
 			}
 		}
-		if !slices.Equal(got, want) || len(got) != 19 {
-			t.Fatalf("action types %v, want the 19 of the catalog %v", got, want)
+		// The specification's 19, and condition.switch and data.set of the workflow language.
+		if !slices.Equal(got, want) || len(got) != 21 {
+			t.Fatalf("action types %v, want the 21 of the catalog %v", got, want)
 		}
 	})
 	t.Run("an action whose credential is optional needs no provider", func(t *testing.T) {

@@ -51,6 +51,18 @@ func messengerSend(key string, config map[string]any) automation.Action {
 	return action(key, activities.ActionMessengerASendMessage, config)
 }
 
+func switchOn(key string, withDefault bool, cases ...automation.SwitchCase) automation.Action {
+	list := make([]any, len(cases))
+	for i, c := range cases {
+		list[i] = map[string]any{"name": c.Name, "text": c.Text}
+	}
+	return action(key, automation.TypeSwitch, map[string]any{"cases": list, "default": withDefault})
+}
+
+func dataSet(key string, fields map[string]any) automation.Action {
+	return action(key, automation.TypeDataSet, map[string]any{"fields": fields})
+}
+
 func edge(from, to string) automation.Connection { return automation.Connection{From: from, To: to} }
 
 func branch(from, to, b string) automation.Connection {

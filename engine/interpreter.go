@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
@@ -42,12 +45,13 @@ type interpreter struct {
 	disconnected workflow.Context
 }
 
-// Interpret is the one generic workflow: it executes any workflow graph. Trigger, condition
-// and stop actions are evaluated here; delay.wait is a durable timer; every other action is
-// an activity named by its action type key. Independent branches run in parallel; an action
-// with several incoming connections runs once all of them are resolved, if any was taken;
-// actions on untaken branches are skipped. A failed action fails the run: actions already
-// running finish, nothing new starts.
+// Interpret is the one generic workflow: it executes any workflow graph. Trigger,
+// condition, switch, data and stop actions are evaluated here; delay.wait is a durable
+// timer; every other action is an activity named by its action type key. Independent
+// branches run in parallel; an action with several incoming connections runs once all of
+// them are resolved, if any was taken; actions on untaken branches are skipped. A failed
+// action takes its error path where it has one; otherwise it fails the run: actions
+// already running finish, nothing new starts.
 func Interpret(ctx workflow.Context, in RunInput) error {
 	r := &interpreter{
 		ctx: ctx, in: in,
@@ -154,7 +158,11 @@ func (r *interpreter) resolve(key string, take func(c automation.Connection) boo
 	}
 }
 
-func takeAll(automation.Connection) bool  { return true }
+// takeBranch takes the connections of one branch; takeNone takes none.
+func takeBranch(branch string) func(automation.Connection) bool {
+	return func(c automation.Connection) bool { return c.Branch == branch }
+}
+
 func takeNone(automation.Connection) bool { return false }
 
 // trigger completes the starting trigger with the payload; other triggers did not fire.
@@ -195,17 +203,20 @@ func (r *interpreter) succeed(a automation.Action, output, providerResponse map[
 		if output["result"] == true {
 			branch = automation.BranchTrue
 		}
-		r.resolve(a.ActionKey, func(c automation.Connection) bool { return c.Branch == branch })
+		r.resolve(a.ActionKey, takeBranch(branch))
+	case automation.TypeSwitch:
+		branch, _ := output["case"].(string)
+		r.resolve(a.ActionKey, takeBranch(branch))
 	case automation.TypeBotReply:
 		branch := ""
 		if output["timed_out"] == true {
 			branch = automation.BranchTimeout
 		}
-		r.resolve(a.ActionKey, func(c automation.Connection) bool { return c.Branch == branch })
+		r.resolve(a.ActionKey, takeBranch(branch))
 	case automation.TypeStop:
 		r.resolve(a.ActionKey, takeNone)
 	default:
-		r.resolve(a.ActionKey, takeAll)
+		r.resolve(a.ActionKey, takeBranch(""))
 	}
 	r.action(automation.ActionUpdate{
 		ActionKey:        a.ActionKey,
@@ -217,25 +228,68 @@ func (r *interpreter) succeed(a automation.Action, output, providerResponse map[
 	r.event("action.succeeded", a.ActionKey, string(automation.ActionSucceeded), "", nil)
 }
 
+// fail finishes an action that failed for good (after its retry policy). Where the action
+// has an error path, the run goes on along it with the failure as steps.<key>.error;
+// otherwise the run fails: actions already running finish, nothing new starts.
 func (r *interpreter) fail(a automation.Action, status automation.ActionStatus, f *activities.Failure) {
 	now := workflow.Now(r.ctx)
 	if f.RetryClass == activities.ClassCanceled && r.ctx.Err() != nil {
 		status = automation.ActionCancelled // interrupted by the run's cancellation, not failed
 	}
 	r.status[a.ActionKey] = status
-	r.resolve(a.ActionKey, takeNone)
-	if r.failure == "" {
-		r.failure = fmt.Sprintf("action %s failed: %s", a.ActionKey, f.HumanReason)
+	data := map[string]any{"retry_class": f.RetryClass, "reason_code": f.ReasonCode}
+	var output map[string]any
+	if status != automation.ActionCancelled && r.hasErrorPath(a.ActionKey) {
+		output = map[string]any{"error": errorOutput(f)}
+		r.outputs[a.ActionKey] = output
+		r.resolve(a.ActionKey, takeBranch(automation.BranchError))
+		data["handled"] = true
+	} else {
+		r.resolve(a.ActionKey, takeNone)
+		if r.failure == "" {
+			r.failure = fmt.Sprintf("action %s failed: %s", a.ActionKey, f.HumanReason)
+		}
 	}
 	r.action(automation.ActionUpdate{
-		ActionKey: a.ActionKey, Status: status, Error: f.HumanReason, RetryClass: f.RetryClass,
+		ActionKey: a.ActionKey, Status: status, Output: output, Error: f.HumanReason, RetryClass: f.RetryClass,
 		ProviderResponse: f.ProviderResponse, Diagnostics: diagnostics(f), FinishedAt: &now,
 	})
-	data := map[string]any{"retry_class": f.RetryClass, "reason_code": f.ReasonCode}
 	if len(f.ReasonArgs) > 0 {
 		data["reason_args"] = f.ReasonArgs
 	}
 	r.event("action."+string(status), a.ActionKey, string(status), f.HumanReason, data)
+}
+
+// hasErrorPath reports whether a connection with branch "error" leaves the action.
+func (r *interpreter) hasErrorPath(key string) bool {
+	return slices.ContainsFunc(r.in.Graph.Connections, func(c automation.Connection) bool {
+		return c.From == key && c.Branch == automation.BranchError
+	})
+}
+
+// errorOutput is steps.<key>.error of an action whose failure its error path handles.
+func errorOutput(f *activities.Failure) map[string]any {
+	out := map[string]any{"message": f.HumanReason, "retry_class": f.RetryClass, "reason_code": f.ReasonCode}
+	if code, ok := f.ProviderResponse["status_code"]; ok {
+		out["status_code"] = code
+	}
+	return out
+}
+
+// earlierFailure is the failure of an action that failed in an earlier execution of a
+// resumed run, as its error path recorded it where it had one.
+func earlierFailure(prior ResumedAction) *activities.Failure {
+	f := activities.Fail(activities.ClassPermanent, "failed_earlier",
+		"the action failed in an earlier execution of this run", "Retry this action")
+	if e, ok := prior.Output["error"].(map[string]any); ok {
+		f.HumanReason, _ = e["message"].(string)
+		f.RetryClass, _ = e["retry_class"].(string)
+		f.ReasonCode, _ = e["reason_code"].(string)
+		if code, ok := e["status_code"]; ok {
+			f.ProviderResponse = map[string]any{"status_code": code}
+		}
+	}
+	return f
 }
 
 // diagnostics is the ActionRunView.diagnostics object of a failure.
@@ -251,18 +305,63 @@ func diagnostics(f *activities.Failure) map[string]any {
 	return d
 }
 
-// conditionFailure classifies a condition that could not be evaluated: a value it reads
-// that the run lacks is named, in words; any other error keeps expr's.
+// conditionFailure classifies a condition (or a switch case, or a data field) that could
+// not be evaluated: a value it reads that the run lacks is named, in words; any other error
+// keeps expr's.
 func conditionFailure(err error) *activities.Failure {
 	var missing *automation.MissingValueError
 	if !errors.As(err, &missing) {
 		return activities.Fail(activities.ClassValidation, "condition_error", err.Error(), "Correct the condition's expression")
 	}
-	args := map[string]string{"path": missing.Path}
-	reason, next, _ := automation.FailureText("en", automation.ReasonMissingValue, args)
-	f := activities.Fail(activities.ClassValidation, automation.ReasonMissingValue, reason, next)
+	return recordedFailure(automation.ReasonMissingValue, map[string]string{"path": missing.Path})
+}
+
+// recordedFailure is a validation failure the interpreter words itself, in English as the
+// run records it (automation.FailureText words it for other readers).
+func recordedFailure(reasonCode string, args map[string]string) *activities.Failure {
+	reason, next, _ := automation.FailureText("en", reasonCode, args)
+	f := activities.Fail(activities.ClassValidation, reasonCode, reason, next)
 	f.ReasonArgs = args
 	return f
+}
+
+// switchCase is the branch a condition.switch takes: the name of its first case whose
+// expression is true, else default where it is on; with neither it fails.
+func switchCase(config, scope map[string]any) (string, *activities.Failure) {
+	for _, c := range automation.SwitchCases(config) {
+		ok, err := automation.EvalCondition(c.Text, scope)
+		if err != nil {
+			return "", conditionFailure(err)
+		}
+		if ok {
+			return c.Name, nil
+		}
+	}
+	if on, _ := config["default"].(bool); on {
+		return automation.BranchDefault, nil
+	}
+	return "", recordedFailure(automation.ReasonNoCaseMatched, nil)
+}
+
+// dataFields is a data.set's output: each field's expression's value, within
+// automation.MaxExpressionValueBytes together.
+func dataFields(config, scope map[string]any) (map[string]any, *activities.Failure) {
+	fields, _ := config["fields"].(map[string]any)
+	out := make(map[string]any, len(fields))
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
+		text, _ := fields[name].(string)
+		v, err := automation.EvalExpression(text, scope)
+		if err != nil {
+			f := conditionFailure(err)
+			f.HumanReason = name + ": " + f.HumanReason
+			return nil, f
+		}
+		out[name] = v
+	}
+	if b, _ := json.Marshal(out); len(b) > automation.MaxExpressionValueBytes {
+		return nil, recordedFailure(automation.ReasonValueTooLarge, map[string]string{"limit": strconv.Itoa(automation.MaxExpressionValueBytes >> 10)})
+	}
+	return out, nil
 }
 
 // scope is what templates and conditions see: the outputs of finished actions under
@@ -279,9 +378,9 @@ func (r *interpreter) scope() map[string]any {
 	return scope
 }
 
-// execute runs a non-trigger action: conditions and stops at once, delays as timers,
-// waits for a bot reply as their activity and then a wait, the AI agent as a child
-// workflow, everything else as its activity.
+// execute runs a non-trigger action: conditions, switches, data steps and stops at once,
+// delays as timers, waits for a bot reply as their activity and then a wait, the AI agent
+// as a child workflow, everything else as its activity.
 func (r *interpreter) execute(a automation.Action, selector workflow.Selector) {
 	config, _ := automation.Render(a.Config, r.scope()).(map[string]any)
 	if prior, ok := r.in.Resume.prior(a.ActionKey); ok && a.ActionKey != r.in.Resume.RetryKey {
@@ -290,8 +389,7 @@ func (r *interpreter) execute(a automation.Action, selector workflow.Selector) {
 			r.succeed(a, prior.Output, nil)
 			return
 		case automation.ActionFailed, automation.ActionDeadLettered:
-			r.fail(a, prior.Status, activities.Fail(activities.ClassPermanent, "failed_earlier",
-				"the action failed in an earlier execution of this run", "Retry this action"))
+			r.fail(a, prior.Status, earlierFailure(prior))
 			return
 		}
 	}
@@ -304,6 +402,20 @@ func (r *interpreter) execute(a automation.Action, selector workflow.Selector) {
 			return
 		}
 		r.succeed(a, map[string]any{"result": result}, nil)
+	case automation.TypeSwitch:
+		branch, f := switchCase(a.Config, r.scope())
+		if f != nil {
+			r.fail(a, automation.ActionFailed, f)
+			return
+		}
+		r.succeed(a, map[string]any{"case": branch}, nil)
+	case automation.TypeDataSet:
+		output, f := dataFields(a.Config, r.scope())
+		if f != nil {
+			r.fail(a, automation.ActionFailed, f)
+			return
+		}
+		r.succeed(a, output, nil)
 	case automation.TypeStop:
 		r.succeed(a, map[string]any{}, nil)
 	case automation.TypeDelay:

@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
 
 	"agencyhub/activities"
 	"agencyhub/models/automation"
@@ -57,6 +58,10 @@ func (h *engineTest) execute(in RunInput, before ...func(env *testsuite.TestWork
 	h.t.Helper()
 	h.log = newProgressLog()
 	h.env = h.NewTestWorkflowEnvironment()
+	// The environment's defaults (a workflow task that runs a second, an execution idle for
+	// three) are deadlines of wall time, which a busy two-core machine misses now and then.
+	h.env.SetWorkerOptions(worker.Options{DeadlockDetectionTimeout: 20 * time.Second})
+	h.env.SetTestTimeout(time.Minute)
 	h.env.SetStartTime(testStart)
 	h.env.SetStartWorkflowOptions(client.StartWorkflowOptions{ID: in.RunID.String(), TaskQueue: TaskQueue})
 	workerWorkflows := h.workerWorkflows

@@ -33,8 +33,9 @@ import (
 // histories without a progress-writes marker are runs started before progressChange, whose
 // input's flags said how they write: the unbatched_* ones before RunInput.BatchedProgress,
 // separate_progress_local_retries before RunInput.ProgressWithAction, the others with
-// BatchedProgress, local_retries with both; marked_local_branching is a run of today, with
-// the marker. They are kept as they are. local_retries and marked_local_branching have
+// BatchedProgress, local_retries with both; marked_local_branching and language_steps (a
+// data step, a switch and an error path) are runs of today, with the marker. They are kept
+// as they are. local_retries and marked_local_branching have
 // actions run as local activities (ActionPolicy.Local), as new runs of short actions do,
 // the others as activity tasks. Record a new one, or the others again only for a
 // deliberate break, with a regular expression of the names to write:
@@ -158,6 +159,7 @@ func TestRecordHistories(t *testing.T) {
 	r.cancelledDuringDelay()
 	r.localRetries()
 	r.markedLocalBranching()
+	r.languageSteps()
 }
 
 // quickRetries keeps a recording short: the server really waits between attempts.
@@ -283,6 +285,33 @@ func (r *historyRecorder) markedLocalBranching() {
 	})
 }
 
+// languageSteps: a data step whose value a switch routes on, the switch's case whose action
+// fails for good and takes its error path with the failure, and the untaken case and default.
+func (r *historyRecorder) languageSteps() {
+	refused := activities.Fail(activities.ClassPermanent, "http_422", "the CRM refused the contact", "Correct the request")
+	refused.ProviderResponse = map[string]any{"status_code": 422}
+	r.fakes.on("crm", failing(refused, 0, nil))
+	g := graph([]automation.Action{
+		manualTrigger("start"),
+		dataSet("shape", map[string]any{"region": "lower(start.region)", "total": "start.amount * 2"}),
+		switchOn("route", true, automation.SwitchCase{Name: "north", Text: `steps.shape.region == "north"`},
+			automation.SwitchCase{Name: "south", Text: `steps.shape.region == "south"`}),
+		httpRequest("crm", map[string]any{"url": "https://crm.example.com/{{ steps.shape.total }}"}),
+		emailSend("thank", nil),
+		messengerSend("tell_manager", map[string]any{"text": "{{ steps.crm.error.message }}"}),
+		emailSend("south_mail", nil),
+		emailSend("elsewhere", nil),
+	}, edge("start", "shape"), edge("shape", "route"), branch("route", "crm", "north"), branch("route", "south_mail", "south"),
+		branch("route", "elsewhere", automation.BranchDefault), edge("crm", "thank"), branch("crm", "tell_manager", automation.BranchError))
+	in := newRun(r.t, r.workflows, g, "start", map[string]any{"region": "North", "amount": 5})
+	p := r.record("language_steps", in, nil)
+	r.want(p, automation.RunSucceeded, map[string]automation.ActionStatus{
+		"shape": automation.ActionSucceeded, "route": automation.ActionSucceeded, "crm": automation.ActionFailed,
+		"thank": automation.ActionSkipped, "tell_manager": automation.ActionSucceeded,
+		"south_mail": automation.ActionSkipped, "elsewhere": automation.ActionSkipped,
+	})
+}
+
 // cancelledDuringDelay: a cancellation while the run waits on a timer.
 func (r *historyRecorder) cancelledDuringDelay() {
 	g := graph([]automation.Action{
@@ -299,7 +328,7 @@ func (r *historyRecorder) cancelledDuringDelay() {
 			r.t.Fatal(err)
 		}
 	})
-	r.want(p, automation.RunCancelled, map[string]automation.ActionStatus{"pause": automation.ActionFailed, "after": automation.ActionSkipped})
+	r.want(p, automation.RunCancelled, map[string]automation.ActionStatus{"pause": automation.ActionCancelled, "after": automation.ActionCancelled})
 }
 
 // record executes a run to its end, writes its history to testdata/<name>.json and returns

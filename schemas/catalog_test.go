@@ -17,7 +17,8 @@ const (
 )
 
 // importable are the action types the specification lists as supported now, in its order,
-// each with the smallest config that is valid.
+// with the workflow language's own beside their kin, each with the smallest config that is
+// valid.
 var importable = []struct {
 	key     string
 	minimal map[string]any
@@ -31,6 +32,8 @@ var importable = []struct {
 	{"messenger_b.send_message", map[string]any{"action_dependency_id": someID, "chat_id": "u-1", "text": "Hello"}},
 	{"email.send", map[string]any{"smtp_action_dependency_id": someID, "to": "client@example.com", "body": "Hello"}},
 	{"condition.branch", map[string]any{"text": "steps.fetch.status_code == 200"}},
+	{"condition.switch", map[string]any{"cases": []any{map[string]any{"name": "north", "text": `order_created.region == "north"`}}}},
+	{"data.set", map[string]any{"fields": map[string]any{"total": "steps.fetch.json.total * 2"}}},
 	{"delay.wait", map[string]any{"seconds": 60}},
 	{"stop", map[string]any{}},
 	{"bot.set_state", map[string]any{"state_key": "awaiting_email"}},

@@ -67,7 +67,7 @@ func TestPatchSchemaNamesTheFields(t *testing.T) {
 		head + `[{"op":"add_action","action":{"action_key":"a"}}]}`:                                                    []string{"operations.0.action.action_type_key"},
 		head + `[{"op":"update_action","action_key":"a","set":{"config":[]}}]}`:                                        []string{"operations.0.set.config"},
 		head + `[{"op":"add_connection","from":"a","to":"b","branch":"true"},{"op":"delete_connection","from":"a"}]}`:  []string{"operations.1.to"},
-		head + `[{"op":"replace_connections","connections":[{"from":"a","to":"b","branch":"maybe"}]}]}`:                []string{"operations.0.connections.0.branch"},
+		head + `[{"op":"replace_connections","connections":[{"from":"a","to":"b","branch":"Maybe?"}]}]}`:               []string{"operations.0.connections.0.branch"},
 		head + `[{"op":"set_change_description","description":"` + strings.Repeat("x", 2001) + `"}]}`:                  []string{"operations.0.description"},
 		head + `[{"op":"add_action","action":{"action_key":"a","action_type_key":"stop","ui":{"position":{"x":1}}}}]}`: []string{"operations.0.action.ui.position.y"},
 		`{"format":"service-workflow-patch-v1","schema_version":1,"base_workflow_id":"nope","operations":[]}`:          []string{"base_workflow_id"},

@@ -2,9 +2,16 @@ package automation
 
 import "strings"
 
-// ReasonMissingValue is the reason_code of a condition that failed because a value it reads
-// is absent from the run's data; its reason_args name the path.
-const ReasonMissingValue = "missing_value"
+// Reason codes of the failures the interpreter words itself. ReasonMissingValue: a
+// condition (a switch case, a data field) read a value absent from the run's data; its
+// reason_args name the path. ReasonNoCaseMatched: no case of a switch without a default
+// was true. ReasonValueTooLarge: a data step's values are larger than the limit its
+// reason_args give, in KiB.
+const (
+	ReasonMissingValue  = "missing_value"
+	ReasonNoCaseMatched = "no_case_matched"
+	ReasonValueTooLarge = "value_too_large"
+)
 
 // failureTexts word the failures that the run records in English (workflow code cannot know
 // who will read them) in each language the API speaks, by reason_code; {name} stands for
@@ -15,11 +22,27 @@ var failureTexts = map[string]map[string]struct{ reason, next string }{
 			`"{path}" is missing from the run's data.`,
 			"Give the run the value (a test run's input starts from the trigger's sample), or write the condition so that it allows for its absence",
 		},
+		ReasonNoCaseMatched: {
+			"No case of the switch was true, and it has no default branch.",
+			"Turn on the default branch, add a case for this data, or connect an error path",
+		},
+		ReasonValueTooLarge: {
+			"The data step's values are larger than {limit} KiB together.",
+			"Keep only the fields the next actions need",
+		},
 	},
 	"ru": {
 		ReasonMissingValue: {
 			"В данных запуска нет «{path}».",
 			"Передайте запуску это значение (тестовый запуск начинается с примера данных триггера) или напишите условие так, чтобы оно допускало его отсутствие",
+		},
+		ReasonNoCaseMatched: {
+			"Ни один вариант переключателя не подошёл, а ветки по умолчанию у него нет.",
+			"Включите ветку по умолчанию, добавьте вариант для таких данных или подключите ветку ошибки",
+		},
+		ReasonValueTooLarge: {
+			"Значения шага данных вместе больше {limit} КиБ.",
+			"Оставьте только поля, которые нужны следующим действиям",
 		},
 	},
 }

@@ -119,17 +119,62 @@ func (g Graph) walk(key string, next func(Graph, string) []Connection, end func(
 // ActionKeyPattern is what an action key looks like: stable snake_case.
 var ActionKeyPattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
 
-// Branch labels: of connections leaving condition.branch, and of the connections leaving
-// bot.wait_for_reply that are taken when no reply came (the others are taken when one did).
+// Branch labels: of connections leaving condition.branch, of the connections leaving
+// bot.wait_for_reply that are taken when no reply came (the others are taken when one did),
+// of condition.switch's connection taken when no case matched, and of the connections any
+// action but a trigger may have, taken when it failed. A switch's other branches are its
+// case names.
 const (
 	BranchTrue    = "true"
 	BranchFalse   = "false"
 	BranchTimeout = "timeout"
+	BranchDefault = "default"
+	BranchError   = "error"
 )
+
+// Branches are the labels the connections leaving a (non-trigger) action may carry besides
+// BranchError, in the order the editor draws them: "" for the one way on, a condition's
+// true and false, a reply wait's "" and timeout, a switch's case names and default.
+func Branches(a Action) []string {
+	switch a.ActionTypeKey {
+	case TypeCondition:
+		return []string{BranchTrue, BranchFalse}
+	case TypeBotReply:
+		return []string{"", BranchTimeout}
+	case TypeSwitch:
+		out := []string{}
+		for _, c := range SwitchCases(a.Config) {
+			out = append(out, c.Name)
+		}
+		if on, _ := a.Config["default"].(bool); on {
+			out = append(out, BranchDefault)
+		}
+		return out
+	}
+	return []string{""}
+}
+
+// SwitchCase is one case of a condition.switch: its branch name and its expression.
+type SwitchCase struct{ Name, Text string }
+
+// SwitchCases reads a condition.switch config's cases, in order.
+func SwitchCases(config map[string]any) []SwitchCase {
+	list, _ := config["cases"].([]any)
+	out := make([]SwitchCase, 0, len(list))
+	for _, e := range list {
+		m, _ := e.(map[string]any)
+		name, _ := m["name"].(string)
+		text, _ := m["text"].(string)
+		out = append(out, SwitchCase{Name: name, Text: text})
+	}
+	return out
+}
 
 // Action types the interpreter evaluates itself rather than as activities.
 const (
 	TypeCondition = "condition.branch"
+	TypeSwitch    = "condition.switch"
+	TypeDataSet   = "data.set"
 	TypeDelay     = "delay.wait"
 	TypeStop      = "stop"
 	TypeManual    = "manual.trigger"

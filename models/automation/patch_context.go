@@ -60,7 +60,13 @@ var PatchRules = []string{
 	"action_type_key must be one of action_catalog.supported_now; planned types are rejected. " +
 		"config must match the type's config_schema_json.",
 	"Connections join existing action keys or keys added earlier in the same patch; " +
-		"edges leaving condition.branch carry branch \"true\" or \"false\", all others \"\".",
+		"edges leaving condition.branch carry branch \"true\" or \"false\", those leaving bot.wait_for_reply \"\" or " +
+		"\"timeout\", those leaving condition.switch a case name or \"default\", all others \"\"; any action but a " +
+		"trigger may also have edges with branch \"error\", taken when it fails, which then reach its failure as " +
+		"steps.<action_key>.error (message, retry_class, status_code).",
+	"Expressions (condition.branch text, condition.switch case texts, data.set field values) are expr-lang over " +
+		"the same variables as templates, without braces: steps.fetch.json.total * 2, map(steps.fetch.json.orders, .id), " +
+		"\"Order \" + order_created.id.",
 	"Integration identifiers are never invented: use an action_dependency_id from available_integrations of the " +
 		"type the action needs. When the project lacks one, leave the id empty and name the missing integration in " +
 		"change_description. An id the project does not have is emptied and reported.",

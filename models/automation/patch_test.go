@@ -129,7 +129,7 @@ func TestPatchParseRejects(t *testing.T) {
 		{"an operation missing its fields", doc(`{"op":"add_connection","from":"a"}`), []string{"operations.0.to"}},
 		{"an operation with a field of another", doc(`{"op":"delete_action","action_key":"a","delete_connections":true,"set":{}}`), []string{"operations.0.set"}},
 		{"a bad action key", doc(`{"op":"add_action","action":{"action_key":"Fetch Order","action_type_key":"stop"}}`), []string{"operations.0.action.action_key"}},
-		{"a bad branch", doc(`{"op":"add_connection","from":"a","to":"b","branch":"yes"}`), []string{"operations.0.branch"}},
+		{"a bad branch", doc(`{"op":"add_connection","from":"a","to":"b","branch":"Yes please"}`), []string{"operations.0.branch"}},
 		{"an empty set", doc(`{"op":"update_action","action_key":"a","set":{}}`), []string{"operations.0.set"}},
 		{"a lone operation is numbered as the first", `{"op":"set_test_input","test_input_json":[]}`, []string{"operations.0.test_input_json"}},
 		{"a patch for another workflow", strings.Replace(doc(), patchWorkflowID.String(), other.String(), 1), []string{"base_workflow_id"}},

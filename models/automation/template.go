@@ -1,6 +1,7 @@
 package automation
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -117,39 +118,72 @@ func Lookup(scope map[string]any, path string) (any, bool) {
 	return cur, true
 }
 
-// Limits on condition expressions: they run inside workflow code, so they must be small.
+// Limits on expressions (a condition's, a switch case's, a data field's): they run inside
+// workflow code, so they must be small, and so must what they make.
 const (
-	maxConditionLength = 2000
-	maxConditionNodes  = 500
+	maxExpressionLength = 2000
+	maxExpressionNodes  = 500
+	// MaxExpressionValueBytes bounds the JSON of a value an expression makes (data.set's
+	// fields, together), which the run carries in its state and stores with the action.
+	MaxExpressionValueBytes = 256 << 10
 )
 
-// CompileCondition checks a condition.branch expression (expr-lang syntax over the same
-// namespaces templates use, e.g. `steps.fetch.status_code == 200`).
-func CompileCondition(text string) error {
-	if len(text) > maxConditionLength {
-		return fmt.Errorf("the expression is longer than %d characters", maxConditionLength)
+// CompileExpression checks an expression (expr-lang syntax over the same namespaces
+// templates use, e.g. `steps.fetch.json.total * 2` or `map(steps.fetch.json.orders, .id)`).
+func CompileExpression(text string) error { return compileExpression(text) }
+
+// CompileCondition checks a condition.branch expression, whose value must be a boolean
+// (e.g. `steps.fetch.status_code == 200`).
+func CompileCondition(text string) error { return compileExpression(text, expr.AsBool()) }
+
+func compileExpression(text string, options ...expr.Option) error {
+	if len(text) > maxExpressionLength {
+		return fmt.Errorf("the expression is longer than %d characters", maxExpressionLength)
 	}
-	_, err := expr.Compile(text, expr.AllowUndefinedVariables(), expr.AsBool(), expr.MaxNodes(maxConditionNodes))
+	_, err := expr.Compile(text, append(options, expr.AllowUndefinedVariables(), expr.MaxNodes(maxExpressionNodes))...)
 	return err
 }
 
-// EvalCondition evaluates a condition expression against the run's scope. Expressions
-// have no loops beyond the data they are given and no access to anything but scope, so
-// evaluation is bounded and deterministic.
-func EvalCondition(text string, scope map[string]any) (bool, error) {
-	if err := CompileCondition(text); err != nil {
-		return false, err
-	}
-	program, err := expr.Compile(text, expr.Env(scope), expr.AllowUndefinedVariables(), expr.AsBool(), expr.MaxNodes(maxConditionNodes))
+// EvalExpression evaluates an expression against the run's scope. Expressions have no
+// loops beyond the data they are given and no access to anything but scope, so evaluation
+// is bounded and deterministic. The value comes back as JSON would carry it (numbers as
+// float64, lists as []any, maps as map[string]any), as every other action's output does.
+func EvalExpression(text string, scope map[string]any) (any, error) {
+	out, err := evalExpression(text, scope)
 	if err != nil {
-		return false, missingOr(err, text, scope)
+		return nil, err
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("the value cannot be kept: %w", err)
+	}
+	var plain any
+	if err := json.Unmarshal(b, &plain); err != nil {
+		return nil, fmt.Errorf("the value cannot be kept: %w", err)
+	}
+	return plain, nil
+}
+
+// EvalCondition evaluates a condition expression against the run's scope.
+func EvalCondition(text string, scope map[string]any) (bool, error) {
+	out, err := evalExpression(text, scope, expr.AsBool())
+	b, _ := out.(bool)
+	return b, err
+}
+
+func evalExpression(text string, scope map[string]any, options ...expr.Option) (any, error) {
+	if err := compileExpression(text, options...); err != nil {
+		return nil, err
+	}
+	program, err := expr.Compile(text, append(options, expr.Env(scope), expr.AllowUndefinedVariables(), expr.MaxNodes(maxExpressionNodes))...)
+	if err != nil {
+		return nil, missingOr(err, text, scope)
 	}
 	out, err := expr.Run(program, scope)
 	if err != nil {
-		return false, missingOr(err, text, scope)
+		return nil, missingOr(err, text, scope)
 	}
-	b, _ := out.(bool)
-	return b, nil
+	return out, nil
 }
 
 // missingOr explains a failed evaluation by the first value the expression reads that the

@@ -130,3 +130,27 @@ func TestAMissingValueIsWordedInEachLanguage(t *testing.T) {
 		t.Errorf("a reason without wording here was worded")
 	}
 }
+
+func TestEvalExpressionKeepsTheValuesTypeAsJSONCarriesIt(t *testing.T) {
+	scope := map[string]any{"start": map[string]any{"amount": 2, "orders": []any{map[string]any{"id": "A-1"}, map[string]any{"id": "A-2"}}}}
+	for _, tc := range []struct {
+		text string
+		want any
+	}{
+		{"start.amount * 2", 4.0},
+		{`"Order " + start.orders[0].id`, "Order A-1"},
+		{"map(start.orders, .id)", []any{"A-1", "A-2"}},
+		{"start.orders[1]", map[string]any{"id": "A-2"}},
+		{"1..3", []any{1.0, 2.0, 3.0}},
+		{"start.missing", nil},
+	} {
+		got, err := EvalExpression(tc.text, scope)
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s = %#v, %v; want %#v", tc.text, got, err, tc.want)
+		}
+	}
+	var missing *MissingValueError
+	if _, err := EvalExpression("start.missing * 2", scope); !errors.As(err, &missing) || missing.Path != "start.missing" {
+		t.Errorf("an expression over a missing value failed with %v", err)
+	}
+}

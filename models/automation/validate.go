@@ -45,7 +45,8 @@ var relayNamespaces = []string{"messenger_a_relay", "messenger_a", "bot_session"
 // Validate reports every problem of a graph at once: unknown or planned action types,
 // configs that do not match their schema, bad action keys, dangling, duplicate or
 // mislabelled connections, a graph without a trigger, unreachable actions, cycles,
-// condition expressions that do not compile and template paths that cannot resolve.
+// expressions that do not compile (a condition's, a switch's cases and their names, a data
+// step's fields) and template paths that cannot resolve.
 func Validate(g Graph, catalog *schemas.Catalog) []Diagnostic {
 	v := validator{g: g, catalog: catalog, keys: map[string]bool{}, types: map[string]*schemas.ActionType{}}
 	v.actions()
@@ -112,12 +113,8 @@ func (v *validator) actions() {
 				v.add("invalid_output_schema", a.ActionKey, "config.output_schema", "output_schema does not compile: %v", err)
 			}
 		}
-		if a.ActionTypeKey == TypeCondition {
-			if text, _ := a.Config["text"].(string); text != "" {
-				if err := CompileCondition(text); err != nil {
-					v.add("invalid_expression", a.ActionKey, "config.text", "the condition does not compile: %v", err)
-				}
-			}
+		if len(fields) == 0 {
+			v.expressions(a)
 		}
 	}
 	if triggers == 0 {
@@ -145,6 +142,40 @@ func (v *validator) actions() {
 	}
 }
 
+// expressions checks the expressions of a schema-valid config: a condition's, a switch's
+// cases (and their names, which are its branches) and a data step's fields.
+func (v *validator) expressions(a Action) {
+	switch a.ActionTypeKey {
+	case TypeCondition:
+		text, _ := a.Config["text"].(string)
+		if err := CompileCondition(text); err != nil {
+			v.add("invalid_expression", a.ActionKey, "config.text", "the condition does not compile: %v", err)
+		}
+	case TypeSwitch:
+		seen := map[string]bool{}
+		for i, c := range SwitchCases(a.Config) {
+			switch {
+			case c.Name == BranchDefault || c.Name == BranchError:
+				v.add("reserved_case_name", a.ActionKey, fmt.Sprintf("config.cases.%d.name", i), "a case cannot be named %q: that branch is the switch's own", c.Name)
+			case seen[c.Name]:
+				v.add("duplicate_case_name", a.ActionKey, fmt.Sprintf("config.cases.%d.name", i), "two cases are named %q; each case is a branch of its own", c.Name)
+			}
+			seen[c.Name] = true
+			if err := CompileCondition(c.Text); err != nil {
+				v.add("invalid_expression", a.ActionKey, fmt.Sprintf("config.cases.%d.text", i), "the case's expression does not compile: %v", err)
+			}
+		}
+	case TypeDataSet:
+		fields, _ := a.Config["fields"].(map[string]any)
+		for _, name := range slices.Sorted(maps.Keys(fields)) {
+			text, _ := fields[name].(string)
+			if err := CompileExpression(text); err != nil {
+				v.add("invalid_expression", a.ActionKey, "config.fields."+name, "the expression of %s does not compile: %v", name, err)
+			}
+		}
+	}
+}
+
 func (v *validator) connections() {
 	seen := map[Connection]bool{}
 	for i, c := range v.g.Connections {
@@ -159,34 +190,26 @@ func (v *validator) connections() {
 		}
 		seen[key] = true
 		from, _ := v.g.Action(c.From)
-		switch {
-		case from.ActionTypeKey == TypeCondition:
-			if c.Branch != BranchTrue && c.Branch != BranchFalse {
-				v.add("invalid_branch", c.From, field, "connections leaving condition.branch must have branch \"true\" or \"false\", not %q", c.Branch)
+		if t := v.types[c.From]; t != nil && t.Trigger {
+			if c.Branch != "" {
+				v.add("invalid_branch", c.From, field, "connections leaving a trigger carry no branch label; %q found", c.Branch)
 			}
-		case from.ActionTypeKey == TypeBotReply:
-			if c.Branch != "" && c.Branch != BranchTimeout {
-				v.add(
-					"invalid_branch",
-					c.From,
-					field,
-					"connections leaving bot.wait_for_reply have branch \"\" (the reply came) or \"timeout\", not %q",
-					c.Branch,
-				)
-			}
-		case c.Branch != "":
-			v.add(
-				"invalid_branch",
-				c.From,
-				field,
-				"only connections leaving condition.branch or bot.wait_for_reply carry a branch label; %q found",
-				c.Branch,
-			)
+		} else if branches := Branches(from); c.Branch != BranchError && !slices.Contains(branches, c.Branch) {
+			v.add("invalid_branch", c.From, field, "connections leaving %s carry branch %s or \"error\", not %q", from.ActionTypeKey, quotedList(branches), c.Branch)
 		}
 		if t := v.types[c.To]; t != nil && t.Trigger {
 			v.add("trigger_has_inbound", c.To, field, "trigger %s cannot have incoming connections", c.To)
 		}
 	}
+}
+
+// quotedList spells branch labels for a message: "true", "false".
+func quotedList(labels []string) string {
+	quoted := make([]string, len(labels))
+	for i, l := range labels {
+		quoted[i] = fmt.Sprintf("%q", l)
+	}
+	return strings.Join(quoted, ", ")
 }
 
 // reachability reports actions no trigger leads to, and cycles.

@@ -25,6 +25,15 @@ func act(key, typ string, config map[string]any) Action {
 
 func edge(from, to, branch string) Connection { return Connection{From: from, To: to, Branch: branch} }
 
+// regionSwitch is a condition.switch named region with a case per name.
+func regionSwitch(withDefault bool, names ...string) Action {
+	cases := make([]any, len(names))
+	for i, n := range names {
+		cases[i] = map[string]any{"name": n, "text": "start.region == \"" + n + "\""}
+	}
+	return act("region", TypeSwitch, map[string]any{"cases": cases, "default": withDefault})
+}
+
 // codes lists the diagnostics as code@action_key:field.
 func codes(ds []Diagnostic) []string {
 	var out []string
@@ -121,6 +130,25 @@ func TestValidate(t *testing.T) {
 		{"a timeout branch leaves only bot.wait_for_reply",
 			Graph{Actions: []Action{act("start", TypeManual, nil), act("done", TypeStop, nil)}, Connections: []Connection{edge("start", "done", BranchTimeout)}},
 			[]string{"invalid_branch@start:connections.0"}},
+		{"a switch's branches are its case names and default where it is on",
+			Graph{Actions: []Action{act("start", TypeManual, nil), regionSwitch(false, "north", "south"), act("done", TypeStop, nil)},
+				Connections: []Connection{edge("start", "region", ""), edge("region", "done", "north"), edge("region", "done", "south"),
+					edge("region", "done", BranchDefault), edge("region", "done", "west"), edge("region", "done", "")}},
+			[]string{"invalid_branch@region:connections.3", "invalid_branch@region:connections.4", "invalid_branch@region:connections.5"}},
+		{"a switch's case names are its own branches: unique, and neither default nor error",
+			Graph{Actions: []Action{act("start", TypeManual, nil), regionSwitch(true, "north", "north", "default", "error")},
+				Connections: []Connection{edge("start", "region", "")}},
+			[]string{"duplicate_case_name@region:config.cases.1.name", "reserved_case_name@region:config.cases.2.name", "reserved_case_name@region:config.cases.3.name"}},
+		{"a switch case or a data field that does not compile is named",
+			Graph{Actions: []Action{act("start", TypeManual, nil),
+				act("region", TypeSwitch, map[string]any{"cases": []any{map[string]any{"name": "north", "text": "start.region =="}}}),
+				act("shape", TypeDataSet, map[string]any{"fields": map[string]any{"ok": "start.total * 2", "total": "start.total +"}})},
+				Connections: []Connection{edge("start", "region", ""), edge("region", "shape", "north")}},
+			[]string{"invalid_expression@region:config.cases.0.text", "invalid_expression@shape:config.fields.total"}},
+		{"any action but a trigger may have an error path",
+			Graph{Actions: []Action{act("start", TypeManual, nil), fetch, act("check", TypeCondition, map[string]any{"text": "true"}), act("done", TypeStop, nil)},
+				Connections: []Connection{edge("start", "fetch", ""), edge("fetch", "check", BranchError), edge("check", "done", BranchError), edge("start", "done", BranchError)}},
+			[]string{"invalid_branch@start:connections.3"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
