@@ -101,7 +101,7 @@ export function ReferencePage() {
                 <ul aria-labelledby={`toc-${tag.name}`}>
                   {tag.operations.map((op) => (
                     <li key={op.id}>
-                      <a href={`#${op.id}`}>
+                      <a href={`#${op.id}`} title={op.summary}>
                         <span className={`method method-${op.method.toLowerCase()}`}>{op.method}</span> <span className="toc-path">{op.path}</span>
                       </a>
                     </li>
