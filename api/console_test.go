@@ -174,3 +174,42 @@ func TestAServerBuiltWithoutTheConsoleSaysHowToBuildIt(t *testing.T) {
 		t.Errorf("policy %q", rec.Header().Get("Content-Security-Policy"))
 	}
 }
+
+func TestTheAPIReferenceIsFoundWhereAPersonLooks(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, dbtest.SQLite(t), func(s *api.Server) { s.Console = consoleBuild })
+
+	t.Run("the reference page is the console's, under its strict policy, signed out too", func(t *testing.T) {
+		for _, accept := range []string{navigation, ""} {
+			rec := e.do(req{method: "GET", path: "/reference", header: map[string]string{"Accept": accept}}).expect(t, http.StatusOK)
+			if !strings.Contains(rec.Body.String(), "/assets/index-abc.js") || strings.Contains(rec.Body.String(), "CSP_NONCE") {
+				t.Fatalf("GET /reference (Accept %q): %s", accept, rec.Body)
+			}
+			csp := rec.Header().Get("Content-Security-Policy")
+			if !strings.Contains(csp, "script-src 'self';") || !regexp.MustCompile(`style-src 'self' 'nonce-[A-Za-z0-9]{16,}';`).MatchString(csp) ||
+				strings.Contains(csp, "unsafe-") {
+				t.Errorf("GET /reference: policy %q", csp)
+			}
+		}
+	})
+
+	t.Run("a browser asking for the docs is sent to the reference page", func(t *testing.T) {
+		for _, path := range []string{"/docs", "/api/v1/docs"} {
+			rec := e.do(req{method: "GET", path: path, header: map[string]string{"Accept": navigation}}).expect(t, http.StatusFound)
+			if got := rec.Header().Get("Location"); got != "/reference" {
+				t.Errorf("GET %s: Location %q, want /reference", path, got)
+			}
+		}
+	})
+
+	t.Run("an API client asking for the docs gets the JSON 404 Problem", func(t *testing.T) {
+		for _, path := range []string{"/docs", "/api/v1/docs"} {
+			for _, accept := range []string{"", "application/json", "*/*"} {
+				rec := e.do(req{method: "GET", path: path, header: map[string]string{"Accept": accept}}).expect(t, http.StatusNotFound)
+				if rec.Header().Get("Location") != "" || rec.str("status") != "error" {
+					t.Errorf("GET %s (Accept %q): Location %q, body %s", path, accept, rec.Header().Get("Location"), rec.Body)
+				}
+			}
+		}
+	})
+}

@@ -4,7 +4,24 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
+
+	"agencyhub/api/httpx"
 )
+
+// referencePath is the console's page of the API reference (GET /reference, extension),
+// built from the contract with the console.
+const referencePath = "/reference"
+
+// docsReferenceRedirect serves GET /docs and GET /api/v1/docs (extension): where a person
+// looks for the API's documentation. A browser is sent to the reference page; any other
+// client gets the 404 Problem of a path with nothing to answer.
+func (s *Server) docsReferenceRedirect(c *gin.Context) {
+	if !acceptsHTML(c.GetHeader("Accept")) {
+		httpx.NotFound(c)
+		return
+	}
+	c.Redirect(http.StatusFound, referencePath)
+}
 
 // docsOpenAPIYAML serves GET /api/v1/docs/openapi.yaml.
 func (s *Server) docsOpenAPIYAML(c *gin.Context) {

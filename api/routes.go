@@ -17,6 +17,9 @@ func (s *Server) routes(r *gin.Engine) {
 	// Health and docs: public.
 	r.GET("/healthz", s.healthz)
 	v1 := r.Group("/api/v1")
+	r.GET("/reference", s.consolePage)
+	r.GET("/docs", s.docsReferenceRedirect)
+	v1.GET("/docs", s.docsReferenceRedirect)
 	v1.GET("/docs/openapi.yaml", s.docsOpenAPIYAML)
 	v1.GET("/docs/openapi.json", s.docsOpenAPIJSON)
 	v1.GET("/docs/endpoints", s.docsEndpoints)

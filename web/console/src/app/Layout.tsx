@@ -55,6 +55,9 @@ export function Layout() {
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>
+      <footer className="console-footer">
+        <Link to="/reference">{t("apiReference")}</Link>
+      </footer>
     </>
   );
 }

@@ -18,6 +18,8 @@ export const router = createBrowserRouter([
   { path: "/sign-in", lazy: () => import("../features/auth/SignInPage").then((m) => ({ Component: m.SignInPage })) },
   { path: "/register", lazy: () => import("../features/auth/RegisterPage").then((m) => ({ Component: m.RegisterPage })) },
   { path: "/activate", lazy: () => import("../features/auth/ActivatePage").then((m) => ({ Component: m.ActivatePage })) },
+  // The API reference reads the contract built into the page: nobody needs to sign in for it.
+  { path: "/reference", lazy: () => import("../features/reference/ReferencePage").then((m) => ({ Component: m.ReferencePage })) },
   {
     path: "/reset-password",
     lazy: () => import("../features/auth/ResetPasswordPage").then((m) => ({ Component: m.ResetPasswordPage })),

@@ -25,6 +25,7 @@ import type { cobrowse } from "../features/sitechat/cobrowse/texts";
 import type { calls } from "../features/sitechat/calls/texts";
 import type { desktop } from "../features/desktop/texts";
 import type { ai } from "../features/ai/texts";
+import type { reference } from "../features/reference/texts";
 
 export const languages = ["en", "ru"] as const;
 export type Language = (typeof languages)[number];
@@ -85,6 +86,7 @@ type Namespaces = typeof firstNamespaces & {
   calls: typeof calls;
   desktop: typeof desktop;
   ai: typeof ai;
+  reference: typeof reference;
 };
 
 declare module "i18next" {

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import { Field } from "../../components/Field";
 import { ListTable } from "../../components/ListTable";
 import { ProblemAlert } from "../../components/ProblemAlert";
@@ -18,6 +19,9 @@ export function ApiKeysPage() {
     <>
       <h1>{t("apiKeysTitle")}</h1>
       <p className="muted">{t("apiKeysIntro")}</p>
+      <p>
+        {t("apiKeysReference")} <Link to="/reference">{tc("apiReference")}</Link>
+      </p>
       <NewApiKeyForm />
       <ProblemAlert error={keys.error} />
       {keys.isPending && <p className="muted">{tc("loading")}</p>}

@@ -11,6 +11,7 @@ type Link = { to: string; label: string };
  * company's legal entities have a page of the back office's own, which the menu leads to. */
 export function SettingsLayout() {
   const { t } = useTranslation("settings");
+  const tc = useTranslation().t;
   const { companyId } = useActive();
   const groups: { id: string; title: string; links: Link[] }[] = [
     {
@@ -40,6 +41,7 @@ export function SettingsLayout() {
         { to: "/settings/templates", label: t("templatesTitle") },
       ],
     },
+    { id: "settings-developers", title: t("groupDevelopers"), links: [{ to: "/reference", label: tc("apiReference") }] },
   ];
   return (
     <div className="settings">
