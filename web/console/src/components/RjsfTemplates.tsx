@@ -3,7 +3,7 @@
 // icons (rjsf's use a glyph font the console does not load) named by rjsf's texts, in the
 // person's language.
 import { getDefaultRegistry } from "@rjsf/core";
-import { getTemplate, getUiOptions, TranslatableString, type BaseInputTemplateProps, type FieldTemplateProps, type IconButtonProps, type TitleFieldProps } from "@rjsf/utils";
+import { getUiOptions, TranslatableString, type BaseInputTemplateProps, type FieldTemplateProps, type IconButtonProps, type TitleFieldProps } from "@rjsf/utils";
 
 /** RequiredMark marks a required field's label. The field itself says it is required to
  * assistive technology (required, aria-required), so the mark is not read as part of its name. */
@@ -25,11 +25,12 @@ export function FieldLabel({ id, label, required }: { id: string; label: string;
   );
 }
 
+const { BaseInputTemplate: DefaultInputTemplate, WrapIfAdditionalTemplate } = getDefaultRegistry().templates;
+
 /** FieldTemplate is rjsf's, with our label. */
 export function FieldTemplate(props: FieldTemplateProps) {
-  const { id, label, children, errors, help, description, hidden, required, displayLabel, registry, uiSchema } = props;
+  const { id, label, children, errors, help, description, hidden, required, displayLabel, uiSchema } = props;
   const uiOptions = getUiOptions(uiSchema);
-  const WrapIfAdditionalTemplate = getTemplate("WrapIfAdditionalTemplate", registry, uiOptions);
   if (hidden) return <div className="hidden">{children}</div>;
   return (
     <WrapIfAdditionalTemplate {...props}>
@@ -93,8 +94,6 @@ function AddItemButton({ id, className, disabled, onClick, registry }: IconButto
     </button>
   );
 }
-
-const { BaseInputTemplate: DefaultInputTemplate } = getDefaultRegistry().templates;
 
 /** InputMarkedInvalid is rjsf's input, marked invalid while its field shows an error, as
  * our other fields are. */
