@@ -83,6 +83,7 @@ func TestConsoleEditorFormsReadAsFinished(t *testing.T) {
 	if !remove.Icon || remove.Glyph {
 		tb.fail("the remove button draws an icon %v, a glyph of the icon font %v", remove.Icon, remove.Glyph)
 	}
+	tb.accessible("the settings of an action with a list")
 	var raw bool
 	tb.eval(`document.querySelector(".config-panel").innerText.includes("json_fields")`, &raw)
 	if raw {
