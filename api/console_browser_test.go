@@ -374,14 +374,6 @@ func (tb *tab) onNamed(ctx context.Context, roles []string, name, fn string, out
 		if err != nil {
 			return err
 		}
-		// A required field's label ends in the form's "*" mark, which its name keeps.
-		if slices.Contains(roles, "textbox") {
-			required, err := queryAX(ctx, doc.ObjectID, name+"*")
-			if err != nil {
-				return err
-			}
-			nodes = append(nodes, required...)
-		}
 		for _, n := range nodes {
 			if n.Ignored || n.BackendDOMNodeID == 0 || n.Role == nil || !slices.Contains(roles, jsonString(n.Role.Value)) {
 				continue

@@ -15,6 +15,9 @@ import { opensOnPalette, type Workflow } from "../workflows/workflow";
 import { ActionPalette } from "./ActionPalette";
 import { ActionSettings } from "./ActionSettings";
 import { ConflictBanner } from "./ConflictBanner";
+import { diagnosticText, type ErrorText } from "./config/errors";
+import "./config/texts";
+import { currentDiagnostics } from "./diagnostics";
 import { DiagnosticsPanel } from "./DiagnosticsPanel";
 import { connectionProblem, type Draft, type Operation, type Position } from "./document";
 import { EditorCanvas } from "./EditorCanvas";
@@ -82,12 +85,14 @@ export function DraftEditor({ workflow, initial, types, onReload }: DraftEditorP
     if (opensOnPalette(location.state)) searchRef.current?.focus();
   }, [location.state]);
 
-  const diagnostics = workflow.diagnostics;
+  const diagnostics = useMemo(() => currentDiagnostics(workflow.diagnostics, present, workflow.draft), [workflow.diagnostics, present, workflow.draft]);
+  const configText = useTranslation("config").t;
   const issues = useMemo(() => {
+    const text: ErrorText = (key, values) => configText(`errors.${key}`, values ?? {});
     const byAction = new Map<string, string[]>();
-    for (const d of diagnostics) if (d.action_key) byAction.set(d.action_key, [...(byAction.get(d.action_key) ?? []), d.message]);
+    for (const d of diagnostics) if (d.action_key) byAction.set(d.action_key, [...(byAction.get(d.action_key) ?? []), diagnosticText(d, text)]);
     return byAction;
-  }, [diagnostics]);
+  }, [diagnostics, configText]);
 
   const apply = useCallback((op: Operation, group?: string) => {
     setNotice("");

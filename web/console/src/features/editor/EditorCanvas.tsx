@@ -150,21 +150,28 @@ export function EditorCanvas(props: EditorCanvasProps) {
         {draft.actions.length === 0 && <p className="canvas-empty">{t("canvasEmpty")}</p>}
         <MiniMap pannable zoomable ariaLabel={tc("miniMap")} />
         <Controls showInteractive={false} />
-        {single && dragging.size === 0 && (
-          <NodeToolbar nodeId={single.action_key} position={Position.Right} isVisible className="node-add-after">
-            {outputsOf(single.action_type_key).map((branch) => (
-              <button
+        {single &&
+          dragging.size === 0 &&
+          outputsOf(single.action_type_key).map((branch, i, outputs) => {
+            const name = branch ? t("addAfterBranch", { branch: tc(`branch_${branch}` as "branch_") }) : t("addAfter");
+            // Beside its handle but off the node's right side, where the branch's edges leave:
+            // the first of two outputs above the node, the other (or the only one) below it.
+            return (
+              <NodeToolbar
                 key={branch}
-                type="button"
-                onClick={() => onAddAfter(single.action_key, branch)}
-                aria-label={branch ? t("addAfterBranch", { branch: tc(`branch_${branch}` as "branch_") }) : t("addAfter")}
-                title={branch ? t("addAfterBranch", { branch: tc(`branch_${branch}` as "branch_") }) : t("addAfter")}
+                nodeId={single.action_key}
+                position={i === 0 && outputs.length > 1 ? Position.Top : Position.Bottom}
+                align="end"
+                offset={6}
+                isVisible
+                className="node-add-after"
               >
-                +{branch && <span className="branch-name"> {tc(`branch_${branch}` as "branch_")}</span>}
-              </button>
-            ))}
-          </NodeToolbar>
-        )}
+                <button type="button" onClick={() => onAddAfter(single.action_key, branch)} aria-label={name} title={name}>
+                  +{branch && <span className="branch-name"> {tc(`branch_${branch}` as "branch_")}</span>}
+                </button>
+              </NodeToolbar>
+            );
+          })}
       </ReactFlow>
     </div>
   );

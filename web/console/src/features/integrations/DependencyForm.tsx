@@ -1,7 +1,8 @@
 import { useMemo, useState, type RefObject } from "react";
 import { useTranslation } from "react-i18next";
 import Form, { getDefaultRegistry } from "@rjsf/core";
-import { createSchemaUtils, TranslatableString, type BaseInputTemplateProps, type IconButtonProps, type ObjectFieldTemplateProps, type RJSFSchema } from "@rjsf/utils";
+import { createSchemaUtils, type ObjectFieldTemplateProps, type RJSFSchema } from "@rjsf/utils";
+import { rjsfTemplates } from "../../components/RjsfTemplates";
 import { useRjsfTranslator } from "../../components/rjsfTexts";
 import { formSchemaOf, problemErrors, sendable, uiSchemaOf } from "./dependencyForm";
 import { schemaValidator, type SchemaErrorKey } from "./schemaValidator";
@@ -10,13 +11,7 @@ import "./texts";
 type Json = Record<string, unknown>;
 export type DependencyFormRef = Form<Json, RJSFSchema>;
 
-const { ObjectFieldTemplate: DefaultObjectTemplate, BaseInputTemplate: DefaultInputTemplate } = getDefaultRegistry().templates;
-
-/** InputMarkedInvalid is rjsf's input, marked invalid while its field shows an error, as
- * our other fields are. */
-function InputMarkedInvalid(props: BaseInputTemplateProps) {
-  return <DefaultInputTemplate {...props} aria-invalid={(props.rawErrors?.length ?? 0) > 0 ? true : undefined} />;
-}
+const { ObjectFieldTemplate: DefaultObjectTemplate } = getDefaultRegistry().templates;
 
 /** ObjectWithoutUnused leaves out the fields the current choice forbids (http.auth's
  * username once the scheme is bearer), which the resolved schema marks `false`. */
@@ -25,29 +20,7 @@ function ObjectWithoutUnused(props: ObjectFieldTemplateProps) {
   return <DefaultObjectTemplate {...props} properties={props.properties.filter((p) => schemas[p.name] !== false)} />;
 }
 
-/** textButton is a button of rjsf's lists that says what it does in words: rjsf draws them
- * with an icon font we do not load. */
-function textButton(words: TranslatableString) {
-  return function TextButton({ registry, className, disabled, onClick, id }: IconButtonProps) {
-    return (
-      <button type="button" id={id} className={className} disabled={disabled} onClick={onClick}>
-        {registry.translateString(words)}
-      </button>
-    );
-  };
-}
-
-const templates = {
-  ObjectFieldTemplate: ObjectWithoutUnused,
-  BaseInputTemplate: InputMarkedInvalid,
-  ButtonTemplates: {
-    AddButton: textButton(TranslatableString.AddItemButton),
-    RemoveButton: textButton(TranslatableString.RemoveButton),
-    MoveUpButton: textButton(TranslatableString.MoveUpButton),
-    MoveDownButton: textButton(TranslatableString.MoveDownButton),
-    CopyButton: textButton(TranslatableString.CopyButton),
-  },
-};
+const templates = { ...rjsfTemplates, ObjectFieldTemplate: ObjectWithoutUnused };
 
 type Props = {
   /** schema is the type's auth_schema_json or metadata_schema_json, as the server has it. */

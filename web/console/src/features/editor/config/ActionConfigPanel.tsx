@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { byKey, useActionTypes, type ActionType } from "../../../canvas/catalog";
 import type { Action, Graph } from "../../../canvas/graph";
 import { ConfigForm } from "./ConfigForm";
-import type { Diagnostic } from "./errors";
+import { diagnosticText, type Diagnostic, type ErrorKey } from "./errors";
 import type { ConfigFormContext } from "./formContext";
 import { formSchema } from "./formSchema";
 import { SchedulePreview } from "./SchedulePreview";
@@ -89,7 +89,7 @@ function DiagnosticList({ diagnostics }: { diagnostics: Diagnostic[] }) {
       <ul>
         {diagnostics.map((d, i) => (
           <li key={i} className={d.severity}>
-            <strong>{t(d.severity === "error" ? "error" : "warning")}:</strong> {d.message}
+            <strong>{t(d.severity === "error" ? "error" : "warning")}:</strong> {diagnosticText(d, (key: ErrorKey, values) => t(`errors.${key}`, values ?? {}))}
             {d.field && <span className="muted"> ({t("onField", { field: d.field })})</span>}
           </li>
         ))}

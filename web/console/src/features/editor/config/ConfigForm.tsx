@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import Form from "@rjsf/core";
 import { createSchemaUtils, type RJSFSchema, type RegistryFieldsType, type RegistryWidgetsType } from "@rjsf/utils";
+import { rjsfTemplates } from "../../../components/RjsfTemplates";
 import { useRjsfTranslator } from "../../../components/rjsfTexts";
 import { BodyField } from "./BodyField";
 import { formatDuration } from "./duration";
@@ -57,6 +58,7 @@ export function ConfigForm({ formKey, schema, actionTypeKey, dependencyField, co
         integrationLabel: t("integration"),
         rootLabel: t("settings"),
         order: (path) => propertyOrder[path ? `${actionTypeKey}/${path}` : actionTypeKey],
+        itemLabel: (n, title, singular) => (title ? t("item", { name: title, n }) : t("itemOf", { name: singular, n })),
       }),
     // typeLabel and t change with the language only.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -71,7 +73,13 @@ export function ConfigForm({ formKey, schema, actionTypeKey, dependencyField, co
   useEffect(() => {
     form.current?.validateForm();
   }, []);
-  const extraErrors = useMemo(() => diagnosticErrors(diagnostics), [diagnostics]);
+  const errorText = (key: ErrorKey, values?: Record<string, string | number>) => t(`errors.${key}`, values ?? {});
+  const extraErrors = useMemo(
+    () => diagnosticErrors(diagnostics, errorText, !!validator),
+    // errorText changes with the language only.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [diagnostics, validator, i18n.language],
+  );
 
   return (
     <>
@@ -87,11 +95,12 @@ export function ConfigForm({ formKey, schema, actionTypeKey, dependencyField, co
         validator={validator ?? uncheckedValidator}
         widgets={widgets}
         fields={fields}
+        templates={rjsfTemplates}
         liveValidate="onChange"
         showErrorList={false}
         noHtml5Validate
         extraErrors={extraErrors}
-        transformErrors={(errors) => localizeErrors(errors, schema, (key: ErrorKey, values) => t(`errors.${key}`, values ?? {}), (s) => formatDuration(s, i18n.language))}
+        transformErrors={(errors) => localizeErrors(errors, schema, errorText, (s) => formatDuration(s, i18n.language))}
         translateString={translateString}
         onChange={(e) => onChange(e.formData ?? {})}
         // The errors show on their fields; rjsf would also log them.

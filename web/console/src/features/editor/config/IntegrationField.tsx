@@ -3,7 +3,7 @@ import { ariaDescribedByIds, descriptionId, getUiOptions, type FieldProps, type 
 import type { ConfigFormContext } from "./formContext";
 import { useDependencyTypes, useProjectIntegrations } from "../../integrations/integrations";
 import "./texts";
-import { FieldLabel } from "./FieldLabel";
+import { FieldLabel } from "../../../components/RjsfTemplates";
 
 /** acceptsEmpty: the schema takes "" for "no integration" (http.request's optional credential). */
 function acceptsEmpty(schema: RJSFSchema): boolean {

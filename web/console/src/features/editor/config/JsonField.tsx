@@ -1,7 +1,7 @@
 import { ariaDescribedByIds, descriptionId, getUiOptions, type FieldProps, type RJSFSchema } from "@rjsf/utils";
 import type { ConfigFormContext } from "./formContext";
 import { JsonEditor, type JsonShape } from "./JsonEditor";
-import { FieldLabel } from "./FieldLabel";
+import { FieldLabel } from "../../../components/RjsfTemplates";
 
 /** JsonField edits a field whose value is free JSON: headers, a sample payload, a schema. */
 export function JsonField(props: FieldProps<unknown, RJSFSchema, ConfigFormContext>) {

@@ -6,7 +6,7 @@
 //
 // The functions are rjsf's precompiled validators (@rjsf/validator-ajv8
 // createPrecompiledValidator): one function per schema rjsf may ask about, keyed by the
-// schema's hash. All action types share one table, so a subschema two types have in common is
+// schema's hash (of the schema without its texts, checkedSchema). All action types share one table, so a subschema two types have in common is
 // compiled once; the page finds an action's validator by the hash of its form schema.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -37,7 +37,7 @@ const recordOrder = (actionKey, schema, path) => {
 const byHash = {};
 for (const file of readdirSync(actions).filter((f) => f.endsWith(".config.json")).sort()) {
   const schema = forms.formSchema(JSON.parse(readFileSync(join(actions, file), "utf8")));
-  Object.assign(byHash, schemaParser(schema));
+  Object.assign(byHash, schemaParser(forms.checkedSchema(schema)));
   recordOrder(file.slice(0, -".config.json".length), schema, "");
 }
 

@@ -3,6 +3,7 @@
 // on the fields they name.
 import type { ErrorSchema, RJSFSchema, RJSFValidationError } from "@rjsf/utils";
 import type { components } from "../../../api/schema.gen";
+import { fieldWords } from "./uiSchema";
 
 export type Diagnostic = components["schemas"]["Diagnostic"];
 
@@ -38,7 +39,9 @@ export type ErrorKey =
   | "notTogether"
   | "notAllowed"
   | "not"
-  | "anyOf";
+  | "anyOf"
+  | "invalidConfig"
+  | "invalidSetting";
 
 export type ErrorText = (key: ErrorKey, values?: Record<string, string | number>) => string;
 
@@ -162,18 +165,34 @@ export function configPath(d: Diagnostic): string[] | undefined {
   return d.field.slice("config.".length).split(".").filter(Boolean);
 }
 
-/** diagnosticErrors places the server's diagnostics on the config fields they name. */
-export function diagnosticErrors(diagnostics: Diagnostic[]): ErrorSchema {
+/**
+ * diagnosticText words a diagnostic of the server for a list of problems. The server says a
+ * config field "does not match the schema" of the type: the form says what is wrong with it,
+ * the list names the field.
+ */
+export function diagnosticText(d: Diagnostic, text: ErrorText): string {
+  const path = configPath(d);
+  if (d.code !== "invalid_config" || !path) return d.message;
+  return text("invalidSetting", { field: path.map(fieldWords).join(" › ") });
+}
+
+/**
+ * diagnosticErrors places the server's diagnostics on the config fields they name. With the
+ * form's own validator, which checks the same schema as the person types, a field's
+ * invalid_config is left to it: its error says what is wrong, and goes once the value is right.
+ */
+export function diagnosticErrors(diagnostics: Diagnostic[], text: ErrorText, checkedHere: boolean): ErrorSchema {
   const root: Record<string, unknown> = {};
   for (const d of diagnostics) {
     const path = configPath(d);
-    if (!path || path.length === 0) continue;
+    if (!path || path.length === 0 || (checkedHere && d.code === "invalid_config")) continue;
     let node = root;
     for (const part of path) {
       node[part] ??= {};
       node = node[part] as Record<string, unknown>;
     }
-    node.__errors = [...((node.__errors as string[] | undefined) ?? []), d.message];
+    const message = d.code === "invalid_config" ? text("invalidConfig") : d.message;
+    node.__errors = [...((node.__errors as string[] | undefined) ?? []), message];
   }
   return root as ErrorSchema;
 }

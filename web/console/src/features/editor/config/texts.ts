@@ -81,7 +81,11 @@ export const config = texts(
       notAllowed: "Not allowed with the other settings.",
       not: "This value is not allowed here.",
       anyOf: "Fits none of the allowed forms.",
+      invalidConfig: "Not a value this action accepts here (see the description).",
+      invalidSetting: "The setting “{{field}}” has a value this action does not accept.",
     },
+    item: "{{name}} {{n}}",
+    itemOf: "{{name}} {{n}}",
   },
   {
     panelTitle: "Настройки действия",
@@ -160,6 +164,10 @@ export const config = texts(
       notAllowed: "Нельзя при остальных настройках.",
       not: "Такое значение здесь недопустимо.",
       anyOf: "Не подходит ни под один из допустимых видов.",
+      invalidConfig: "Это действие не принимает здесь такое значение (см. описание).",
+      invalidSetting: "Настройка «{{field}}» имеет значение, которое это действие не принимает.",
     },
+    item: "{{name}} {{n}}",
+    itemOf: "Элемент {{n}}",
   },
 );

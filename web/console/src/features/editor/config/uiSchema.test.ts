@@ -7,7 +7,7 @@ const files = import.meta.glob<Record<string, unknown>>("../../../../../../schem
 
 const ui = (actionType: string, dependencyField = ""): UiSchema => {
   const schema = formSchema(files[`../../../../../../schemas/actions/${actionType}.config.json`]);
-  return uiSchemaFor(schema, { dependencyField, typeLabel: (type) => `<${type}>`, integrationLabel: "Integration", rootLabel: "Settings", order: () => undefined });
+  return uiSchemaFor(schema, { dependencyField, typeLabel: (type) => `<${type}>`, integrationLabel: "Integration", rootLabel: "Settings", order: () => undefined, itemLabel: (n, title, singular) => `${title ?? singular} #${n}` });
 };
 
 describe("uiSchemaFor", () => {
@@ -32,7 +32,7 @@ describe("uiSchemaFor", () => {
     expect(email.to.anyOf[0]["ui:title"]).toBe("<string>");
     expect(email.to.anyOf[0]["ui:widget"]).toBe("template");
     expect(email.to.anyOf[1]["ui:title"]).toBe("<array>");
-    expect(email.to.anyOf[1].items["ui:widget"]).toBe("template");
+    expect(email.to.anyOf[1].items("a@b.c", 0)).toMatchObject({ "ui:widget": "template", "ui:title": "To #1" });
     expect(email.body["ui:options"]).toMatchObject({ mode: "template", multiline: true });
     expect(email.email_template_id["ui:widget"] ?? email.email_template_id["ui:field"]).toBeUndefined();
   });
@@ -46,6 +46,13 @@ describe("uiSchemaFor", () => {
     expect(schedule.cron["ui:widget"] ?? schedule.cron["ui:field"]).toBeUndefined();
     expect(schedule.interval_seconds).toMatchObject({ "ui:widget": "duration" });
     expect(ui("webhook.trigger").endpoint_key).toMatchObject({});
+  });
+
+  it("labels a list's items by the list's name in the singular, and fields by their name read as words", () => {
+    const webhook = ui("webhook.trigger");
+    expect(webhook.json_fields["ui:title"]).toBe("JSON fields");
+    expect(webhook.json_fields.items("customer.email", 1)).toEqual({ "ui:title": "JSON field #2" });
+    expect(ui("ai.agent", "action_dependency_id").output_schema["ui:title"]).toBe("Output schema");
   });
 
   it("makes the condition an expression and enum sets tick boxes", () => {

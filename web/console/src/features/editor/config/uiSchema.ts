@@ -23,6 +23,11 @@ export type UiChoices = {
   rootLabel: string;
   /** order is the order of an object's fields by its path ("" the config, "retry_policy"). */
   order: (path: string) => string[] | undefined;
+  /**
+   * itemLabel names the nth item of a list (from 1): by the items' title when the schema
+   * gives one, else by the list's name read as words in the singular (json_fields: "JSON field").
+   */
+  itemLabel: (n: number, title: string | undefined, singular: string) => string;
 };
 
 function isSchema(v: unknown): v is Schema {
@@ -109,12 +114,35 @@ function templateUi(name: string, s: Schema, root: Schema): UiSchema | undefined
   return { "ui:widget": WIDGET.template, "ui:options": { mode, multiline: mode === "expression" || multiline(name, s) } };
 }
 
-/** title reads a field's name as words: timeout_seconds is "Timeout" beside its unit. */
+/** Words of field names that are written in capitals. */
+const ACRONYMS = new Set(["ai", "bcc", "cc", "id", "json", "smtp", "sql", "url"]);
+
+/** fieldWords reads a field's name as words: headers_json is "Headers", json_fields "JSON fields". */
+export function fieldWords(name: string): string {
+  const read = name
+    .replace(/_json$/, "")
+    .split("_")
+    .filter(Boolean)
+    .map((w) => (ACRONYMS.has(w) ? w.toUpperCase() : w))
+    .join(" ");
+  return read.charAt(0).toUpperCase() + read.slice(1);
+}
+
+/** words is a field's name as its label reads it: timeout_seconds is "Timeout" beside its unit. */
+function words(name: string, s: Schema): string {
+  return fieldWords(seconds(name, s) && name !== "seconds" ? name.replace(/_seconds$/, "") : name);
+}
+
+/** singular is a list's name in the singular: "JSON fields" is a list of "JSON field". */
+function singular(text: string): string {
+  if (/ies$/.test(text)) return text.replace(/ies$/, "y");
+  if (/[^s]s$/.test(text)) return text.slice(0, -1);
+  return text;
+}
+
+/** title is a field's label: the schema's title, else its name read as words. */
 function title(name: string, s: Schema): string {
-  let words = name.replace(/_json$/, "");
-  if (seconds(name, s) && name !== "seconds") words = words.replace(/_seconds$/, "");
-  words = words.replace(/_/g, " ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
+  return typeof s.title === "string" && s.title !== "" ? s.title : words(name, s);
 }
 
 function propertyUi(name: string, path: string, s: Schema, root: Schema, choices: UiChoices): UiSchema {
@@ -145,8 +173,12 @@ function valueUi(name: string, path: string, s: Schema, root: Schema, choices: U
   const t = types(s);
   if (t.includes("object") && isSchema(s.properties)) return objectUi(path, s, root, choices);
   if (t.includes("array") && isSchema(s.items)) {
-    const items = templateUi(name, s.items, { ...root, description: mentionsTemplates(s.description) ? s.description : root.description });
-    return items ? { items } : {};
+    const items = s.items;
+    const itemUi = templateUi(name, items, { ...root, description: mentionsTemplates(s.description) ? s.description : root.description });
+    const itemTitle = typeof items.title === "string" && items.title !== "" ? items.title : undefined;
+    const itemName = singular(words(name, s));
+    // rjsf would name the items "json_fields-1": each gets a label of its own.
+    return { items: (_item: unknown, index: number): UiSchema => ({ "ui:title": choices.itemLabel(index + 1, itemTitle, itemName), ...itemUi }) };
   }
   return templateUi(name, s, root) ?? {};
 }

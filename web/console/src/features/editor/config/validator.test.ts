@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createSchemaUtils, type RJSFSchema } from "@rjsf/utils";
 import { localizeErrors, type ErrorText } from "./errors";
-import { formSchema } from "./formSchema";
+import { checkedSchema, formSchema } from "./formSchema";
 import { validatorFor } from "./validator";
 
 const dir = "../../../../../../schemas/actions/";
@@ -46,5 +46,33 @@ describe("the precompiled validators", () => {
       ".timezone": ["timeZone"],
     });
     expect(errors("schedule.trigger", { schedule_key: "daily", cron: "0 9 * * *", timezone: "Europe/Moscow" })).toEqual({});
+  });
+});
+
+/** translated is the schema as the server answers it in another language: its texts reworded. */
+function translated(schema: unknown): RJSFSchema {
+  if (Array.isArray(schema)) return schema.map(translated) as unknown as RJSFSchema;
+  if (schema === null || typeof schema !== "object") return schema as RJSFSchema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([k, v]) => [k, (k === "title" || k === "description") && typeof v === "string" ? `перевод: ${v}` : translated(v)]),
+  ) as RJSFSchema;
+}
+
+describe("a schema whose texts the server translated", () => {
+  it.each(types)("finds %s's validator, which the form resolves as before", (type) => {
+    const schema = translated(schemaOf(type));
+    const validator = validatorFor(schema);
+    expect(validator).toBeDefined();
+    const utils = createSchemaUtils(validator!, schema);
+    const defaults = utils.getDefaultFormState(schema, {});
+    expect(() => utils.retrieveSchema(schema, defaults)).not.toThrow();
+    expect(() => validator!.validateFormData(defaults, schema)).not.toThrow();
+  });
+
+  it("checks the same, and keeps a property named like a text", () => {
+    const schema = translated(schemaOf("http.request"));
+    const { errors } = validatorFor(schema)!.validateFormData({ url: "ftp://x" }, schema, undefined, (es) => localizeErrors(es, schema, text, (s) => `${s}s`));
+    expect(errors.map((e) => [e.property, e.message])).toEqual([[".url", "pattern"]]);
+    expect(Object.keys(checkedSchema(schemaOf("task.create")).properties ?? {})).toContain("description");
   });
 });
