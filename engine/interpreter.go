@@ -337,7 +337,7 @@ func switchCase(config, scope map[string]any) (string, *activities.Failure) {
 			return c.Name, nil
 		}
 	}
-	if on, _ := config["default"].(bool); on {
+	if automation.SwitchHasDefault(config) {
 		return automation.BranchDefault, nil
 	}
 	return "", recordedFailure(automation.ReasonNoCaseMatched, nil)

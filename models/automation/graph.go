@@ -146,12 +146,19 @@ func Branches(a Action) []string {
 		for _, c := range SwitchCases(a.Config) {
 			out = append(out, c.Name)
 		}
-		if on, _ := a.Config["default"].(bool); on {
+		if SwitchHasDefault(a.Config) {
 			out = append(out, BranchDefault)
 		}
 		return out
 	}
 	return []string{""}
+}
+
+// SwitchHasDefault reports whether a condition.switch takes its default branch when no
+// case is true: unless its config turns it off, as the schema's default says.
+func SwitchHasDefault(config map[string]any) bool {
+	on, set := config["default"].(bool)
+	return on || !set
 }
 
 // SwitchCase is one case of a condition.switch: its branch name and its expression.

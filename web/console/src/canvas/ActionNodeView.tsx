@@ -1,7 +1,8 @@
 import { Handle, Position, type NodeProps } from "@xyflow/react";
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
-import { handleId, statusGlyph, type ActionNode } from "./graph";
+import { useBranchLabel } from "./branchLabel";
+import { ERROR_BRANCH, handleId, statusGlyph, type ActionNode } from "./graph";
 import "./texts";
 
 const categoryGlyph: Record<string, string> = { trigger: "⚡", integration: "⇄", logic: "◆", control: "■" };
@@ -10,6 +11,7 @@ const categoryGlyph: Record<string, string> = { trigger: "⚡", integration: "�
  * view marks on it (problems, a run's status, a diff's change), always in words too. */
 export const ActionNodeView = memo(function ActionNodeView({ data, selected }: NodeProps<ActionNode>) {
   const { t } = useTranslation("canvas");
+  const branchLabel = useBranchLabel();
   const { action, typeName, category, trigger, outputs, issues, status, change, dimmed } = data;
   const classes = ["action-node", `category-${category}`, status && `status-${status}`, change && `change-${change}`, dimmed && "dimmed", selected && "selected"];
   return (
@@ -45,9 +47,10 @@ export const ActionNodeView = memo(function ActionNodeView({ data, selected }: N
           position={Position.Right}
           id={handleId(branch)}
           style={{ top: `${((i + 1) * 100) / (outputs.length + 1)}%` }}
-          title={t(`branch_${branch}` as "branch_")}
+          title={branchLabel(branch)}
+          className={branch === ERROR_BRANCH ? "error-handle" : undefined}
         >
-          {branch && <span className="handle-label">{t(`branch_${branch}` as "branch_")}</span>}
+          {branch && <span className="handle-label">{branchLabel(branch)}</span>}
         </Handle>
       ))}
     </div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ActionType } from "./catalog";
-import { fromFlow, outputsOf, toFlow, type Graph } from "./graph";
+import { fromFlow, handlesOf, outputsOf, toFlow, type Graph } from "./graph";
 
 const types = new Map<string, ActionType>(
   [
@@ -24,10 +24,19 @@ const graph: Graph = {
 };
 
 describe("graph <-> canvas", () => {
-  it("gives a condition a true and a false output and a reply wait a timeout", () => {
-    expect(outputsOf("condition.branch")).toEqual(["true", "false"]);
-    expect(outputsOf("bot.wait_for_reply")).toEqual(["", "timeout"]);
-    expect(outputsOf("http.request")).toEqual([""]);
+  it("gives a condition a true and a false output, a reply wait a timeout, a switch its cases", () => {
+    expect(outputsOf({ action_type_key: "condition.branch" })).toEqual(["true", "false"]);
+    expect(outputsOf({ action_type_key: "bot.wait_for_reply" })).toEqual(["", "timeout"]);
+    expect(outputsOf({ action_type_key: "http.request" })).toEqual([""]);
+    const cases = [{ name: "north", text: "x" }, { name: "south", text: "y" }];
+    expect(outputsOf({ action_type_key: "condition.switch", config: { cases } })).toEqual(["north", "south", "default"]);
+    expect(outputsOf({ action_type_key: "condition.switch", config: { cases, default: false } })).toEqual(["north", "south"]);
+  });
+
+  it("lets every action but a trigger leave by its error branch", () => {
+    expect(handlesOf({ action_type_key: "http.request" }, false)).toEqual(["", "error"]);
+    expect(handlesOf({ action_type_key: "condition.branch" }, false)).toEqual(["true", "false", "error"]);
+    expect(handlesOf({ action_type_key: "webhook.trigger" }, true)).toEqual([""]);
   });
 
   it("draws each action as a node with its catalog type and each connection from its branch's handle", () => {

@@ -10,16 +10,34 @@ export type Connection = components["schemas"]["Connection"];
 export type Branch = NonNullable<Connection["branch"]>;
 export type Graph = { actions: Action[]; connections: Connection[] };
 
-/** The outputs of an action: most have one (""), a condition two, a reply wait two. */
-export function outputsOf(actionTypeKey: string): Branch[] {
-  switch (actionTypeKey) {
+/** The branch a failed action takes instead of failing the run; any action but a trigger
+ * may have it. */
+export const ERROR_BRANCH = "error";
+
+/** The ways on from an action, as the server's automation.Branches has them: most have one
+ * (""), a condition true and false, a reply wait "" and timeout, a switch its case names
+ * and, where it is on, default. Besides these, every action but a trigger has the error
+ * branch (handlesOf). */
+export function outputsOf(action: Pick<Action, "action_type_key" | "config">): Branch[] {
+  switch (action.action_type_key) {
     case "condition.branch":
       return ["true", "false"];
     case "bot.wait_for_reply":
       return ["", "timeout"];
+    case "condition.switch": {
+      const cases = Array.isArray(action.config?.cases) ? (action.config.cases as { name?: unknown }[]) : [];
+      const names = cases.map((c) => (typeof c?.name === "string" ? c.name : "")).filter((n) => n !== "");
+      return action.config?.default === false ? names : [...names, "default"];
+    }
     default:
       return [""];
   }
+}
+
+/** handlesOf are the branches an action's connections may leave it by: its ways on, and
+ * the error branch unless it is a trigger. */
+export function handlesOf(action: Pick<Action, "action_type_key" | "config">, trigger: boolean): Branch[] {
+  return trigger ? outputsOf(action) : [...outputsOf(action), ERROR_BRANCH];
 }
 
 /** What a node shows besides its action; each view fills what it knows. */
@@ -104,7 +122,7 @@ export function actionNode(action: Action, type: ActionType | undefined, marks: 
       typeName: type?.display_name ?? action.type_label ?? action.action_type_key,
       category: type?.category ?? action.category ?? "",
       trigger: type?.trigger ?? false,
-      outputs: outputsOf(action.action_type_key),
+      outputs: handlesOf(action, type?.trigger ?? false),
       ...marks,
     },
   };

@@ -1,7 +1,7 @@
 // "Tidy up": elkjs's layered layout, run in a Web Worker so a large graph never blocks the
 // page. Each output is a port in a fixed order, so a condition's true stays above its false.
 import ELK, { type ElkNode } from "elkjs/lib/elk-api";
-import { handleId, NODE_HEIGHT, NODE_WIDTH, outputsOf, type Graph } from "./graph";
+import { handleId, handlesOf, NODE_HEIGHT, NODE_WIDTH, type Graph } from "./graph";
 
 let elk: InstanceType<typeof ELK> | undefined;
 
@@ -33,7 +33,8 @@ export async function layout(graph: Graph): Promise<Positions> {
       layoutOptions: { "elk.portConstraints": "FIXED_ORDER" },
       ports: [
         { id: `${a.action_key}:in`, layoutOptions: { "elk.port.side": "WEST" } },
-        ...outputsOf(a.action_type_key).map((b, i) => ({
+        // Every branch a connection may leave by (a trigger's unused error port changes nothing).
+        ...handlesOf(a, false).map((b, i) => ({
           id: `${a.action_key}:${handleId(b)}`,
           layoutOptions: { "elk.port.side": "EAST", "elk.port.index": String(i) },
         })),

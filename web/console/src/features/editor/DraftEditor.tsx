@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
 import { api, data } from "../../api/client";
 import { byKey, type ActionType } from "../../canvas/catalog";
+import { useBranchLabel } from "../../canvas/branchLabel";
 import { edgeId, NODE_HEIGHT, NODE_WIDTH, outputsOf, type Action, type Branch, type Connection, type Graph } from "../../canvas/graph";
 import { layout } from "../../canvas/layout";
 import { ProblemAlert } from "../../components/ProblemAlert";
@@ -58,7 +59,7 @@ type DraftEditorProps = {
  * settings, and the draft's saving, test input and test run. */
 export function DraftEditor({ workflow, initial, types, onReload }: DraftEditorProps) {
   const { t } = useTranslation("editor");
-  const tc = useTranslation("canvas").t;
+  const branchLabel = useBranchLabel();
   const workflowId = workflow.workflow_id;
   const flow = useReactFlow();
   const [history, setHistory] = useState(() => begin(initial));
@@ -130,7 +131,7 @@ export function DraftEditor({ workflow, initial, types, onReload }: DraftEditorP
   };
   const after = (from: Action, branch: Branch): Position => {
     const at = from.ui?.position ?? { x: 0, y: 0 };
-    const row = outputsOf(from.action_type_key).indexOf(branch) + present.connections.filter((c) => c.from === from.action_key).length;
+    const row = outputsOf(from).indexOf(branch) + present.connections.filter((c) => c.from === from.action_key).length;
     return freeSpot({ x: at.x + NODE_WIDTH + GAP_X, y: at.y + Math.max(0, row) * (NODE_HEIGHT + GAP_Y) });
   };
 
@@ -266,12 +267,11 @@ export function DraftEditor({ workflow, initial, types, onReload }: DraftEditorP
     return a && (a.label || a.action_key);
   };
   const targetText = (() => {
-    const branchName = (b: Branch) => tc(`branch_${b}` as "branch_");
     if (target?.kind === "between") return t("addsBetween", { from: labelOf(target.connection.from), to: labelOf(target.connection.to) });
     const from = target?.kind === "after" ? actionOf(target.from) : single;
     const branch = target?.kind === "after" ? target.branch : from && firstFreeOutput(from, present.connections);
     if (!from || branch === undefined) return t("addsAtCentre");
-    return outputsOf(from.action_type_key).length > 1 ? t("addsAfterBranch", { label: labelOf(from.action_key), branch: branchName(branch) }) : t("addsAfter", { label: labelOf(from.action_key) });
+    return outputsOf(from).length > 1 ? t("addsAfterBranch", { label: labelOf(from.action_key), branch: branchLabel(branch) }) : t("addsAfter", { label: labelOf(from.action_key) });
   })();
 
   return (
@@ -363,6 +363,6 @@ const problemText = {
 
 /** firstFreeOutput is the first output of the action nothing leaves yet, else its first. */
 function firstFreeOutput(a: Action, connections: Connection[]): Branch {
-  const outputs = outputsOf(a.action_type_key);
+  const outputs = outputsOf(a);
   return outputs.find((b) => !connections.some((c) => c.from === a.action_key && (c.branch ?? "") === b)) ?? outputs[0];
 }

@@ -17,7 +17,8 @@ import "../../canvas/canvas.css";
 import { useCallback, useMemo, useState, type DragEvent, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { nodeTypes } from "../../canvas/GraphView";
-import { branchOfHandle, NODE_HEIGHT, NODE_WIDTH, outputsOf, type ActionNode, type Branch, type Connection, type ConnectionEdge } from "../../canvas/graph";
+import { useBranchLabel } from "../../canvas/branchLabel";
+import { branchOfHandle, NODE_HEIGHT, NODE_WIDTH, outputsOf, type Action, type ActionNode, type Branch, type Connection, type ConnectionEdge } from "../../canvas/graph";
 import type { ActionType } from "../../canvas/catalog";
 import { ACTION_TYPE_MIME } from "./ActionPalette";
 import type { Draft, Position as At } from "./document";
@@ -150,30 +151,40 @@ export function EditorCanvas(props: EditorCanvasProps) {
         {draft.actions.length === 0 && <p className="canvas-empty">{t("canvasEmpty")}</p>}
         <MiniMap pannable zoomable ariaLabel={tc("miniMap")} />
         <Controls showInteractive={false} />
-        {single &&
-          dragging.size === 0 &&
-          outputsOf(single.action_type_key).map((branch, i, outputs) => {
-            const name = branch ? t("addAfterBranch", { branch: tc(`branch_${branch}` as "branch_") }) : t("addAfter");
-            // Beside its handle but off the node's right side, where the branch's edges leave:
-            // the first of two outputs above the node, the other (or the only one) below it.
-            return (
-              <NodeToolbar
-                key={branch}
-                nodeId={single.action_key}
-                position={i === 0 && outputs.length > 1 ? Position.Top : Position.Bottom}
-                align="end"
-                offset={6}
-                isVisible
-                className="node-add-after"
-              >
-                <button type="button" onClick={() => onAddAfter(single.action_key, branch)} aria-label={name} title={name}>
-                  +{branch && <span className="branch-name"> {tc(`branch_${branch}` as "branch_")}</span>}
-                </button>
-              </NodeToolbar>
-            );
-          })}
+        {single && dragging.size === 0 && <AddAfterButtons action={single} onAddAfter={onAddAfter} />}
       </ReactFlow>
     </div>
+  );
+}
+
+/** AddAfterButtons are the selected action's "+" buttons, one per way on, beside its handles
+ * but off the node's right side, where the branches' edges leave: the first of several
+ * outputs above the node, the others (or the only one) in a row below it. */
+function AddAfterButtons({ action, onAddAfter }: { action: Action; onAddAfter: (from: string, branch: Branch) => void }) {
+  const outputs = outputsOf(action);
+  const [above, below] = outputs.length > 1 ? [outputs.slice(0, 1), outputs.slice(1)] : [[], outputs];
+  return (
+    <>
+      {above.length > 0 && <AddAfterRow action={action} branches={above} position={Position.Top} onAddAfter={onAddAfter} />}
+      <AddAfterRow action={action} branches={below} position={Position.Bottom} onAddAfter={onAddAfter} />
+    </>
+  );
+}
+
+function AddAfterRow({ action, branches, position, onAddAfter }: { action: Action; branches: Branch[]; position: Position; onAddAfter: (from: string, branch: Branch) => void }) {
+  const { t } = useTranslation("editor");
+  const branchLabel = useBranchLabel();
+  return (
+    <NodeToolbar nodeId={action.action_key} position={position} align="end" offset={6} isVisible className="node-add-after">
+      {branches.map((branch) => {
+        const name = branch ? t("addAfterBranch", { branch: branchLabel(branch) }) : t("addAfter");
+        return (
+          <button key={branch} type="button" onClick={() => onAddAfter(action.action_key, branch)} aria-label={name} title={name}>
+            +{branch && <span className="branch-name"> {branchLabel(branch)}</span>}
+          </button>
+        );
+      })}
+    </NodeToolbar>
   );
 }
 

@@ -1,6 +1,7 @@
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { outputsOf, type Action, type Branch, type Connection } from "../../canvas/graph";
+import { useBranchLabel } from "../../canvas/branchLabel";
+import { handlesOf, type Action, type Branch, type Connection } from "../../canvas/graph";
 import type { ActionType } from "../../canvas/catalog";
 import "../../canvas/texts";
 import "./texts";
@@ -37,8 +38,8 @@ export function SelectionBar({ actions, types, selected, onConnect, onDuplicate,
 /** ConnectTo connects an action to another chosen from a list, from one of its outputs. */
 function ConnectTo({ from, actions, types, onConnect }: { from: Action; actions: Action[]; types: Map<string, ActionType>; onConnect: (c: Connection) => void }) {
   const { t } = useTranslation("editor");
-  const tc = useTranslation("canvas").t;
-  const outputs = outputsOf(from.action_type_key);
+  const branchLabel = useBranchLabel();
+  const outputs = handlesOf(from, types.get(from.action_type_key)?.trigger ?? false);
   const [to, setTo] = useState("");
   const [branch, setBranch] = useState<Branch>(outputs[0]);
   const toId = useId();
@@ -67,7 +68,7 @@ function ConnectTo({ from, actions, types, onConnect }: { from: Action; actions:
           <select id={branchId} value={branch} onChange={(e) => setBranch(e.target.value as Branch)}>
             {outputs.map((b) => (
               <option key={b} value={b}>
-                {tc(`branch_${b}` as "branch_")}
+                {branchLabel(b)}
               </option>
             ))}
           </select>

@@ -1,7 +1,7 @@
 // The draft being edited and the named operations that change it. apply is pure and keeps
 // every action and connection it does not touch (the same objects), so the canvas redraws
 // only what changed and undo can keep whole drafts cheaply.
-import { edgeId, outputsOf, type Action, type Branch, type Connection, type Graph } from "../../canvas/graph";
+import { edgeId, handlesOf, type Action, type Branch, type Connection, type Graph } from "../../canvas/graph";
 import type { ActionType } from "../../canvas/catalog";
 
 /** Draft is the unsaved document: the graph and what is saved with it. */
@@ -37,7 +37,7 @@ export function connectionProblem(
   if (!from || !to) return "missing";
   if (c.from === c.to) return "self";
   if (types.get(to.action_type_key)?.trigger) return "trigger";
-  if (!outputsOf(from.action_type_key).includes(c.branch ?? "")) return "branch";
+  if (!handlesOf(from, types.get(from.action_type_key)?.trigger ?? false).includes(c.branch ?? "")) return "branch";
   const id = edgeId(c);
   if (graph.connections.some((x) => edgeId(x) === id)) return "duplicate";
   return undefined;

@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useBranchLabel } from "../../canvas/branchLabel";
 import { GraphView } from "../../canvas/GraphView";
 import type { Action, ConnectionEdge, Graph } from "../../canvas/graph";
 import { diffGraphs, type ActionChange, type ConnectionChange, type FieldChange } from "./diff";
@@ -137,7 +138,7 @@ function JSONValue({ value }: { value: unknown }) {
 
 function ConnectionChangeItem({ change }: { change: ConnectionChange }) {
   const { t } = useTranslation("workflows");
-  const { t: canvas } = useTranslation("canvas");
+  const branchLabel = useBranchLabel();
   const { from, to, branch } = change.connection;
   return (
     <li>
@@ -146,7 +147,7 @@ function ConnectionChangeItem({ change }: { change: ConnectionChange }) {
         <code>{from}</code>
         <span>→</span>
         <code>{to}</code>
-        {branch && <span className="muted">{t("branch", { branch: canvas(`branch_${branch}`) })}</span>}
+        {branch && <span className="muted">{t("branch", { branch: branchLabel(branch) })}</span>}
       </div>
     </li>
   );
