@@ -4,6 +4,8 @@ import { useTranslation } from "react-i18next";
 import { useParams, useSearchParams } from "react-router";
 import { ProblemError } from "../../api/problem";
 import { ProblemAlert } from "../../components/ProblemAlert";
+import { useDisclosure } from "../../components/useDisclosure";
+import { useNarrowScreen } from "../../lib/narrowScreen";
 import { useMe } from "../auth/session";
 import { useRun } from "../runs/run";
 import { AboutNote } from "./AboutNote";
@@ -21,7 +23,9 @@ import "./texts";
 /** AIEmployeePage is the project's AI employee: what it can do and lacks, the person's
  * conversations, and the one on screen, whose replies stream in as they are written. The
  * address holds the conversation (`session`) and what it is about (`workflow_id`,
- * `run_id`), so a reload or a link comes back to it. */
+ * `run_id`), so a reload or a link comes back to it. On a phone what it can do and the
+ * conversations open above the conversation from a button, so the message box is on the
+ * first screen. */
 export function AIEmployeePage() {
   const { t } = useTranslation("ai");
   const { projectId = "" } = useParams();
@@ -87,10 +91,17 @@ export function AIEmployeePage() {
   const busy = live.streaming || (!!session.data && turnGoesOn(session.data));
   const running = live.streaming || (!!session.data && session.data.status !== "idle");
   const envelope = employee.data;
+  const narrow = useNarrowScreen();
+  const side = useDisclosure();
 
   return (
     <div className="page ai-page">
-      <div className="ai-side">
+      {narrow && (
+        <button {...side.button} className="ai-side-toggle">
+          {t("sideToggle")}
+        </button>
+      )}
+      <div className="ai-side" {...(narrow ? { ...side.panel, hidden: !side.open } : {})}>
         <ProblemAlert error={employee.error} />
         {envelope && <CapabilityPanel envelope={envelope} />}
         <ConversationList
@@ -100,6 +111,7 @@ export function AIEmployeePage() {
           onLeave={leave}
           onNew={() => {
             leave();
+            side.close();
             setParam((p) => p.delete("session"));
           }}
           forget={forget}

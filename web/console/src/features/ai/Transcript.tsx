@@ -49,7 +49,7 @@ export function Transcript({ projectId, session, live }: { projectId: string; se
           {outcome.kind === "cancelled" ? t("stopped") : outcome.detail ? t("failed", { detail: outcome.detail }) : t("failedNoDetail")}
         </p>
       )}
-      <div ref={end} />
+      <div ref={end} className="ai-transcript-end" />
     </section>
   );
 }

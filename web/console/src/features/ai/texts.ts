@@ -39,6 +39,7 @@ export const ai = texts(
 
     // Conversations.
     conversations: "Your conversations",
+    sideToggle: "Conversations and what it can do",
     newConversation: "New conversation",
     noConversations: "No conversation yet.",
     keptHere: "This browser remembers the conversations you had here.",
@@ -156,6 +157,7 @@ export const ai = texts(
     managersOnly: "Это может сделать владелец или администратор компании.",
 
     conversations: "Ваши разговоры",
+    sideToggle: "Разговоры и что умеет сотрудник",
     newConversation: "Новый разговор",
     noConversations: "Разговоров пока нет.",
     keptHere: "Этот браузер помнит разговоры, которые вы вели здесь.",
