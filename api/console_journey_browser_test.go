@@ -118,7 +118,7 @@ func TestConsoleJourney(t *testing.T) {
 	tb.fill("Endpoint key", "order_paid")
 	tb.drag("HTTP request", "Workflow canvas", 0.7, 0.25)
 	tb.choose("Method", "POST")
-	tb.fill("Url", target.URL+"/orders")
+	tb.fill("URL", target.URL+"/orders")
 	tb.drag("Condition", "Workflow canvas", 0.2, 0.7)
 	tb.fill("Text", "steps.http_request.status_code == 200")
 	tb.drag("Stop", "Workflow canvas", 0.7, 0.7)

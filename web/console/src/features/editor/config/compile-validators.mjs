@@ -37,7 +37,9 @@ const recordOrder = (actionKey, schema, path) => {
 const byHash = {};
 for (const file of readdirSync(actions).filter((f) => f.endsWith(".config.json")).sort()) {
   const schema = forms.formSchema(JSON.parse(readFileSync(join(actions, file), "utf8")));
-  Object.assign(byHash, schemaParser(schema));
+  // Validators are found by the schema without its texts, which the catalog serves in the
+  // reader's language (validator.ts).
+  Object.assign(byHash, schemaParser(forms.withoutTexts(schema)));
   recordOrder(file.slice(0, -".config.json".length), schema, "");
 }
 

@@ -24,3 +24,23 @@ function strip(value: unknown): unknown {
   }
   return out;
 }
+
+/**
+ * withoutTexts is the schema without its titles and descriptions, which the catalog serves in
+ * the reader's language: what validates a config, so one validator compiled from the catalog's
+ * files serves every language.
+ */
+export function withoutTexts(schema: RJSFSchema): RJSFSchema {
+  return dropTexts(schema, false) as RJSFSchema;
+}
+
+function dropTexts(value: unknown, isProperties: boolean): unknown {
+  if (Array.isArray(value)) return value.map((v) => dropTexts(v, false));
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (!isProperties && (key === "title" || key === "description") && typeof v === "string") continue;
+    out[key] = dropTexts(v, !isProperties && key === "properties");
+  }
+  return out;
+}

@@ -1,8 +1,10 @@
 // The config form's validator: the one compiled at build time for this schema
-// (compile-validators.mjs), found by the schema's hash.
+// (compile-validators.mjs), found by the hash of the schema without its texts, so that it
+// serves the schema in every language the catalog speaks.
 import { hashForSchema, type RJSFSchema, type ValidatorType } from "@rjsf/utils";
 // The module itself, not the package's index, whose default export is ajv's run-time compiler.
 import createPrecompiledValidator from "@rjsf/validator-ajv8/lib/createPrecompiledValidator.js";
+import { withoutTexts } from "./formSchema";
 import { validateFns } from "./validators.gen";
 
 const made = new Map<string, ValidatorType>();
@@ -13,14 +15,37 @@ const made = new Map<string, ValidatorType>();
  * leaves checking to the server's diagnostics.
  */
 export function validatorFor(schema: RJSFSchema): ValidatorType | undefined {
-  const hash = hashForSchema(schema);
+  const bare = withoutTexts(schema);
+  const hash = hashForSchema(bare);
   if (!(hash in validateFns)) return undefined;
   let validator = made.get(hash);
   if (!validator) {
-    validator = createPrecompiledValidator(validateFns, schema);
+    validator = textless(createPrecompiledValidator(validateFns, bare));
     made.set(hash, validator);
   }
   return validator;
+}
+
+/** textless hands the validator every schema rjsf asks about without its texts, as it was
+ * compiled. */
+function textless(v: ValidatorType): ValidatorType {
+  const bare = (() => {
+    const seen = new WeakMap<object, RJSFSchema>();
+    return (s: RJSFSchema): RJSFSchema => {
+      let b = seen.get(s);
+      if (!b) {
+        b = withoutTexts(s);
+        seen.set(s, b);
+      }
+      return b;
+    };
+  })();
+  return {
+    validateFormData: (formData, schema, customValidate, transformErrors, uiSchema) =>
+      v.validateFormData(formData, bare(schema), customValidate, transformErrors, uiSchema),
+    isValid: (schema, formData, rootSchema) => v.isValid(bare(schema), formData, bare(rootSchema)),
+    rawValidation: (schema, formData) => v.rawValidation(bare(schema), formData),
+  };
 }
 
 /** uncheckedValidator finds nothing wrong; used only where no validator was compiled. */
