@@ -29,20 +29,4 @@ func (d *Drafts) egressDiagnostics(a automation.Action, flagged map[string]bool)
 // egressReason is egress.RefusedError's reason, said in the reader's language.
 type egressReason string
 
-// egressReasonsRu words egress.RefusedError's reasons in Russian.
-var egressReasonsRu = map[egressReason]string{
-	"loopback address":       "адрес самой машины (loopback)",
-	"private address":        "адрес частной сети",
-	"link-local address":     "локальный адрес канала (link-local)",
-	"unspecified address":    "неопределённый адрес",
-	"multicast address":      "групповой адрес (multicast)",
-	"reserved address":       "зарезервированный адрес",
-	"shared (CGNAT) address": "адрес общей сети провайдера (CGNAT)",
-}
-
-func (r egressReason) In(lang string) string {
-	if ru, ok := egressReasonsRu[r]; ok && lang == "ru" {
-		return ru
-	}
-	return string(r)
-}
+func (r egressReason) In(lang string) string { return automation.EgressReason(lang, string(r)) }

@@ -1,10 +1,21 @@
 package automation
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
+
+// unnamed finds a placeholder of a failure text that its reason_args left unfilled.
+var unnamed = regexp.MustCompile(`\{[a-z_]+\}`)
 
 // ReasonMissingValue is the reason_code of a condition that failed because a value it reads
 // is absent from the run's data; its reason_args name the path.
 const ReasonMissingValue = "missing_value"
+
+// ReasonEgressRefused is the reason_code of a call the egress policy refused; its
+// reason_args are the host and the policy's reason (egress_reason, worded per language by
+// EgressReason).
+const ReasonEgressRefused = "egress_refused"
 
 // failureTexts word the failures that the run records in English (workflow code cannot know
 // who will read them) in each language the API speaks, by reason_code; {name} stands for
@@ -15,17 +26,45 @@ var failureTexts = map[string]map[string]struct{ reason, next string }{
 			`"{path}" is missing from the run's data.`,
 			"Give the run the value (a test run's input starts from the trigger's sample), or write the condition so that it allows for its absence",
 		},
+		ReasonEgressRefused: {
+			"{host} may not be called: {egress_reason}.",
+			"Use a public address, or ask the operator to allow-list it in APP_EGRESS_ALLOW",
+		},
 	},
 	"ru": {
 		ReasonMissingValue: {
 			"В данных запуска нет «{path}».",
 			"Передайте запуску это значение (тестовый запуск начинается с примера данных триггера) или напишите условие так, чтобы оно допускало его отсутствие",
 		},
+		ReasonEgressRefused: {
+			"Политика исходящих соединений не пускает к {host}: это {egress_reason}.",
+			"Укажите публичный адрес или попросите оператора разрешить этот в настройке APP_EGRESS_ALLOW",
+		},
 	},
 }
 
+// egressReasonsRu words egress.RefusedError's reasons in Russian.
+var egressReasonsRu = map[string]string{
+	"loopback address":       "адрес самой машины (loopback)",
+	"private address":        "адрес частной сети",
+	"link-local address":     "локальный адрес канала (link-local)",
+	"unspecified address":    "неопределённый адрес",
+	"multicast address":      "групповой адрес (multicast)",
+	"reserved address":       "зарезервированный адрес",
+	"shared (CGNAT) address": "адрес общей сети провайдера (CGNAT)",
+}
+
+// EgressReason is the egress policy's reason for refusing an address in lang.
+func EgressReason(lang, reason string) string {
+	if ru, ok := egressReasonsRu[reason]; ok && lang == "ru" {
+		return ru
+	}
+	return reason
+}
+
 // FailureText is the human_reason and next_action of a recorded failure in lang (English
-// for a language without texts), and false for a reason_code worded only where it failed.
+// for a language without texts), and false for a reason_code worded only where it failed,
+// or recorded without the reason_args its text names (then it is shown as recorded).
 func FailureText(lang, reasonCode string, args map[string]string) (reason, next string, ok bool) {
 	texts, known := failureTexts[lang]
 	if !known {
@@ -36,8 +75,14 @@ func FailureText(lang, reasonCode string, args map[string]string) (reason, next 
 		return "", "", false
 	}
 	for name, value := range args {
+		if name == "egress_reason" {
+			value = EgressReason(lang, value)
+		}
 		t.reason = strings.ReplaceAll(t.reason, "{"+name+"}", value)
 		t.next = strings.ReplaceAll(t.next, "{"+name+"}", value)
+	}
+	if unnamed.MatchString(t.reason + t.next) {
+		return "", "", false
 	}
 	return t.reason, t.next, true
 }
