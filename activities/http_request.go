@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"agencyhub/activities/egress"
+	"agencyhub/models/automation"
 	"agencyhub/models/integration"
 )
 
@@ -399,9 +400,11 @@ func (c *httpCall) transportFailure(err error, sent bool) *Failure {
 			"Call the final address directly, if it is one of the integration's allowed_hosts",
 		)
 	case errors.As(err, &refused):
-		return Fail(ClassValidation, "egress_refused",
-			fmt.Sprintf("%s may not be called: %s.", host, refused.Reason),
-			"Use a public address, or ask the operator to allow-list it in APP_EGRESS_ALLOW")
+		args := map[string]string{"host": host, "egress_reason": refused.Reason}
+		reason, next, _ := automation.FailureText("en", automation.ReasonEgressRefused, args)
+		f := Fail(ClassValidation, automation.ReasonEgressRefused, reason, next)
+		f.ReasonArgs = args
+		return f
 	case errors.Is(err, egress.ErrTooManyRedirects):
 		return Fail(ClassPermanent, "too_many_redirects",
 			fmt.Sprintf("%s redirected more than %d times.", host, egress.MaxRedirects),

@@ -83,7 +83,7 @@ func (s *Server) workflowAIImport(c *gin.Context) {
 	}
 	d := result.Draft
 	c.JSON(http.StatusOK, aiImportView{
-		Diagnostics:       nonNil(result.Diagnostics),
+		Diagnostics:       nonNil(automation.Localize(httpx.Lang(c), result.Diagnostics)),
 		Draft:             viewDraft(saved, d),
 		AppliedOperations: nonNil(result.Applied),
 		ChangeDescription: d.ChangeDescription,

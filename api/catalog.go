@@ -37,7 +37,9 @@ type dependencyTypeView struct {
 	MetadataSchemaJSON map[string]any `json:"metadata_schema_json"`
 }
 
-func viewActionType(t *schemas.ActionType) actionTypeView {
+// viewActionType is the action type in the reader's language (ActionType.In).
+func viewActionType(lang string, t *schemas.ActionType) actionTypeView {
+	t = t.In(lang)
 	return actionTypeView{
 		ActionKey: t.Key, DisplayName: t.DisplayName, Category: t.Category,
 		RequiresDependency: t.RequiresDependency, ProviderKey: t.ProviderKey,
@@ -47,7 +49,9 @@ func viewActionType(t *schemas.ActionType) actionTypeView {
 	}
 }
 
-func viewDependencyType(d *schemas.DependencyType) dependencyTypeView {
+// viewDependencyType is the dependency type in the reader's language.
+func viewDependencyType(lang string, d *schemas.DependencyType) dependencyTypeView {
+	d = d.In(lang)
 	return dependencyTypeView{
 		DependencyTypeKey: d.Key, DisplayName: d.DisplayName, ProviderKey: d.ProviderKey,
 		AuthSchemaJSON: d.AuthSchema, MetadataSchemaJSON: d.MetadataSchema,
@@ -64,23 +68,26 @@ func (s *Server) catalog(c *gin.Context) (*schemas.Catalog, bool) {
 	return s.Catalog, true
 }
 
-// catalogList writes every entry list returns from the loaded catalog, as view renders it.
-func catalogList[T, V any](s *Server, c *gin.Context, list func(*schemas.Catalog) []T, view func(T) V) {
+// catalogList writes every entry list returns from the loaded catalog, as view renders it
+// in the reader's language.
+func catalogList[T, V any](s *Server, c *gin.Context, list func(*schemas.Catalog) []T, view func(string, T) V) {
 	cat, ok := s.catalog(c)
 	if !ok {
 		return
 	}
 	out := []V{}
+	lang := httpx.Lang(c)
 	for _, t := range list(cat) {
-		out = append(out, view(t))
+		out = append(out, view(lang, t))
 	}
 	c.JSON(http.StatusOK, out)
 }
 
 // catalogGet writes the entry of the loaded catalog that find returns for the key in the
-// path parameter param, as view renders it; a key find does not know is notFound.
+// path parameter param, as view renders it in the reader's language; a key find does not
+// know is notFound.
 func catalogGet[T, V any](s *Server, c *gin.Context, param string, notFound error,
-	find func(cat *schemas.Catalog, key string) (T, bool), view func(T) V) {
+	find func(cat *schemas.Catalog, key string) (T, bool), view func(string, T) V) {
 	cat, ok := s.catalog(c)
 	if !ok {
 		return
@@ -90,7 +97,7 @@ func catalogGet[T, V any](s *Server, c *gin.Context, param string, notFound erro
 		httpx.WriteError(c, notFound)
 		return
 	}
-	c.JSON(http.StatusOK, view(t))
+	c.JSON(http.StatusOK, view(httpx.Lang(c), t))
 }
 
 // actionTypeList serves GET /api/v1/action-types: every action type, importable and planned.

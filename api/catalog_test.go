@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	"agencyhub/api"
@@ -120,6 +121,55 @@ func TestCatalogEndpoints(t *testing.T) {
 		resp := e.do(req{method: "GET", path: "/api/v1/action-types/no.such_type", token: u.token, header: map[string]string{"Accept-Language": "ru"}})
 		if resp.expect(t, http.StatusNotFound).str("title") != "Тип действия не найден" {
 			t.Fatalf("title %q", resp.str("title"))
+		}
+	})
+	ru := map[string]string{"Accept-Language": "ru"}
+	t.Run("a reader of Russian gets the catalog's names, labels and help in Russian", func(t *testing.T) {
+		resp := e.do(req{method: "GET", path: "/api/v1/action-types", token: u.token, header: ru}).expect(t, http.StatusOK)
+		if got := resp.Header().Get("Content-Language"); got != "ru" {
+			t.Errorf("Content-Language %q", got)
+		}
+		names := map[string]string{}
+		var httpConfig map[string]any
+		for _, it := range resp.list(t) {
+			names[it["action_key"].(string)] = it["display_name"].(string)
+			if it["action_key"] == "http.request" {
+				httpConfig = it["config_schema_json"].(map[string]any)
+			}
+		}
+		for key, want := range map[string]string{"webhook.trigger": "Вебхук", "http.request": "HTTP-запрос", "email.send": "Отправить письмо",
+			"condition.branch": "Условие", "delay.wait": "Задержка"} {
+			if names[key] != want {
+				t.Errorf("%s is %q, want %q", key, names[key], want)
+			}
+		}
+		timeout := httpConfig["properties"].(map[string]any)["timeout_seconds"].(map[string]any)
+		if timeout["title"] != "Время ожидания" || !strings.HasPrefix(timeout["description"].(string), "Предел времени одной попытки") {
+			t.Errorf("http.request timeout_seconds in Russian: %v", timeout)
+		}
+		if timeout["maximum"] != float64(120) {
+			t.Errorf("the Russian schema lost its rules: %v", timeout)
+		}
+	})
+	t.Run("one action type and one dependency type answer in Russian too", func(t *testing.T) {
+		one := e.do(req{method: "GET", path: "/api/v1/action-types/delay.wait", token: u.token, header: ru}).expect(t, http.StatusOK)
+		if one.str("display_name") != "Задержка" {
+			t.Errorf("delay.wait: %s", one.Body)
+		}
+		smtp := e.do(req{method: "GET", path: "/api/v1/action-dependency-types/smtp.server", token: u.token, header: ru}).expect(t, http.StatusOK)
+		host := smtp.json["metadata_schema_json"].(map[string]any)["properties"].(map[string]any)["host"].(map[string]any)
+		if smtp.str("display_name") != "SMTP-сервер" || host["title"] != "Хост" {
+			t.Errorf("smtp.server: %s", smtp.Body)
+		}
+		list := e.do(req{method: "GET", path: "/api/v1/action-dependency-types", token: u.token, header: ru}).expect(t, http.StatusOK).list(t)
+		if list[0]["display_name"] != "Бот Messenger A" {
+			t.Errorf("dependency types in Russian: %v", list[0]["display_name"])
+		}
+	})
+	t.Run("a reader of English still gets English", func(t *testing.T) {
+		one := e.do(req{method: "GET", path: "/api/v1/action-types/delay.wait", token: u.token, header: map[string]string{"Accept-Language": "en"}}).expect(t, http.StatusOK)
+		if one.str("display_name") != "Delay" {
+			t.Errorf("delay.wait: %s", one.Body)
 		}
 	})
 	for _, path := range []string{"/api/v1/action-types", "/api/v1/action-types/http.request", "/api/v1/action-dependency-types", "/api/v1/action-dependency-types/smtp.server"} {

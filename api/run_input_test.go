@@ -133,3 +133,41 @@ func actionStatuses(e *env, u user, runID string) map[string]string {
 	}
 	return out
 }
+
+// TestAnAddressTheEgressPolicyRefusesIsExplainedInTheReadersLanguage: an http.request whose
+// templated host turns out to be one the egress policy refuses fails saying so, and what to
+// do, in the language of whoever reads the run's actions.
+func TestAnAddressTheEgressPolicyRefusesIsExplainedInTheReadersLanguage(t *testing.T) {
+	e, ada, projectID := shop(t, dbtest.SQLite(t))
+	id := e.publishGraph(ada, projectID, "Fetch", map[string]any{
+		"actions": []any{
+			map[string]any{"action_key": "orders", "action_type_key": "manual.trigger", "config": map[string]any{}},
+			map[string]any{"action_key": "fetch", "action_type_key": "http.request", "config": map[string]any{"url": "http://{{ orders.host }}/latest"}},
+		},
+		"connections": []any{map[string]any{"from": "orders", "to": "fetch"}},
+	})
+	runID := e.do(req{method: "POST", path: "/api/v1/workflows/" + id + "/runs/manual", token: ada.token,
+		body: map[string]any{"input": map[string]any{"host": "169.254.169.254"}}}).expect(t, http.StatusAccepted).str("workflow_run_id")
+	if run := e.waitRun(ada, runID); run.str("status") != "failed" {
+		t.Fatalf("the run: %s", run.Body)
+	}
+	for _, tc := range []struct{ lang, reason, next string }{
+		{"en", "169.254.169.254 may not be called: link-local address.", "Use a public address, or ask the operator to allow-list it in APP_EGRESS_ALLOW"},
+		{"ru", "Политика исходящих соединений не пускает к 169.254.169.254: это локальный адрес канала (link-local).",
+			"Укажите публичный адрес или попросите оператора разрешить этот в настройке APP_EGRESS_ALLOW"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			var fetch map[string]any
+			for _, a := range e.do(req{method: "GET", path: "/api/v1/runs/" + runID + "/actions", token: ada.token,
+				header: map[string]string{"Accept-Language": tc.lang}}).expect(t, http.StatusOK).items() {
+				if a["action_key"] == "fetch" {
+					fetch = a
+				}
+			}
+			d, _ := fetch["diagnostics"].(map[string]any)
+			if fetch["error"] != tc.reason || d["next_action"] != tc.next || d["reason_code"] != "egress_refused" {
+				t.Fatalf("the request's action: %v", fetch)
+			}
+		})
+	}
+}

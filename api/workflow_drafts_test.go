@@ -153,3 +153,40 @@ func TestADraftCallingAnAddressTheEgressPolicyRefusesDoesNotPublish(t *testing.T
 			expect(t, http.StatusBadRequest, "actions.fetch.config.url")
 	})
 }
+
+// TestADraftsDiagnosticsAreWordedForEachReader: the same saved draft read by a reader of
+// English and one of Russian tells each its problems in their language; nothing stored
+// fixes the language.
+func TestADraftsDiagnosticsAreWordedForEachReader(t *testing.T) {
+	j := newJourney(t, dbtest.SQLite(t))
+	wfID := j.do(req{method: "POST", path: "/api/v1/projects/" + j.projectID + "/workflows", token: j.u.token,
+		body: map[string]any{"name": "Words"}}).expect(t, http.StatusCreated).str("workflow_id")
+	j.putDraft(wfID, draft([]any{
+		act("start", "manual.trigger", map[string]any{}),
+		act("fetch", "http.request", map[string]any{"url": "http://169.254.169.254/x"}),
+		act("alone", "stop", map[string]any{"reason": "{{ steps.nowhere.id }}"}),
+	}, edge("start", "fetch", "")))
+	read := func(lang string) map[string]string {
+		resp := j.do(req{method: "GET", path: "/api/v1/workflows/" + wfID, token: j.u.token, header: map[string]string{"Accept-Language": lang}}).
+			expect(t, http.StatusOK)
+		out := map[string]string{}
+		for _, d := range resp.json["diagnostics"].([]any) {
+			d := d.(map[string]any)
+			out[d["code"].(string)] = d["message"].(string)
+		}
+		return out
+	}
+	en, ru := read("en"), read("ru")
+	want := map[string][2]string{
+		"unreachable_action":    {"no trigger leads to action alone", "Ни один триггер не ведёт к действию alone: соедините его"},
+		"unresolvable_template": {"template {{ steps.nowhere.id }} cannot resolve here", "Шаблону {{ steps.nowhere.id }} здесь неоткуда взять значение"},
+	}
+	for code, w := range want {
+		if en[code] != w[0] || ru[code] != w[1] {
+			t.Errorf("%s: en %q, ru %q; want %q and %q", code, en[code], ru[code], w[0], w[1])
+		}
+	}
+	if !strings.Contains(en["egress_refused"], "a link-local address") || !strings.Contains(ru["egress_refused"], "это локальный адрес канала (link-local)") {
+		t.Errorf("the egress refusal: en %q, ru %q", en["egress_refused"], ru["egress_refused"])
+	}
+}

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/google/uuid"
 
@@ -39,8 +38,8 @@ type Drafts struct {
 	Egress egress.Policy
 }
 
-// Validate reports every problem of a graph of the workflow's project. Errors: only a
-// lookup that failed.
+// Validate reports every problem of a graph of the workflow's project, worded in the
+// language ctx carries. Errors: only a lookup that failed.
 func (d *Drafts) Validate(ctx context.Context, w *automation.Workflow, g automation.Graph) ([]automation.Diagnostic, error) {
 	ds := automation.Validate(g, d.Catalog)
 	flagged := map[string]bool{} // action key + field the schema already refused
@@ -52,7 +51,7 @@ func (d *Drafts) Validate(ctx context.Context, w *automation.Workflow, g automat
 		if !ok {
 			continue
 		}
-		ds = append(ds, d.egressDiagnostics(ctx, a, flagged)...)
+		ds = append(ds, d.egressDiagnostics(a, flagged)...)
 		if id, named := a.Config["workflow_id"].(string); named && a.ActionTypeKey == ActionWorkflowCall &&
 			!flagged[a.ActionKey+" config.workflow_id"] {
 			diag, err := d.call(ctx, w, id)
@@ -79,7 +78,7 @@ func (d *Drafts) Validate(ctx context.Context, w *automation.Workflow, g automat
 			}
 		}
 	}
-	return ds, nil
+	return automation.Localize(models.Language(ctx), ds), nil
 }
 
 // Require answers invalid input naming every error Validate finds in the graph.
@@ -94,12 +93,13 @@ func (d *Drafts) Require(ctx context.Context, w *automation.Workflow, g automati
 // call checks the workflow a workflow.call names: a published workflow of the project
 // whose calls, followed through the current versions, never come back to w.
 func (d *Drafts) call(ctx context.Context, w *automation.Workflow, raw string) (*automation.Diagnostic, error) {
-	problem := func(code, format string, args ...any) (*automation.Diagnostic, error) {
-		return &automation.Diagnostic{Severity: automation.SeverityError, Code: code, Message: fmt.Sprintf(format, args...)}, nil
+	problem := func(code string, args ...any) (*automation.Diagnostic, error) {
+		d := automation.Diagnosed(automation.SeverityError, code, code, args...)
+		return &d, nil
 	}
 	id, err := uuid.Parse(raw)
 	if err != nil {
-		return problem("invalid_reference", "config.workflow_id is not an id: %q", raw)
+		return problem("invalid_reference", "workflow_id", raw)
 	}
 	seen := map[uuid.UUID]bool{}
 	next := []uuid.UUID{id}
@@ -107,7 +107,7 @@ func (d *Drafts) call(ctx context.Context, w *automation.Workflow, raw string) (
 		var calls []uuid.UUID
 		for _, id := range next {
 			if id == w.ID {
-				return problem("call_cycle", "the call leads back to this workflow")
+				return problem("call_cycle")
 			}
 			if seen[id] {
 				continue
@@ -115,14 +115,14 @@ func (d *Drafts) call(ctx context.Context, w *automation.Workflow, raw string) (
 			seen[id] = true
 			callee, err := d.Workflows.WorkflowOf(ctx, w.CompanyID, id)
 			if models.IsKind(err, models.KindNotFound) || err == nil && callee.ProjectID != w.ProjectID {
-				return problem("workflow_not_found", "the project has no workflow %s", id)
+				return problem("workflow_not_found", id)
 			}
 			if err != nil {
 				return nil, err
 			}
 			if callee.CurrentVersionID == nil {
 				if depth == 0 {
-					return problem("workflow_not_published", "workflow %q is not published", callee.Name)
+					return problem("workflow_not_published", callee.Name)
 				}
 				continue
 			}
@@ -159,12 +159,13 @@ func Writes(g automation.Graph) bool {
 // wrong with it (nil when nothing is).
 func (d *Drafts) reference(ctx context.Context, w *automation.Workflow, t *schemas.ActionType,
 	field, raw string) (*automation.Diagnostic, error) {
-	problem := func(severity, code, format string, args ...any) (*automation.Diagnostic, error) {
-		return &automation.Diagnostic{Severity: severity, Code: code, Message: fmt.Sprintf(format, args...)}, nil
+	problem := func(severity, code string, args ...any) (*automation.Diagnostic, error) {
+		d := automation.Diagnosed(severity, code, code, args...)
+		return &d, nil
 	}
 	id, err := uuid.Parse(raw)
 	if err != nil {
-		return problem(automation.SeverityError, "invalid_reference", "config.%s is not an id: %q", field, raw)
+		return problem(automation.SeverityError, "invalid_reference", field, raw)
 	}
 	var found error
 	switch field {
@@ -174,16 +175,10 @@ func (d *Drafts) reference(ctx context.Context, w *automation.Workflow, t *schem
 		switch {
 		case found != nil:
 		case dep.DependencyTypeKey != t.DependencyTypeKey:
-			return problem(automation.SeverityError, "integration_wrong_type", "integration %s is a %s integration; %s needs a %s one",
+			return problem(automation.SeverityError, "integration_wrong_type",
 				id, dep.DependencyTypeKey, t.Key, t.DependencyTypeKey)
 		case dep.Status != integration.StatusActive:
-			return problem(
-				automation.SeverityWarning,
-				"integration_disabled",
-				"integration %q (%s) is disabled; runs treat it as missing until it is enabled",
-				dep.Name,
-				id,
-			)
+			return problem(automation.SeverityWarning, "integration_disabled", dep.Name, id)
 		}
 	case "email_template_id":
 		_, found = d.Integrations.EmailTemplateOf(ctx, w.CompanyID, w.ProjectID, id)
@@ -192,9 +187,9 @@ func (d *Drafts) reference(ctx context.Context, w *automation.Workflow, t *schem
 	}
 	switch {
 	case models.IsKind(found, models.KindNotFound) && field == t.DependencyField:
-		return problem(automation.SeverityError, "integration_not_found", "the project has no integration %s", id)
+		return problem(automation.SeverityError, "integration_not_found", id)
 	case models.IsKind(found, models.KindNotFound):
-		return problem(automation.SeverityError, "template_not_found", "the project has no template %s", id)
+		return problem(automation.SeverityError, "template_not_found", id)
 	case found != nil:
 		return nil, found
 	}

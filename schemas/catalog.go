@@ -18,9 +18,10 @@ import (
 )
 
 // catalogFiles are the action and dependency type catalogs: an index (catalog.json) per
-// folder and one JSON Schema file per config, result, auth and metadata.
+// folder and one JSON Schema file per config, result, auth and metadata, and their texts
+// in each language besides English (locales/<lang>.json, catalog_texts.go).
 //
-//go:embed actions/*.json dependencies/*.json
+//go:embed actions/*.json dependencies/*.json locales/*.json
 var catalogFiles embed.FS
 
 // ActionType is one entry of the action type catalog.
@@ -48,6 +49,7 @@ type ActionType struct {
 	ConfigSchema, ResultSchema map[string]any
 	config                     *jsonschema.Schema
 	defaults                   map[string]any
+	languages                  map[string]typeInLanguage
 }
 
 // DependencyType is one entry of the dependency (integration) type catalog.
@@ -57,6 +59,7 @@ type DependencyType struct {
 	// Schemas as served.
 	AuthSchema, MetadataSchema map[string]any
 	auth, metadata             *jsonschema.Schema
+	languages                  map[string]typeInLanguage
 }
 
 // Catalog holds the action and dependency types in their index order.
@@ -65,6 +68,9 @@ type Catalog struct {
 	actionByKey  map[string]*ActionType
 	dependencies []*DependencyType
 	dependencyBy map[string]*DependencyType
+	// gaps lists, per language, the texts served in English for want of a current
+	// translation.
+	gaps map[string][]string
 }
 
 var (
@@ -201,7 +207,8 @@ func parseCatalog(files fs.FS) (*Catalog, error) {
 				e.DependencyTypeKey,
 			)
 		}
-		d := &DependencyType{Key: e.DependencyTypeKey, DisplayName: e.DisplayName, ProviderKey: e.ProviderKey}
+		d := &DependencyType{Key: e.DependencyTypeKey, DisplayName: e.DisplayName, ProviderKey: e.ProviderKey,
+			languages: map[string]typeInLanguage{}}
 		var err error
 		if d.AuthSchema, d.auth, err = load("dependencies/" + d.Key + ".auth.json"); err != nil {
 			return nil, err
@@ -222,6 +229,7 @@ func parseCatalog(files fs.FS) (*Catalog, error) {
 			Key: e.ActionKey, DisplayName: e.DisplayName, Category: e.Category,
 			RequiresDependency: e.RequiresDependency, DependencyTypeKey: e.DependencyTypeKey, DependencyField: e.DependencyField,
 			Importable: e.Importable, Trigger: e.Trigger, Idempotent: e.Idempotent,
+			languages: map[string]typeInLanguage{},
 		}
 		var err error
 		if t.ConfigSchema, t.config, err = load("actions/" + t.Key + ".config.json"); err != nil {
@@ -242,6 +250,9 @@ func parseCatalog(files fs.FS) (*Catalog, error) {
 		}
 		c.actions = append(c.actions, t)
 		c.actionByKey[t.Key] = t
+	}
+	if err := c.loadTranslations(files); err != nil {
+		return nil, err
 	}
 	return c, nil
 }

@@ -1,6 +1,12 @@
 package automation
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
+
+// unnamed finds a placeholder of a failure text that its reason_args left unfilled.
+var unnamed = regexp.MustCompile(`\{[a-z_]+\}`)
 
 // Reason codes of the failures the interpreter words itself. ReasonMissingValue: a
 // condition (a switch case, a data field) read a value absent from the run's data; its
@@ -12,6 +18,11 @@ const (
 	ReasonNoCaseMatched = "no_case_matched"
 	ReasonValueTooLarge = "value_too_large"
 )
+
+// ReasonEgressRefused is the reason_code of a call the egress policy refused; its
+// reason_args are the host and the policy's reason (egress_reason, worded per language by
+// EgressReason).
+const ReasonEgressRefused = "egress_refused"
 
 // failureTexts word the failures that the run records in English (workflow code cannot know
 // who will read them) in each language the API speaks, by reason_code; {name} stands for
@@ -30,6 +41,10 @@ var failureTexts = map[string]map[string]struct{ reason, next string }{
 			"The data step's values are larger than {limit} KiB together.",
 			"Keep only the fields the next actions need",
 		},
+		ReasonEgressRefused: {
+			"{host} may not be called: {egress_reason}.",
+			"Use a public address, or ask the operator to allow-list it in APP_EGRESS_ALLOW",
+		},
 	},
 	"ru": {
 		ReasonMissingValue: {
@@ -44,11 +59,35 @@ var failureTexts = map[string]map[string]struct{ reason, next string }{
 			"Значения шага данных вместе больше {limit} КиБ.",
 			"Оставьте только поля, которые нужны следующим действиям",
 		},
+		ReasonEgressRefused: {
+			"Политика исходящих соединений не пускает к {host}: это {egress_reason}.",
+			"Укажите публичный адрес или попросите оператора разрешить этот в настройке APP_EGRESS_ALLOW",
+		},
 	},
 }
 
+// egressReasonsRu words egress.RefusedError's reasons in Russian.
+var egressReasonsRu = map[string]string{
+	"loopback address":       "адрес самой машины (loopback)",
+	"private address":        "адрес частной сети",
+	"link-local address":     "локальный адрес канала (link-local)",
+	"unspecified address":    "неопределённый адрес",
+	"multicast address":      "групповой адрес (multicast)",
+	"reserved address":       "зарезервированный адрес",
+	"shared (CGNAT) address": "адрес общей сети провайдера (CGNAT)",
+}
+
+// EgressReason is the egress policy's reason for refusing an address in lang.
+func EgressReason(lang, reason string) string {
+	if ru, ok := egressReasonsRu[reason]; ok && lang == "ru" {
+		return ru
+	}
+	return reason
+}
+
 // FailureText is the human_reason and next_action of a recorded failure in lang (English
-// for a language without texts), and false for a reason_code worded only where it failed.
+// for a language without texts), and false for a reason_code worded only where it failed,
+// or recorded without the reason_args its text names (then it is shown as recorded).
 func FailureText(lang, reasonCode string, args map[string]string) (reason, next string, ok bool) {
 	texts, known := failureTexts[lang]
 	if !known {
@@ -59,8 +98,14 @@ func FailureText(lang, reasonCode string, args map[string]string) (reason, next 
 		return "", "", false
 	}
 	for name, value := range args {
+		if name == "egress_reason" {
+			value = EgressReason(lang, value)
+		}
 		t.reason = strings.ReplaceAll(t.reason, "{"+name+"}", value)
 		t.next = strings.ReplaceAll(t.next, "{"+name+"}", value)
+	}
+	if unnamed.MatchString(t.reason + t.next) {
+		return "", "", false
 	}
 	return t.reason, t.next, true
 }

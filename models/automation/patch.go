@@ -378,8 +378,10 @@ func (pt *patcher) reject(field string) {
 	}
 }
 
-func warning(code, actionKey, field, format string, args ...any) Diagnostic {
-	return Diagnostic{Severity: SeverityWarning, Code: code, ActionKey: actionKey, Field: field, Message: fmt.Sprintf(format, args...)}
+func warning(code, actionKey, field string, args ...any) Diagnostic {
+	d := Diagnosed(SeverityWarning, code, code, args...)
+	d.ActionKey, d.Field = actionKey, field
+	return d
 }
 
 func (pt *patcher) index(key string) int {
@@ -527,8 +529,7 @@ func (pt *patcher) addConnection(i int, at string, op PatchOperation) {
 		return
 	}
 	if slices.ContainsFunc(pt.connections, func(e Connection) bool { return e.From == c.From && e.To == c.To && e.Branch == c.Branch }) {
-		pt.notes = append(pt.notes, warning("connection_exists", c.From, at,
-			"operation %d: the connection %s -> %s (branch %q) already exists; nothing was added", i, c.From, c.To, c.Branch))
+		pt.notes = append(pt.notes, warning("connection_exists", c.From, at, i, c.From, c.To, c.Branch))
 		pt.done(i, op, EffectUnchanged)
 		return
 	}
@@ -542,8 +543,7 @@ func (pt *patcher) deleteConnection(i int, at string, op PatchOperation) {
 		return c.From == op.From && c.To == op.To && (op.Branch == nil || c.Branch == *op.Branch)
 	})
 	if len(pt.connections) == before {
-		pt.notes = append(pt.notes, warning("connection_not_found", op.From, at,
-			"operation %d: no connection %s -> %s matches; nothing was deleted", i, op.From, op.To))
+		pt.notes = append(pt.notes, warning("connection_not_found", op.From, at, i, op.From, op.To))
 		pt.done(i, op, EffectUnchanged)
 		return
 	}
@@ -624,11 +624,9 @@ func (pt *patcher) checkIntegration(a *Action, t *schemas.ActionType) []Diagnost
 		case !ok || in.TypeKey != t.DependencyTypeKey:
 			a.Config[field] = ""
 			return []Diagnostic{warning("integration_not_available", a.ActionKey, configField,
-				"%s named %q, which is not a %s integration of this project; it was left empty: choose one of the project's integrations%s",
 				configField, id, t.DependencyTypeKey, pt.candidates(t.DependencyTypeKey))}
 		case !in.Active:
-			return []Diagnostic{warning("integration_disabled", a.ActionKey, configField,
-				"integration %q (%s) is disabled; runs treat it as missing until it is enabled", in.Name, in.ID)}
+			return []Diagnostic{warning("integration_disabled", a.ActionKey, configField, in.Name, in.ID)}
 		}
 		return nil
 	}
@@ -636,22 +634,18 @@ func (pt *patcher) checkIntegration(a *Action, t *schemas.ActionType) []Diagnost
 		return nil
 	}
 	return []Diagnostic{warning("integration_required", a.ActionKey, configField,
-		"%s needs a %s integration of the project in %s before the workflow can be published%s",
 		a.ActionTypeKey, t.DependencyTypeKey, configField, pt.candidates(t.DependencyTypeKey))}
 }
 
 // candidates names the project's integrations of a type, for a diagnostic's message.
-func (pt *patcher) candidates(typeKey string) string {
-	var names []string
+func (pt *patcher) candidates(typeKey string) candidateList {
+	names := candidateList{}
 	for _, key := range slices.Sorted(maps.Keys(pt.integrations)) {
 		if in := pt.integrations[key]; in.TypeKey == typeKey {
 			names = append(names, fmt.Sprintf("%q (%s)", in.Name, in.ID))
 		}
 	}
-	if len(names) == 0 {
-		return "; the project has none yet"
-	}
-	return "; the project has " + strings.Join(names, ", ")
+	return names
 }
 
 // normalize fills what the catalog knows into the touched actions and places every action

@@ -17,6 +17,10 @@ type Diagnostic struct {
 	ActionKey string `json:"action_key,omitempty"`
 	// Field locates the problem: a config field (config.url), or connections.<index>.
 	Field string `json:"field,omitempty"`
+	// text and args are what Message says, so that Localize can say it in the reader's
+	// language.
+	text string
+	args []any
 }
 
 // Diagnostic severities: errors block publishing and test runs; warnings do not.
@@ -64,14 +68,13 @@ type validator struct {
 	out     []Diagnostic
 }
 
-func (v *validator) add(code, actionKey, field, format string, args ...any) {
-	v.out = append(v.out, Diagnostic{
-		Severity:  SeverityError,
-		Code:      code,
-		ActionKey: actionKey,
-		Field:     field,
-		Message:   fmt.Sprintf(format, args...),
-	})
+// add records an error of the kind text (diagnosticTexts); its code is the text's key up
+// to a dot (invalid_branch.condition is an invalid_branch).
+func (v *validator) add(text, actionKey, field string, args ...any) {
+	code, _, _ := strings.Cut(text, ".")
+	d := Diagnosed(SeverityError, code, text, args...)
+	d.ActionKey, d.Field = actionKey, field
+	v.out = append(v.out, d)
 }
 
 func (v *validator) actions() {
@@ -79,25 +82,19 @@ func (v *validator) actions() {
 	for _, a := range v.g.Actions {
 		switch {
 		case !ActionKeyPattern.MatchString(a.ActionKey):
-			v.add(
-				"invalid_action_key",
-				a.ActionKey,
-				"action_key",
-				"action_key %q must be snake_case: a lower-case letter, then letters, digits or _ (at most 64)",
-				a.ActionKey,
-			)
+			v.add("invalid_action_key", a.ActionKey, "action_key", a.ActionKey)
 		case v.keys[a.ActionKey]:
-			v.add("duplicate_action_key", a.ActionKey, "action_key", "action_key %q is used by more than one action", a.ActionKey)
+			v.add("duplicate_action_key", a.ActionKey, "action_key", a.ActionKey)
 			continue
 		}
 		v.keys[a.ActionKey] = true
 		t, ok := v.catalog.Action(a.ActionTypeKey)
 		if !ok {
-			v.add("unknown_action_type", a.ActionKey, "action_type_key", "action type %q does not exist", a.ActionTypeKey)
+			v.add("unknown_action_type", a.ActionKey, "action_type_key", a.ActionTypeKey)
 			continue
 		}
 		if !t.Importable {
-			v.add("planned_action_type", a.ActionKey, "action_type_key", "action type %q is planned and cannot run yet", a.ActionTypeKey)
+			v.add("planned_action_type", a.ActionKey, "action_type_key", a.ActionTypeKey)
 			continue
 		}
 		v.types[a.ActionKey] = t
@@ -106,11 +103,11 @@ func (v *validator) actions() {
 		}
 		fields := t.ValidateConfig(a.Config)
 		for _, field := range fields {
-			v.add("invalid_config", a.ActionKey, "config."+field, "config field %s does not match the %s schema", field, a.ActionTypeKey)
+			v.add("invalid_config", a.ActionKey, "config."+field, field, a.ActionTypeKey)
 		}
 		if doc, ok := a.Config["output_schema"].(map[string]any); ok && a.ActionTypeKey == TypeAgent && len(fields) == 0 {
 			if _, err := schemas.CompileJSONSchema(doc); err != nil {
-				v.add("invalid_output_schema", a.ActionKey, "config.output_schema", "output_schema does not compile: %v", err)
+				v.add("invalid_output_schema", a.ActionKey, "config.output_schema", err)
 			}
 		}
 		if len(fields) == 0 {
@@ -118,25 +115,15 @@ func (v *validator) actions() {
 		}
 	}
 	if triggers == 0 {
-		v.add("no_trigger", "", "actions", "the workflow has no trigger action")
+		v.add("no_trigger", "", "actions")
 	}
 	if _, relay := FirstOfType(v.g, TypeRelay); !relay {
 		for _, a := range v.g.Actions {
 			switch a.ActionTypeKey {
 			case TypeBotState:
-				v.add(
-					"bot_state_without_relay",
-					a.ActionKey,
-					"action_type_key",
-					"bot.set_state keeps the state of the chat whose bot update started the run; add a messenger_a.relay.trigger",
-				)
+				v.add("bot_state_without_relay", a.ActionKey, "action_type_key")
 			case TypeBotReply:
-				v.add(
-					"bot_reply_without_relay",
-					a.ActionKey,
-					"action_type_key",
-					"bot.wait_for_reply waits for the chat whose bot update started the run; add a messenger_a.relay.trigger",
-				)
+				v.add("bot_reply_without_relay", a.ActionKey, "action_type_key")
 			}
 		}
 	}
@@ -149,20 +136,20 @@ func (v *validator) expressions(a Action) {
 	case TypeCondition:
 		text, _ := a.Config["text"].(string)
 		if err := CompileCondition(text); err != nil {
-			v.add("invalid_expression", a.ActionKey, "config.text", "the condition does not compile: %v", err)
+			v.add("invalid_expression", a.ActionKey, "config.text", err)
 		}
 	case TypeSwitch:
 		seen := map[string]bool{}
 		for i, c := range SwitchCases(a.Config) {
 			switch {
 			case c.Name == BranchDefault || c.Name == BranchError:
-				v.add("reserved_case_name", a.ActionKey, fmt.Sprintf("config.cases.%d.name", i), "a case cannot be named %q: that branch is the switch's own", c.Name)
+				v.add("reserved_case_name", a.ActionKey, fmt.Sprintf("config.cases.%d.name", i), c.Name)
 			case seen[c.Name]:
-				v.add("duplicate_case_name", a.ActionKey, fmt.Sprintf("config.cases.%d.name", i), "two cases are named %q; each case is a branch of its own", c.Name)
+				v.add("duplicate_case_name", a.ActionKey, fmt.Sprintf("config.cases.%d.name", i), c.Name)
 			}
 			seen[c.Name] = true
 			if err := CompileCondition(c.Text); err != nil {
-				v.add("invalid_expression", a.ActionKey, fmt.Sprintf("config.cases.%d.text", i), "the case's expression does not compile: %v", err)
+				v.add("invalid_expression.case", a.ActionKey, fmt.Sprintf("config.cases.%d.text", i), err)
 			}
 		}
 	case TypeDataSet:
@@ -170,7 +157,7 @@ func (v *validator) expressions(a Action) {
 		for _, name := range slices.Sorted(maps.Keys(fields)) {
 			text, _ := fields[name].(string)
 			if err := CompileExpression(text); err != nil {
-				v.add("invalid_expression", a.ActionKey, "config.fields."+name, "the expression of %s does not compile: %v", name, err)
+				v.add("invalid_expression.field", a.ActionKey, "config.fields."+name, name, err)
 			}
 		}
 	}
@@ -181,24 +168,24 @@ func (v *validator) connections() {
 	for i, c := range v.g.Connections {
 		field := fmt.Sprintf("connections.%d", i)
 		if !v.keys[c.From] || !v.keys[c.To] {
-			v.add("dangling_connection", c.From, field, "connection %s -> %s names an action that does not exist", c.From, c.To)
+			v.add("dangling_connection", c.From, field, c.From, c.To)
 			continue
 		}
 		key := Connection{From: c.From, To: c.To, Branch: c.Branch}
 		if seen[key] {
-			v.add("duplicate_connection", c.From, field, "connection %s -> %s (branch %q) appears twice", c.From, c.To, c.Branch)
+			v.add("duplicate_connection", c.From, field, c.From, c.To, c.Branch)
 		}
 		seen[key] = true
 		from, _ := v.g.Action(c.From)
 		if t := v.types[c.From]; t != nil && t.Trigger {
 			if c.Branch != "" {
-				v.add("invalid_branch", c.From, field, "connections leaving a trigger carry no branch label; %q found", c.Branch)
+				v.add("invalid_branch.trigger", c.From, field, c.Branch)
 			}
 		} else if branches := Branches(from); c.Branch != BranchError && !slices.Contains(branches, c.Branch) {
-			v.add("invalid_branch", c.From, field, "connections leaving %s carry branch %s or \"error\", not %q", from.ActionTypeKey, quotedList(branches), c.Branch)
+			v.add("invalid_branch", c.From, field, from.ActionTypeKey, quotedList(branches), c.Branch)
 		}
 		if t := v.types[c.To]; t != nil && t.Trigger {
-			v.add("trigger_has_inbound", c.To, field, "trigger %s cannot have incoming connections", c.To)
+			v.add("trigger_has_inbound", c.To, field, c.To)
 		}
 	}
 }
@@ -224,7 +211,7 @@ func (v *validator) reachability() {
 	}
 	for _, a := range v.g.Actions {
 		if t := v.types[a.ActionKey]; t != nil && !t.Trigger && !reached[a.ActionKey] {
-			v.add("unreachable_action", a.ActionKey, "", "no trigger leads to action %s", a.ActionKey)
+			v.add("unreachable_action", a.ActionKey, "", a.ActionKey)
 		}
 	}
 	const (
@@ -255,7 +242,7 @@ func (v *validator) reachability() {
 			continue
 		}
 		if on := visit(a.ActionKey); on != "" {
-			v.add("cycle", on, "connections", "the connections form a cycle through %s; workflows must be acyclic", on)
+			v.add("cycle", on, "connections", on)
 			return
 		}
 	}
@@ -269,7 +256,7 @@ func (v *validator) templates() {
 		upstream := v.upstream(a.ActionKey)
 		walkStrings(a.Config, "config", func(field, s string) {
 			for _, broken := range BrokenTemplates(s) {
-				v.add("broken_template", a.ActionKey, field, "%q is not a complete template: write {{ path }}, with two braces on each side", broken)
+				v.add("broken_template", a.ActionKey, field, broken)
 			}
 			for _, path := range TemplatePaths(s) {
 				head, rest, _ := strings.Cut(path, ".")
@@ -284,7 +271,7 @@ func (v *validator) templates() {
 					ok = namespaces[head]
 				}
 				if !ok {
-					v.add("unresolvable_template", a.ActionKey, field, "template {{ %s }} cannot resolve here", path)
+					v.add("unresolvable_template", a.ActionKey, field, path)
 				}
 			}
 		})

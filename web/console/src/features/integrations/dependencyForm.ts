@@ -46,7 +46,7 @@ export function labelOf(name: string): string {
 }
 
 /**
- * uiSchemaOf gives every field a label in words (a list's items its label too, not
+ * uiSchemaOf gives every field a label in words, its schema's title or else its name (a list's items its label too, not
  * "allowed_hosts-1") and its required fields first; a secret (writeOnly) is a password field
  * the browser neither fills in nor remembers.
  */
@@ -57,8 +57,9 @@ export function uiSchemaOf(schema: RJSFSchema): UiSchema {
   const names = Object.keys(properties);
   ui["ui:order"] = [...names.filter((n) => required.has(n)), ...names.filter((n) => !required.has(n))];
   for (const [name, prop] of Object.entries(properties)) {
-    ui[name] = { "ui:title": labelOf(name) };
-    if (isSchema(prop) && prop.type === "array") ui[name] = { ...ui[name], items: { "ui:title": labelOf(name) } };
+    const label = isSchema(prop) && typeof prop.title === "string" && prop.title !== "" ? prop.title : labelOf(name);
+    ui[name] = { "ui:title": label };
+    if (isSchema(prop) && prop.type === "array") ui[name] = { ...ui[name], items: { "ui:title": label } };
     if (isSchema(prop) && prop.writeOnly === true) {
       ui[name] = { ...ui[name], "ui:widget": "password", "ui:autocomplete": "new-password" };
     }

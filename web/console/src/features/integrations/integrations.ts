@@ -1,6 +1,7 @@
 // The project's integrations (action dependencies) and the catalog of their types: what the
 // settings pages and the editor's integration picker read, and the calls that change them.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
 import { api, data, ProblemError } from "../../api/client";
 import type { components } from "../../api/schema.gen";
 
@@ -35,11 +36,16 @@ export function useProjectIntegrations(projectId: string) {
   });
 }
 
-/** useDependencyTypes is the catalog of integration types; it changes only with the server. */
+/** useDependencyTypes is the catalog of integration types, its texts in the interface's
+ * language; it changes only with the server. */
 export function useDependencyTypes() {
+  const { i18n } = useTranslation();
   return useQuery({
-    queryKey: ["action-dependency-types"],
+    queryKey: ["action-dependency-types", i18n.language],
     staleTime: Infinity,
+    // The other language's answer stands in until this one's comes, so the pages built on
+    // the catalog (the editor with its unsaved changes) stay as they are meanwhile.
+    placeholderData: keepPreviousData,
     queryFn: () => data(api.GET("/api/v1/action-dependency-types")),
   });
 }

@@ -1,4 +1,6 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
 import { api, data } from "../../api/client";
 import type { components } from "../../api/schema.gen";
 import { useEveryPage } from "../../lib/useEveryPage";
@@ -11,8 +13,17 @@ export const workflowKey = (workflowId: string) => ["workflows", workflowId] as 
 const projectWorkflowsKey = (projectId: string | undefined) => ["projects", projectId, "workflows"] as const;
 const versionsKey = (workflowId: string) => ["workflows", workflowId, "versions"] as const;
 
-/** useWorkflow is one workflow with its draft and the draft's diagnostics. */
+/** useWorkflow is one workflow with its draft and the draft's diagnostics, which the API
+ * words in the interface's language: switching the language reads them again. */
 export function useWorkflow(workflowId: string) {
+  const { i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  const worded = useRef(i18n.language);
+  useEffect(() => {
+    if (worded.current === i18n.language) return;
+    worded.current = i18n.language;
+    void queryClient.invalidateQueries({ queryKey: workflowKey(workflowId), exact: true });
+  }, [i18n.language, queryClient, workflowId]);
   return useQuery({
     queryKey: workflowKey(workflowId),
     queryFn: () => data(api.GET("/api/v1/workflows/{workflow_id}", { params: { path: { workflow_id: workflowId } } })),

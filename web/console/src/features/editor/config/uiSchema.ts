@@ -85,9 +85,14 @@ function enumSet(s: Schema): boolean {
   return types(s).includes("array") && s.uniqueItems === true && isSchema(s.items) && Array.isArray(s.items.enum);
 }
 
-const mentionsTemplates = (text: unknown) => typeof text === "string" && /\{\{|template/i.test(text) && !/no templates/i.test(text);
-const rootAllowsTemplates = (root: Schema) => typeof root.description === "string" && /(string fields|texts) may contain \{\{/i.test(root.description);
-const isExpression = (s: Schema) => typeof s.description === "string" && /expression over the run's variables/i.test(s.description);
+// The catalog's descriptions say which fields take templates, in the reader's language
+// (the catalog's texts come in English and Russian): these read both.
+const mentionsTemplates = (text: unknown) =>
+  typeof text === "string" && /\{\{|template|шаблон/i.test(text) && !/no templates/i.test(text);
+const rootAllowsTemplates = (root: Schema) =>
+  typeof root.description === "string" && /(string fields|texts) may contain \{\{|(строковые поля|тексты) могут содержать \{\{/i.test(root.description);
+const isExpression = (s: Schema) =>
+  typeof s.description === "string" && /expression over the run's variables|выражение над переменными запуска/i.test(s.description);
 
 /** templateMode tells whether a string field reads templates (or is an expression), else undefined. */
 function templateMode(s: Schema, root: Schema): TemplateMode | undefined {
