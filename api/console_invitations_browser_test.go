@@ -1,9 +1,17 @@
 package api_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
+
+// signedOut waits for the sign-out to have ended the session: the new sign-in document
+// logs out after it loads, so a page opened at once could still be signed in.
+func (tb *tab) signedOut() {
+	tb.t.Helper()
+	tb.waitFor("the session cookie to be gone", pageWait, func(context.Context) (bool, error) { return !tb.hasCookie("app_access", "/"), nil })
+}
 
 // TestConsoleInvitation: an owner invites an e-mail that has no account on a server that
 // sends no mail, so the page hands her the link; the invited person opens it signed out,
@@ -27,10 +35,12 @@ func TestConsoleInvitation(t *testing.T) {
 	}
 	tb.see("Pending invitations")
 	tb.see("grace@example.com")
+	tb.notSee("Expired")
 	tb.accessible("the members page with an invitation")
 
 	tb.click("Sign out")
 	tb.at("/sign-in")
+	tb.signedOut()
 	tb.open(link[strings.Index(link, "/invitations/"):])
 	tb.seeHeading("Invitation")
 	tb.see("Ada invites you to join Analytical Engines as a member.")
@@ -52,6 +62,7 @@ func TestConsoleInvitation(t *testing.T) {
 
 	tb.click("Sign out")
 	tb.at("/sign-in")
+	tb.signedOut()
 	tb.fill("E-mail", "ada@example.com")
 	tb.fill("Password", password)
 	tb.click("Sign in")

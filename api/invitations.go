@@ -21,12 +21,14 @@ type invitationView struct {
 	InvitedByName   string     `json:"invited_by_name"`
 	CreatedAt       time.Time  `json:"created_at"`
 	ExpiresAt       time.Time  `json:"expires_at"`
+	Expired         bool       `json:"expired"`
 }
 
 func viewInvitation(v company.InvitationView) invitationView {
 	return invitationView{
 		InvitationID: v.ID, CompanyID: v.CompanyID, Email: v.Email, Role: string(v.Role),
 		InvitedByUserID: v.InvitedByUserID, InvitedByName: v.InvitedByName, CreatedAt: v.CreatedAt, ExpiresAt: v.ExpiresAt,
+		Expired: v.Expired,
 	}
 }
 

@@ -38,7 +38,7 @@ func TestInvitations(t *testing.T) {
 		t.Run("an owner invites an e-mail with no account and, without mail, gets the link once", func(t *testing.T) {
 			e := base.asSubtest(t)
 			r := invite(e, olga, "Nina@Example.com", "admin").expect(t, http.StatusCreated)
-			if r.json["mail_configured"] != false || r.str("email") != "nina@example.com" || r.str("role") != "admin" || r.str("invited_by_name") != "Olga" {
+			if r.json["mail_configured"] != false || r.json["expired"] != false || r.str("email") != "nina@example.com" || r.str("role") != "admin" || r.str("invited_by_name") != "Olga" {
 				t.Fatalf("invite answered %s", r.Body)
 			}
 			invitationID, token = r.str("invitation_id"), invitationToken(t, r.str("accept_url"))
@@ -153,7 +153,11 @@ func TestInvitations(t *testing.T) {
 			if !strings.Contains(refused.Body.String(), "expired") {
 				t.Fatalf("answered %s", refused.Body)
 			}
-			// Still listed, so it can be sent again; sending it again makes it work.
+			// Still listed as expired, so it can be sent again; sending it again makes it work.
+			listed := e.do(req{method: "GET", path: invitations, token: olga.token}).expect(t, http.StatusOK).items()
+			if len(listed) != 1 || listed[0]["expired"] != true {
+				t.Fatalf("the pending list after expiry is %v", listed)
+			}
 			again := invite(e, olga, "quinn@example.com", "member").expect(t, http.StatusOK)
 			e.do(req{method: "POST", path: "/api/v1/invitations/accept", token: quinn.token, body: map[string]any{"token": invitationToken(t, again.str("accept_url"))}}).
 				expect(t, http.StatusOK)

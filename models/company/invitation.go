@@ -34,10 +34,12 @@ type Invitation struct {
 
 func (Invitation) TableName() string { return "company_invitations" }
 
-// InvitationView is an open invitation with the name of who sent it.
+// InvitationView is an open invitation with the name of who sent it and whether its link
+// has run out, by the server's clock.
 type InvitationView struct {
 	Invitation
 	InvitedByName string
+	Expired       bool `gorm:"-"`
 }
 
 // InvitationMail says how an invitation reaches its person.
@@ -81,6 +83,10 @@ func (s *Service) Invitations(ctx context.Context, companyID uuid.UUID, page mod
 	var rows []InvitationView
 	if err := page.Apply(openInvitations(s.DB.WithContext(ctx), companyID), "company_invitations.id").Scan(&rows).Error; err != nil {
 		return nil, "", models.Internal("list invitations: %w", err)
+	}
+	now := s.now()
+	for i := range rows {
+		rows[i].Expired = !now.Before(rows[i].ExpiresAt)
 	}
 	items, next := models.Page(page, rows, func(v InvitationView) uuid.UUID { return v.ID })
 	return items, next, nil

@@ -209,14 +209,13 @@ function InvitationList({ companyId, role }: { companyId: string; role: Role | u
 function InvitationRow({ companyId, invitation, mine }: { companyId: string; invitation: InvitationView; mine: Role | undefined }) {
   const { t, i18n } = useTranslation("settings");
   const revoke = useRevokeInvitation(companyId, invitation.invitation_id);
-  const expired = new Date(invitation.expires_at) <= new Date();
   const revocable = canManage(mine) && (invitation.role !== "owner" || mine === "owner");
   return (
     <tr>
       <td>{invitation.email}</td>
       <td>{t(`role_${invitation.role}`)}</td>
       <td>{invitation.invited_by_name}</td>
-      <td>{expired ? t("invitationExpired") : formatTimestamp(invitation.expires_at, i18n.language)}</td>
+      <td>{invitation.expired ? t("invitationExpired") : formatTimestamp(invitation.expires_at, i18n.language)}</td>
       <td className="row-actions">
         {revocable && (
           <AskFirst
