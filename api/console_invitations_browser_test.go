@@ -14,7 +14,8 @@ func (tb *tab) signedOut() {
 }
 
 // TestConsoleInvitation: an owner invites an e-mail that has no account on a server that
-// sends no mail, so the page hands her the link; the invited person opens it signed out,
+// sends no mail, so the page hands her the link (opened in her own session it says it is
+// for another address and signs her out); the invited person opens it signed out,
 // sees who invites them where, registers with the e-mail filled in and lands in the
 // company as a member; the owner's pending list no longer shows the invitation.
 func TestConsoleInvitation(t *testing.T) {
@@ -38,10 +39,12 @@ func TestConsoleInvitation(t *testing.T) {
 	tb.notSee("Expired")
 	tb.accessible("the members page with an invitation")
 
-	tb.click("Sign out")
-	tb.at("/sign-in")
-	tb.signedOut()
+	// Signed in with another address, the link says so and offers to sign out for it.
 	tb.open(link[strings.Index(link, "/invitations/"):])
+	tb.see("This invitation was sent to another e-mail address than the one you are signed in with.")
+	tb.accessible("the invitation page signed in with another address")
+	tb.click("Sign out, to use another account")
+	tb.signedOut()
 	tb.seeHeading("Invitation")
 	tb.see("Ada invites you to join Analytical Engines as a member.")
 	tb.accessible("the invitation page")

@@ -96,7 +96,8 @@ function AcceptInvitation({ token }: { token: string }) {
     return (
       <>
         <ProblemAlert error={accept.error} />
-        <button type="button" onClick={signOut}>
+        {/* Signed out, this page offers to sign in or register with the invited e-mail. */}
+        <button type="button" onClick={() => signOut(location.pathname + location.search)}>
           {t("invitationOtherAccount")}
         </button>
       </>
