@@ -59,6 +59,8 @@ func (e *env) fixture(name string) fixture {
 		"session_id":              sessions[0]["session_id"].(string),
 		"user_id":                 u.id,
 	}}
+	f.ids["invitation_id"] = e.do(req{method: "POST", path: "/api/v1/companies/" + companyID + "/invitations", token: u.token,
+		body: map[string]any{"email": "invited-by-" + strings.ToLower(name) + "@example.com", "role": "member"}}).expect(e.t, http.StatusCreated).str("invitation_id")
 	e.addIntegrationIDs(u, f.ids)
 	e.addWorkflowIDs(u, f.ids)
 	e.addWebhookIDs(u, f.ids)

@@ -46,6 +46,7 @@ func (s *Server) routes(r *gin.Engine) {
 	v1.GET("/auth/oauth/:provider/callback", s.authOAuthCallback)
 	v1.POST("/auth/native/exchange", s.authNativeExchange)
 	v1.POST("/auth/device/refresh", s.authDeviceRefresh)
+	v1.POST("/invitations/lookup", s.invitationLookup)
 	v1.POST("/desktop/auth/start", s.desktopAuthStart)
 	v1.POST("/desktop/auth/poll", s.desktopAuthPoll)
 
@@ -86,6 +87,10 @@ func (s *Server) routes(r *gin.Engine) {
 	me.POST("/companies/:company_id/members", s.inCompany(manage), s.companyMemberCreate)
 	me.PATCH("/companies/:company_id/members/:user_id", s.inCompany(manage), s.companyMemberPatch)
 	me.DELETE("/companies/:company_id/members/:user_id", s.inCompany(manage), s.companyMemberDelete)
+	me.GET("/companies/:company_id/invitations", s.inCompany(read), s.companyInvitationList)
+	me.POST("/companies/:company_id/invitations", s.inCompany(manage), s.companyInvitationCreate)
+	me.DELETE("/companies/:company_id/invitations/:invitation_id", s.inCompany(manage), s.companyInvitationDelete)
+	me.POST("/invitations/accept", s.invitationAccept)
 	me.GET("/companies/:company_id/legal-entities", s.inCompany(read), s.legalEntityList)
 	me.POST("/companies/:company_id/legal-entities", s.inCompany(manage), s.legalEntityCreate)
 	me.GET("/company-legal-entities/:company_legal_entity_id", s.inLegalEntity(read), s.legalEntityGet)

@@ -2,7 +2,9 @@ package models
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 
 	"github.com/google/uuid"
 )
@@ -18,6 +20,13 @@ func RandomToken(n int) string {
 		panic("crypto/rand failed: " + err.Error())
 	}
 	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// HashToken is how every random token is stored: tokens carry 256 bits of entropy, so a
+// fast hash suffices and lookups stay indexable.
+func HashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
 }
 
 // ParseID parses a path or body identifier; anything that is not a UUID is reported as

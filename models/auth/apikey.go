@@ -47,7 +47,7 @@ func (s *Service) CreateAPIKey(ctx context.Context, userID uuid.UUID, name strin
 	secret := apiKeyScheme + prefix + "_" + models.RandomToken(32)
 	k := &APIKey{
 		ID: models.NewID(), UserID: userID, Name: name, Prefix: prefix,
-		SecretHash: hashToken(secret), CreatedAt: now, ExpiresAt: expiresAt,
+		SecretHash: models.HashToken(secret), CreatedAt: now, ExpiresAt: expiresAt,
 	}
 	if err := s.DB.WithContext(ctx).Create(k).Error; err != nil {
 		return nil, "", models.Internal("create api key: %w", err)
@@ -101,7 +101,7 @@ func (s *Service) AuthenticateAPIKey(ctx context.Context, key string) (*Actor, e
 	if err != nil {
 		return nil, models.Internal("read api key: %w", err)
 	}
-	if subtle.ConstantTimeCompare([]byte(k.SecretHash), []byte(hashToken(key))) != 1 ||
+	if subtle.ConstantTimeCompare([]byte(k.SecretHash), []byte(models.HashToken(key))) != 1 ||
 		(k.ExpiresAt != nil && !k.ExpiresAt.After(now)) {
 		return nil, errInvalidAPIKey
 	}

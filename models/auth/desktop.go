@@ -67,7 +67,7 @@ func (s *Service) StartDesktopSignIn(ctx context.Context, deviceLabel string) (*
 	now := s.now()
 	deviceCode := models.RandomToken(32)
 	a := DesktopAuthorization{
-		ID: models.NewID(), DeviceCodeHash: hashToken(deviceCode), DeviceLabel: deviceLabel, Status: DesktopPending,
+		ID: models.NewID(), DeviceCodeHash: models.HashToken(deviceCode), DeviceLabel: deviceLabel, Status: DesktopPending,
 		IntervalSeconds: int(desktopInterval.Seconds()), ExpiresAt: now.Add(desktopTTL), CreatedAt: now,
 	}
 	db := s.DB.WithContext(ctx)
@@ -172,7 +172,7 @@ func (s *Service) PollDesktopSignIn(ctx context.Context, deviceCode, ipAddress s
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		now := s.now()
 		var a DesktopAuthorization
-		err := tx.Take(&a, "device_code_hash = ? AND status <> ?", hashToken(deviceCode), desktopCompleted).Error
+		err := tx.Take(&a, "device_code_hash = ? AND status <> ?", models.HashToken(deviceCode), desktopCompleted).Error
 		if models.IsNotFound(err) {
 			return errInvalidDeviceCode
 		}

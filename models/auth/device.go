@@ -43,7 +43,7 @@ func (s *Service) openDeviceSession(tx *gorm.DB, userID uuid.UUID, c Client) (*D
 	credential := deviceCredentialScheme + models.RandomToken(32)
 	if err := tx.Create(&deviceCredential{
 		SessionID:  sess.ID,
-		SecretHash: hashToken(credential),
+		SecretHash: models.HashToken(credential),
 		CreatedAt:  sess.CreatedAt,
 	}).Error; err != nil {
 		return nil, models.Internal("store device credential: %w", err)
@@ -66,7 +66,7 @@ func (s *Service) RefreshDevice(ctx context.Context, credential string) (*Device
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		now := s.now()
 		var row deviceCredential
-		err := tx.Take(&row, "secret_hash = ?", hashToken(credential)).Error
+		err := tx.Take(&row, "secret_hash = ?", models.HashToken(credential)).Error
 		if models.IsNotFound(err) {
 			return errInvalidDeviceCredential
 		}

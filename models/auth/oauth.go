@@ -338,7 +338,7 @@ func (s *Service) issueExchangeCode(tx *gorm.DB, f *oauthFlow, userID uuid.UUID,
 	code := models.RandomToken(32)
 	expires := s.now().Add(nativeCodeTTL)
 	err := tx.Model(&oauthFlow{}).Where("id = ?", f.ID).
-		Updates(map[string]any{"user_id": userID, "exchange_code_hash": hashToken(code), "exchange_expires_at": expires}).Error
+		Updates(map[string]any{"user_id": userID, "exchange_code_hash": models.HashToken(code), "exchange_expires_at": expires}).Error
 	if err != nil {
 		return "", models.Internal("store exchange code: %w", err)
 	}
@@ -459,7 +459,7 @@ func (s *Service) ExchangeNativeCode(ctx context.Context, in NativeExchange) (*D
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		now := s.now()
 		var f oauthFlow
-		err := tx.Take(&f, "exchange_code_hash = ? AND exchanged_at IS NULL AND exchange_expires_at > ?", hashToken(in.Code), now).Error
+		err := tx.Take(&f, "exchange_code_hash = ? AND exchanged_at IS NULL AND exchange_expires_at > ?", models.HashToken(in.Code), now).Error
 		if models.IsNotFound(err) {
 			return errInvalidExchange
 		}

@@ -1,8 +1,6 @@
 package auth
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"net/http"
 	"sync"
 	"time"
@@ -76,10 +74,3 @@ func NewService(db *gorm.DB, keys *models.Keys, settings Settings) *Service {
 }
 
 func (s *Service) now() time.Time { return s.Now().UTC().Truncate(time.Microsecond) }
-
-// hashToken is how every random token is stored: tokens carry 256 bits of entropy, so a
-// fast hash suffices and lookups stay indexable.
-func hashToken(token string) string {
-	sum := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(sum[:])
-}

@@ -145,7 +145,7 @@ func (s *Service) createSession(tx *gorm.DB, userID uuid.UUID, c Client) (*Sessi
 // grant issues a new refresh token for the session and an access token to go with it.
 func (s *Service) grant(tx *gorm.DB, sess *Session, now time.Time) (*Grant, error) {
 	refresh := models.RandomToken(32)
-	if err := tx.Create(&refreshToken{TokenHash: hashToken(refresh), SessionID: sess.ID, CreatedAt: now}).Error; err != nil {
+	if err := tx.Create(&refreshToken{TokenHash: models.HashToken(refresh), SessionID: sess.ID, CreatedAt: now}).Error; err != nil {
 		return nil, models.Internal("store refresh token: %w", err)
 	}
 	access, accessExpires, err := s.signAccessToken(sess.UserID, sess.ID, now)
@@ -169,7 +169,7 @@ func (s *Service) Refresh(ctx context.Context, token string) (*Grant, error) {
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		now := s.now()
 		var row refreshToken
-		err := tx.Take(&row, "token_hash = ?", hashToken(token)).Error
+		err := tx.Take(&row, "token_hash = ?", models.HashToken(token)).Error
 		if models.IsNotFound(err) {
 			return errInvalidRefreshToken
 		}
@@ -212,7 +212,7 @@ func (s *Service) Refresh(ctx context.Context, token string) (*Grant, error) {
 // Errors: unauthenticated (refresh_token).
 func (s *Service) SessionForRefreshToken(ctx context.Context, token string) (*Session, error) {
 	var row refreshToken
-	err := s.DB.WithContext(ctx).Take(&row, "token_hash = ?", hashToken(token)).Error
+	err := s.DB.WithContext(ctx).Take(&row, "token_hash = ?", models.HashToken(token)).Error
 	if models.IsNotFound(err) {
 		return nil, errInvalidRefreshToken
 	}

@@ -129,7 +129,7 @@ func (s *Service) issueUserToken(tx *gorm.DB, userID uuid.UUID, purpose string, 
 	token := models.RandomToken(32)
 	now := s.now()
 	row := userToken{
-		ID: models.NewID(), UserID: userID, Purpose: purpose, TokenHash: hashToken(token),
+		ID: models.NewID(), UserID: userID, Purpose: purpose, TokenHash: models.HashToken(token),
 		ExpiresAt: now.Add(ttl), CreatedAt: now,
 	}
 	if err := tx.Create(&row).Error; err != nil {
@@ -143,7 +143,7 @@ func (s *Service) issueUserToken(tx *gorm.DB, userID uuid.UUID, purpose string, 
 func (s *Service) consumeUserToken(tx *gorm.DB, token, purpose string, fields ...string) (*userToken, error) {
 	now := s.now()
 	var row userToken
-	err := tx.Where("token_hash = ? AND purpose = ? AND used_at IS NULL AND expires_at > ?", hashToken(token), purpose, now).
+	err := tx.Where("token_hash = ? AND purpose = ? AND used_at IS NULL AND expires_at > ?", models.HashToken(token), purpose, now).
 		Take(&row).Error
 	if models.IsNotFound(err) {
 		return nil, models.Invalid("invalid_token", fields...)

@@ -16,7 +16,12 @@ const queryClient = new QueryClient({
 });
 
 // A session that cannot be refreshed returns to sign-in, and from there to this page.
+// The invitation page asks whether someone is signed in and, when nobody is, offers to
+// sign in or register itself, so it keeps its place.
+const offersSignIn = /^\/invitations\/accept$/;
+
 onSessionLost(() => {
+  if (offersSignIn.test(location.pathname)) return;
   queryClient.clear();
   const here = location.pathname + location.search;
   if (!here.startsWith("/sign-in")) void router.navigate(signInPath(here));

@@ -70,7 +70,7 @@ export function Layout() {
             <span className="muted person" title={me.data ? `${me.data.name} <${me.data.email}>` : undefined}>
               {me.data?.name || me.data?.email}
             </span>
-            <button type="button" className="link" onClick={signOut}>
+            <button type="button" className="link" onClick={() => signOut()}>
               {t("signOut")}
             </button>
           </div>

@@ -25,6 +25,10 @@ export const router = createBrowserRouter([
     lazy: () => import("../features/auth/ResetPasswordPage").then((m) => ({ Component: m.ResetPasswordPage })),
   },
   {
+    path: "/invitations/accept",
+    lazy: () => import("../features/auth/InvitationAcceptPage").then((m) => ({ Component: m.InvitationAcceptPage })),
+  },
+  {
     element: <RequireSession />,
     children: [
       {

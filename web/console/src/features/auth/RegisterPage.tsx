@@ -1,12 +1,13 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { api, data } from "../../api/client";
 import { Field } from "../../components/Field";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { formProblem } from "../../lib/formProblem";
 import { AuthFrame } from "./AuthFrame";
+import { safeNext } from "./next";
 
 /** unfitText says what an input the browser finds unfit needs. */
 const unfitText = { name: "unfit_name", email: "unfit_email", password: "unfit_password" } as const;
@@ -14,7 +15,10 @@ const unfitText = { name: "unfit_name", email: "unfit_email", password: "unfit_p
 export function RegisterPage() {
   const { t } = useTranslation("auth");
   const navigate = useNavigate();
-  const [form, setForm] = useState({ name: "", email: "", password: "" });
+  // An invitation link sends a person here with its e-mail and back to it afterwards.
+  const [params] = useSearchParams();
+  const next = params.get("next");
+  const [form, setForm] = useState({ name: "", email: params.get("email") ?? "", password: "" });
   const register = useMutation({
     // An account that needs no activation signs in at once.
     mutationFn: async () => {
@@ -25,7 +29,7 @@ export function RegisterPage() {
       return account;
     },
     onSuccess: (account) => {
-      if (account.status === "active") void navigate("/setup", { replace: true });
+      if (account.status === "active") void navigate(next ? safeNext(next) : "/setup", { replace: true });
     },
   });
   const set = (field: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [field]: e.target.value });
@@ -48,6 +52,7 @@ export function RegisterPage() {
     return (
       <AuthFrame title={t("registerTitle")}>
         <p role="status">{t("checkMail", { email: register.data.email })}</p>
+        {next?.startsWith("/invitations/") && <p>{t("checkMailThenInvitation")}</p>}
       </AuthFrame>
     );
   }
@@ -63,7 +68,7 @@ export function RegisterPage() {
         </button>
       </form>
       <p>
-        {t("haveAccount")} <Link to="/sign-in">{t("signIn")}</Link>
+        {t("haveAccount")} <Link to={`/sign-in${window.location.search}`}>{t("signIn")}</Link>
       </p>
     </AuthFrame>
   );

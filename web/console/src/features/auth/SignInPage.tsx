@@ -43,7 +43,7 @@ export function SignInPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const queryClient = useQueryClient();
-  const [email, setEmail] = useState("");
+  const [email, setEmail] = useState(params.get("email") ?? "");
   const [password, setPassword] = useState("");
   const signIn = useMutation({
     mutationFn: () => data(api.POST("/api/v1/auth/login", { body: { email, password, client_type: "browser" } })),
@@ -71,7 +71,7 @@ export function SignInPage() {
         <Link to="/reset-password">{t("forgotPassword")}</Link>
       </p>
       <p>
-        {t("noAccount")} <Link to="/register">{t("register")}</Link>
+        {t("noAccount")} <Link to={`/register${window.location.search}`}>{t("register")}</Link>
       </p>
     </AuthFrame>
   );

@@ -5,13 +5,29 @@ import { ListTable } from "../../components/ListTable";
 import { fieldError, ProblemAlert } from "../../components/ProblemAlert";
 import { useMe } from "../auth/session";
 import { useActive } from "./active";
-import { canManage, roles, useAddMember, useChangeRole, useMembers, useRemoveMember, type MemberView, type Role } from "./company";
+import {
+  canManage,
+  roles,
+  useAddMember,
+  useChangeRole,
+  useInvitations,
+  useInvite,
+  useMembers,
+  useRemoveMember,
+  useRevokeInvitation,
+  type InvitationView,
+  type MemberView,
+  type Role,
+} from "./company";
 import { AskFirst } from "../../components/AskFirst";
+import { CopyButton } from "../../components/CopyButton";
+import { formatTimestamp } from "../../lib/dates";
 import { NeedsWorkspace } from "./NeedsWorkspace";
 import "./texts";
 
-/** MembersPage lists the active company's members; owners and admins add registered people
- * by e-mail, change roles and remove members, as the API allows them. */
+/** MembersPage lists the active company's members and open invitations; owners and admins
+ * add registered people, invite anyone by e-mail, change roles and remove members, as the
+ * API allows them. */
 export function MembersPage() {
   const { t } = useTranslation("settings");
   const active = useActive();
@@ -21,7 +37,9 @@ export function MembersPage() {
       <p className="muted">{t("membersIntro")}</p>
       <NeedsWorkspace active={active}>
         {canManage(active.role) && <AddMemberForm companyId={active.companyId} role={active.role} />}
+        {canManage(active.role) && <InviteForm companyId={active.companyId} role={active.role} />}
         <MemberList companyId={active.companyId} role={active.role} />
+        <InvitationList companyId={active.companyId} role={active.role} />
       </NeedsWorkspace>
     </>
   );
@@ -116,6 +134,99 @@ function MemberRow({ companyId, member, mine }: { companyId: string; member: Mem
           <AskFirst label={t("remove")} name={t("removeNamed", { who })} question={t("removeQuestion")} pending={remove.isPending} onConfirm={() => remove.mutate()} />
         )}
         <ProblemAlert error={remove.error} />
+      </td>
+    </tr>
+  );
+}
+
+function InviteForm({ companyId, role: mine }: { companyId: string; role: Role | undefined }) {
+  const { t } = useTranslation("settings");
+  const invite = useInvite(companyId);
+  const [email, setEmail] = useState("");
+  const [role, setRole] = useState<Role>("member");
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    invite.mutate({ email, role }, { onSuccess: () => setEmail("") });
+  }
+  const roleError = fieldError(invite.error, "role");
+  const sent = invite.data;
+  return (
+    <section className="card" aria-labelledby="invite-member">
+      <h2 id="invite-member">{t("inviteTitle")}</h2>
+      <p className="muted">{t("inviteHint")}</p>
+      <form className="inline-form" onSubmit={submit} noValidate>
+        <Field label={t("inviteEmail")} name="email" type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} error={invite.error} />
+        <div className="field">
+          <label htmlFor="invite-role">{t("inviteRole")}</label>
+          <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value as Role)} aria-invalid={roleError ? true : undefined}>
+            <RoleOptions mine={mine} />
+          </select>
+          {roleError && <small className="field-error">{roleError}</small>}
+        </div>
+        <button type="submit" className="primary" disabled={invite.isPending}>
+          {t("invite")}
+        </button>
+      </form>
+      <ProblemAlert error={invite.error} />
+      {sent && !invite.isPending && (
+        <div role="status" className="stack">
+          {sent.accept_url ? (
+            <>
+              <p>{t("inviteNotMailed", { email: sent.email })}</p>
+              <div className="field">
+                <label htmlFor="invite-link">{t("inviteLink")}</label>
+                <input id="invite-link" readOnly value={sent.accept_url} onFocus={(e) => e.currentTarget.select()} />
+              </div>
+              <CopyButton text={sent.accept_url} label={t("inviteLink")} />
+            </>
+          ) : (
+            <p>{t("inviteMailed", { email: sent.email })}</p>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function InvitationList({ companyId, role }: { companyId: string; role: Role | undefined }) {
+  const { t } = useTranslation("settings");
+  const invitations = useInvitations(companyId);
+  if (invitations.error) return <ProblemAlert error={invitations.error} />;
+  const items = invitations.data?.items ?? [];
+  if (items.length === 0) return null;
+  return (
+    <section aria-labelledby="pending-invitations">
+      <h2 id="pending-invitations">{t("pendingInvitations")}</h2>
+      <ListTable columns={[t("email"), t("role"), t("invitedBy"), t("expires")]} actions={t("actions")}>
+        {items.map((i) => (
+          <InvitationRow key={i.invitation_id} companyId={companyId} invitation={i} mine={role} />
+        ))}
+      </ListTable>
+    </section>
+  );
+}
+
+function InvitationRow({ companyId, invitation, mine }: { companyId: string; invitation: InvitationView; mine: Role | undefined }) {
+  const { t, i18n } = useTranslation("settings");
+  const revoke = useRevokeInvitation(companyId, invitation.invitation_id);
+  const revocable = canManage(mine) && (invitation.role !== "owner" || mine === "owner");
+  return (
+    <tr>
+      <td>{invitation.email}</td>
+      <td>{t(`role_${invitation.role}`)}</td>
+      <td>{invitation.invited_by_name}</td>
+      <td>{invitation.expired ? t("invitationExpired") : formatTimestamp(invitation.expires_at, i18n.language)}</td>
+      <td className="row-actions">
+        {revocable && (
+          <AskFirst
+            label={t("revokeInvitation")}
+            name={t("revokeInvitationOf", { email: invitation.email })}
+            question={t("revokeInvitationQuestion")}
+            pending={revoke.isPending}
+            onConfirm={() => revoke.mutate()}
+          />
+        )}
+        <ProblemAlert error={revoke.error} />
       </td>
     </tr>
   );

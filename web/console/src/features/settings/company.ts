@@ -6,6 +6,7 @@ import type { components } from "../../api/schema.gen";
 
 export type Role = components["schemas"]["Role"];
 export type MemberView = components["schemas"]["MemberView"];
+export type InvitationView = components["schemas"]["InvitationView"];
 export type ProjectView = components["schemas"]["ProjectView"];
 export type PartyLookupSave = components["schemas"]["PartyLookupIntegrationSave"];
 
@@ -49,6 +50,41 @@ export function useRemoveMember(companyId: string, userId: string) {
   return useMutation({
     mutationFn: () => data(api.DELETE("/api/v1/companies/{company_id}/members/{user_id}", { params: { path: { company_id: companyId, user_id: userId } } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: membersKey(companyId) }),
+  });
+}
+
+const invitationsKey = (companyId: string) => ["companies", companyId, "invitations"] as const;
+
+/** useInvitations is the company's open invitations; like members, one page holds them. */
+export function useInvitations(companyId: string) {
+  return useQuery({
+    queryKey: invitationsKey(companyId),
+    queryFn: () =>
+      data(api.GET("/api/v1/companies/{company_id}/invitations", { params: { path: { company_id: companyId }, query: { limit: 200 } } })),
+  });
+}
+
+// Without mail the answer carries the link once; gcTime 0 as for secrets.
+export function useInvite(companyId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    gcTime: 0,
+    mutationFn: (body: components["schemas"]["MemberCreateRequest"]) =>
+      data(api.POST("/api/v1/companies/{company_id}/invitations", { params: { path: { company_id: companyId } }, body })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: invitationsKey(companyId) }),
+  });
+}
+
+export function useRevokeInvitation(companyId: string, invitationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      data(
+        api.DELETE("/api/v1/companies/{company_id}/invitations/{invitation_id}", {
+          params: { path: { company_id: companyId, invitation_id: invitationId } },
+        }),
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: invitationsKey(companyId) }),
   });
 }
 
