@@ -19,7 +19,8 @@ func (tb *tab) sourceHandles(actionKey string) []string {
 // and its error path, and every other action an error handle; the author connects the CRM
 // call's error path to the manager's notice by keyboard ("Connect to…", output "on error"),
 // which the draft keeps; a run of the published version shows in the inspector the CRM call
-// failed, the manager told, and the other cases skipped.
+// failed, the manager told, and the other cases skipped; and a case added in the form is an
+// output an edge is drawn from at once.
 func TestConsoleWorkflowLanguage(t *testing.T) {
 	t.Parallel()
 	site := newConsoleSite(t)
@@ -66,6 +67,21 @@ func TestConsoleWorkflowLanguage(t *testing.T) {
 		"tell_manager": "succeeded", "south": "skipped", "elsewhere": "skipped",
 	})
 	tb.accessible("the inspector of a run that took an error path")
+
+	// A case added in the form is an output at once: an action added after it is joined to
+	// the switch by an edge drawn on the canvas, not only kept in the draft.
+	tb.open("/workflows/" + id)
+	tb.seeHeading("Actions")
+	tb.clickNode("route")
+	tb.click("Add item")
+	tb.eval(`(() => {
+		const names = [...document.querySelectorAll("label")].filter((l) => l.textContent.trim().startsWith("Branch name"));
+		document.getElementById(names[names.length - 1].htmlFor).focus();
+	})()`)
+	tb.press("west")
+	tb.see("Adds after “route”, output “west”.") // the first output nothing leaves yet
+	tb.click("Stop")
+	tb.waitJS("an edge from the new case on the canvas", `document.querySelector('.react-flow__edge[data-id^="route->"][data-id$=":west"]') !== null`)
 }
 
 // draftConnections are the connections of a workflow's saved draft.

@@ -1,5 +1,5 @@
-import { Handle, Position, type NodeProps } from "@xyflow/react";
-import { memo } from "react";
+import { Handle, Position, useUpdateNodeInternals, type NodeProps } from "@xyflow/react";
+import { memo, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useBranchLabel } from "./branchLabel";
 import { ERROR_BRANCH, handleId, statusGlyph, type ActionNode } from "./graph";
@@ -13,6 +13,16 @@ export const ActionNodeView = memo(function ActionNodeView({ data, selected }: N
   const { t } = useTranslation("canvas");
   const branchLabel = useBranchLabel();
   const { action, typeName, category, trigger, outputs, issues, status, change, dimmed } = data;
+  // React Flow measures a node's handles when it first draws it; a switch that gains or
+  // renames a case has new ones, which an edge can only leave once they are measured again.
+  const updateNodeInternals = useUpdateNodeInternals();
+  const handles = outputs.join("\n");
+  const measured = useRef(handles);
+  useEffect(() => {
+    if (measured.current === handles) return;
+    measured.current = handles;
+    updateNodeInternals(action.action_key);
+  }, [handles, action.action_key, updateNodeInternals]);
   const classes = ["action-node", `category-${category}`, status && `status-${status}`, change && `change-${change}`, dimmed && "dimmed", selected && "selected"];
   return (
     <div className={classes.filter(Boolean).join(" ")} data-action-key={action.action_key} data-status={status}>
