@@ -34,6 +34,12 @@ func TestConsoleInvitation(t *testing.T) {
 	if !strings.HasPrefix(link, "http") || !strings.Contains(link, "/invitations/accept?token=") {
 		tb.fail("the invitation link reads %q", link)
 	}
+	// A second click on the emptied field is refused on the field; the link, given once, stays.
+	tb.click("Invite")
+	tb.fieldShows("E-mail to invite", "Enter an e-mail address")
+	if again := tb.valueOf("Invitation link"); again != link {
+		tb.fail("after a refused second invite the link reads %q, want %q", again, link)
+	}
 	tb.see("Pending invitations")
 	tb.see("grace@example.com")
 	tb.notSee("Expired")

@@ -144,12 +144,22 @@ function InviteForm({ companyId, role: mine }: { companyId: string; role: Role |
   const invite = useInvite(companyId);
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("member");
+  // The latest invitation sent stays shown until another is: its link is given only once,
+  // so a later attempt that fails (a second click on an emptied field) must not hide it.
+  const [sent, setSent] = useState<NonNullable<typeof invite.data>>();
   function submit(e: FormEvent) {
     e.preventDefault();
-    invite.mutate({ email, role }, { onSuccess: () => setEmail("") });
+    invite.mutate(
+      { email, role },
+      {
+        onSuccess: (created) => {
+          setSent(created);
+          setEmail("");
+        },
+      },
+    );
   }
   const roleError = fieldError(invite.error, "role");
-  const sent = invite.data;
   return (
     <section className="card" aria-labelledby="invite-member">
       <h2 id="invite-member">{t("inviteTitle")}</h2>
@@ -168,7 +178,7 @@ function InviteForm({ companyId, role: mine }: { companyId: string; role: Role |
         </button>
       </form>
       <ProblemAlert error={invite.error} />
-      {sent && !invite.isPending && (
+      {sent && (
         <div role="status" className="stack">
           {sent.accept_url ? (
             <>
