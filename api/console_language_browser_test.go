@@ -19,8 +19,8 @@ func (tb *tab) sourceHandles(actionKey string) []string {
 // and its error path, and every other action an error handle; the author connects the CRM
 // call's error path to the manager's notice by keyboard ("Connect to…", output "on error"),
 // which the draft keeps; a run of the published version shows in the inspector the CRM call
-// failed, the manager told, and the other cases skipped; and a case added in the form is an
-// output an edge is drawn from at once.
+// failed, its error path taken and said so, the manager told, and the other cases skipped;
+// and a case added in the form is an output an edge is drawn from at once.
 func TestConsoleWorkflowLanguage(t *testing.T) {
 	t.Parallel()
 	site := newConsoleSite(t)
@@ -66,6 +66,9 @@ func TestConsoleWorkflowLanguage(t *testing.T) {
 		"start": "succeeded", "shape": "succeeded", "route": "succeeded", "crm": "failed",
 		"tell_manager": "succeeded", "south": "skipped", "elsewhere": "skipped",
 	})
+	tb.waitJS("the error path drawn as taken", `document.querySelector('.react-flow__edge.taken[data-id="crm->tell_manager:error"]') !== null`)
+	tb.clickNode("crm")
+	tb.see("The run went on along this action's error path, which reads this failure as steps.crm.error.")
 	tb.accessible("the inspector of a run that took an error path")
 
 	// A case added in the form is an output at once: an action added after it is joined to

@@ -46,7 +46,7 @@ export function ActionDetails({ action, receipt, now, onClose, retry }: ActionDe
         <Fact term={t("duration")}>{format.duration(durationMs(receipt?.started_at, receipt?.finished_at, now))}</Fact>
       </dl>
       {retry}
-      {receipt && <Diagnostics receipt={receipt} />}
+      {receipt && <Diagnostics receipt={receipt} actionKey={action.action_key} />}
       {receipt && (
         <div className="payloads">
           <PayloadView title={t("output")} value={receipt.output_json} name={`${action.action_key}-output`} open />
@@ -58,14 +58,24 @@ export function ActionDetails({ action, receipt, now, onClose, retry }: ActionDe
   );
 }
 
-/** Diagnostics is why an action failed, as the action classified it. */
-function Diagnostics({ receipt }: { receipt: ActionRun }) {
+/** handled says whether the run went on along the action's error path after it failed: the
+ * interpreter then keeps the failure as its output's error. */
+function handled(receipt: ActionRun): boolean {
+  const error = receipt.output_json?.error;
+  return (receipt.status === "failed" || receipt.status === "dead_lettered") && typeof error === "object" && error !== null;
+}
+
+/** Diagnostics is why an action failed, as the action classified it, and whether its error
+ * path took the failure (then what to do is the error path's business, not the person's). */
+function Diagnostics({ receipt, actionKey }: { receipt: ActionRun; actionKey: string }) {
   const { t } = useTranslation("runs");
   const d = receipt.diagnostics ?? {};
   const failed = receipt.error || d.reason_code || d.human_reason;
+  const onErrorPath = handled(receipt);
   return (
     <div className="diagnostics">
       <h3>{t("diagnostics")}</h3>
+      {onErrorPath && <p className="notice">{t("handledByErrorPath", { key: actionKey })}</p>}
       {failed ? (
         <dl className="run-facts">
           {receipt.error && <Fact term={t("error")}>{receipt.error}</Fact>}
@@ -77,7 +87,7 @@ function Diagnostics({ receipt }: { receipt: ActionRun }) {
           {d.human_reason && d.human_reason !== receipt.error && <Fact term={t("humanReason")}>{d.human_reason}</Fact>}
           {receipt.retry_class && <Fact term={t("retryClass")}>{t(`retryClass_${receipt.retry_class}`)}</Fact>}
           {d.retryable !== undefined && <Fact term={t("retryable")}>{d.retryable ? t("yes") : t("no")}</Fact>}
-          {d.next_action && <Fact term={t("nextAction")}>{d.next_action}</Fact>}
+          {d.next_action && !onErrorPath && <Fact term={t("nextAction")}>{d.next_action}</Fact>}
         </dl>
       ) : (
         <p className="muted">{t("noDiagnostics")}</p>

@@ -49,6 +49,26 @@ describe("edgeStates", () => {
     expect(Object.fromEntries(edgeStates(g, new Map()))).toEqual({ "fetch->after:": "untaken", "done->tail:": "untaken" });
   });
 
+  it("follows a switch's case, and an action's error path after it failed", () => {
+    const g = graph(
+      { route: ["condition.switch", "succeeded"], north: ["http.request", "failed"], south: ["http.request", "skipped"], tell: ["http.request", "succeeded"], next: ["http.request", "skipped"] },
+      [
+        { from: "route", to: "north", branch: "north" },
+        { from: "route", to: "south", branch: "south" },
+        { from: "north", to: "next", branch: "" },
+        { from: "north", to: "tell", branch: "error" },
+      ],
+    );
+    const receipts = outputs({ route: { case: "north" }, north: { error: { message: "refused" } } });
+    receipts.set("north", { ...receipts.get("north")!, status: "failed" });
+    expect(Object.fromEntries(edgeStates(g, receipts))).toEqual({
+      "route->north:north": "taken",
+      "route->south:south": "untaken",
+      "north->next:": "untaken",
+      "north->tell:error": "taken",
+    });
+  });
+
   it("takes an action's status from its receipt before the graph's", () => {
     const g = graph({ start: ["manual.trigger", "pending"], check: ["condition.branch", "pending"], yes: ["http.request", "pending"], no: ["http.request", "pending"] }, branching);
     const receipts = outputs({ start: {}, check: { result: true }, yes: {} });

@@ -1,7 +1,9 @@
 // Which connections a run took. The engine resolves an action's outgoing connections when it
-// succeeds: a condition takes the branch its result names, a reply wait its reply or its
-// timeout, a stop none, every other action all; a failed or skipped action takes none.
-import { edgeId, type Branch, type Connection } from "../../canvas/graph";
+// finishes: a condition takes the branch its result names, a switch its case, a reply wait
+// its reply or its timeout, a stop none, every other action its one way on; a failed action
+// takes its error path where it has one (its output then holds the error), a skipped one
+// none.
+import { edgeId, ERROR_BRANCH, type Branch, type Connection } from "../../canvas/graph";
 import type { ActionRun, ActionStatus, RunGraphView } from "./types";
 
 export type EdgeState = "taken" | "untaken";
@@ -9,19 +11,27 @@ export type EdgeState = "taken" | "untaken";
 const settled = new Set<ActionStatus>(["succeeded", "failed", "dead_lettered", "skipped"]);
 const notRun = new Set<ActionStatus>(["pending", "skipped"]);
 
-/** chosenBranch is the branch a succeeded action took, "all", "none", or undefined while
- * its output (which says the branch) is not known yet. */
-export function chosenBranch(actionTypeKey: string, output: Record<string, unknown> | undefined): Branch | "all" | "none" | undefined {
+/** chosenBranch is the branch a succeeded action took, "none", or undefined while its
+ * output (which says the branch) is not known yet. */
+function chosenBranch(actionTypeKey: string, output: Record<string, unknown> | undefined): Branch | "none" | undefined {
   switch (actionTypeKey) {
     case "stop":
       return "none";
     case "condition.branch":
       return output && "result" in output ? (output.result === true ? "true" : "false") : undefined;
+    case "condition.switch":
+      return output && typeof output.case === "string" ? output.case : undefined;
     case "bot.wait_for_reply":
       return output ? (output.timed_out === true ? "timeout" : "") : undefined;
     default:
-      return "all";
+      return "";
   }
+}
+
+/** failedBranch is the branch a failed action took: its error path, when its output holds
+ * the failure, else none. */
+function failedBranch(output: Record<string, unknown> | undefined): Branch | "none" {
+  return typeof output?.error === "object" && output.error !== null ? ERROR_BRANCH : "none";
 }
 
 /** edgeStates marks each connection taken (its source succeeded with its branch and its
@@ -45,9 +55,9 @@ function edgeState(
   output: Record<string, unknown> | undefined,
 ): EdgeState | undefined {
   if (!source || !settled.has(source.status)) return undefined;
-  if (source.status !== "succeeded" || target === "skipped") return "untaken";
-  const chosen = chosenBranch(source.action_type_key, output);
+  if (source.status === "skipped" || target === "skipped") return "untaken";
+  const chosen = source.status === "succeeded" ? chosenBranch(source.action_type_key, output) : failedBranch(output);
   if (chosen === "none") return "untaken";
-  if (chosen !== undefined && chosen !== "all" && chosen !== (c.branch ?? "")) return "untaken";
+  if (chosen !== undefined && chosen !== (c.branch ?? "")) return "untaken";
   return target && !notRun.has(target) ? "taken" : undefined;
 }
