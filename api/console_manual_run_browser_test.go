@@ -28,7 +28,8 @@ func (s *consoleSite) onWorkflows(t *testing.T, u user) *tab {
 }
 
 // TestConsoleNewWorkflowOpensOnThePalette: after creating a workflow the editor opens
-// with the focus in the palette's search, so the first action is a few keys away.
+// with the focus in the palette's search, so the first action is a few keys away, and Enter
+// in the search adds the only match.
 func TestConsoleNewWorkflowOpensOnThePalette(t *testing.T) {
 	t.Parallel()
 	site := newConsoleSite(t)
@@ -43,6 +44,10 @@ func TestConsoleNewWorkflowOpensOnThePalette(t *testing.T) {
 	tb.tabTo("Manual start", false)
 	tb.press(kb.Enter)
 	tb.see("Selected: Manual start")
+	// Enter in the search adds the only action type it leaves.
+	tb.fill("Search actions", "switch")
+	tb.press(kb.Enter)
+	tb.see("Selected: Switch")
 }
 
 // TestConsoleTestRunStartsFromTheTriggersSample: a draft whose condition reads the webhook

@@ -24,8 +24,9 @@ type ActionPaletteProps = {
   searchRef: RefObject<HTMLInputElement | null>;
 };
 
-/** ActionPalette lists the action types a draft may use, by category, with a search; each is
- * a button (Enter or a click adds it) that can also be dragged onto the canvas. */
+/** ActionPalette lists the action types a draft may use, by category, with a search (Enter in
+ * it adds the only match); each is a button (Enter or a click adds it) that can also be
+ * dragged onto the canvas. */
 export const ActionPalette = memo(function ActionPalette({ types, target, onCancelTarget, onAdd, searchRef }: ActionPaletteProps) {
   const { t } = useTranslation("editor");
   const tc = useTranslation("canvas").t;
@@ -67,6 +68,12 @@ export const ActionPalette = memo(function ActionPalette({ types, target, onCanc
           type="search"
           onKeyDown={(e) => {
             if (e.key === "Escape" && onCancelTarget) onCancelTarget();
+            // Enter adds the one action type the search leaves, as a click on it would.
+            const only = groups.length === 1 && groups[0].items.length === 1 ? groups[0].items[0] : undefined;
+            if (e.key === "Enter" && only) {
+              e.preventDefault();
+              onAdd(only.action_key);
+            }
           }}
           placeholder={t("paletteSearch")}
           value={query}
