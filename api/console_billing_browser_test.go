@@ -209,6 +209,11 @@ func TestConsoleBillingNeedsNoWaiting(t *testing.T) {
 
 	// A service due later is billed now by hand, on the service's row, once.
 	tb.click("Add service")
+	// No type is the global "other" type, which the list offers once.
+	tb.waitJS(`"Other" once among the service types`, `(() => {
+		const types = [...document.querySelectorAll("select")].find((s) => s.labels?.[0]?.textContent.trim().startsWith("Service type"));
+		return types !== undefined && types.options.length > 1 && [...types.options].filter((o) => o.text.trim() === "Other").length === 1;
+	})()`)
 	tb.fill("Service name", "Audit")
 	tb.fill("Amount", "4000")
 	tb.setDate("Next due date", "2026-12-10")

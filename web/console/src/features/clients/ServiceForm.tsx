@@ -104,7 +104,8 @@ export function ServiceForm({ client, service, onDone }: { client: Client; servi
           error={error}
         >
           <option value="">{t("serviceTypeDefault")}</option>
-          {types.map((type) => (
+          {/* No type is the global "other" type (docs/billing.md), offered once, as the first. */}
+          {types.filter((type) => !(type.scope_kind === "global" && type.service_type_key === "other")).map((type) => (
             <option key={type.client_service_type_id} value={type.client_service_type_id}>
               {type.display_name}
             </option>
