@@ -54,8 +54,8 @@ func TestCatalogEndpoints(t *testing.T) {
 			}
 		}
 		// The specification's 19, and condition.switch and data.set of the workflow language.
-		if !slices.Equal(got, want) || len(got) != 21 {
-			t.Fatalf("action types %v, want the 21 of the catalog %v", got, want)
+		if !slices.Equal(got, want) || len(got) != 22 {
+			t.Fatalf("action types %v, want the 22 of the catalog %v", got, want)
 		}
 	})
 	t.Run("an action whose credential is optional needs no provider", func(t *testing.T) {

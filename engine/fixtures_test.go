@@ -63,6 +63,12 @@ func dataSet(key string, fields map[string]any) automation.Action {
 	return action(key, automation.TypeDataSet, map[string]any{"fields": fields})
 }
 
+func forEach(key, items string, config map[string]any) automation.Action {
+	a := action(key, automation.TypeLoop, config)
+	a.Config["items"] = items
+	return a
+}
+
 func edge(from, to string) automation.Connection { return automation.Connection{From: from, To: to} }
 
 func branch(from, to, b string) automation.Connection {
@@ -80,12 +86,19 @@ type progressLog struct {
 	batches []automation.Progress
 	// changed is closed and replaced on every append, so waiters wake up.
 	changed chan struct{}
+	// apply, when set, writes each batch to the database as well.
+	apply func(context.Context, automation.Progress) error
 }
 
 func newProgressLog() *progressLog { return &progressLog{changed: make(chan struct{})} }
 
 // record is registered as the progress activity.
-func (l *progressLog) record(_ context.Context, p automation.Progress) error {
+func (l *progressLog) record(ctx context.Context, p automation.Progress) error {
+	if l.apply != nil {
+		if err := l.apply(ctx, p); err != nil {
+			return err
+		}
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.batches = append(l.batches, p)
@@ -129,6 +142,8 @@ type projection struct {
 	Run     runRow
 	Actions map[string]*actionRow
 	Events  []automation.EventRecord
+	// Items are the loop items' last recorded status, by automation.ItemKey.
+	Items map[string]string
 }
 
 type runRow struct {
@@ -148,8 +163,11 @@ type actionRow struct {
 // fold applies the batches with automation.ApplyProgress's rules: status always, other
 // fields when set, a start clearing the finish and the error.
 func fold(batches []automation.Progress) projection {
-	p := projection{Actions: map[string]*actionRow{}}
+	p := projection{Actions: map[string]*actionRow{}, Items: map[string]string{}}
 	for _, b := range batches {
+		for _, it := range b.Items {
+			p.Items[automation.ItemKey(it.LoopKey, it.Index)] = it.Status
+		}
 		if u := b.Run; u != nil {
 			p.Run.Status = u.Status
 			if u.TerminalReason != "" {
@@ -302,6 +320,7 @@ type engineRegistry interface {
 // by log and the action functions by fakes, wrapped by the production runAction.
 func registerEngine(r engineRegistry, workflows *automation.Service, log *progressLog, fakes *fakeActions) {
 	r.RegisterWorkflowWithOptions(Interpret, workflow.RegisterOptions{Name: WorkflowName})
+	r.RegisterWorkflowWithOptions(RunLoop, workflow.RegisterOptions{Name: LoopWorkflowName})
 	deps := WorkerDeps{Workflows: workflows, Progress: log.record}
 	r.RegisterActivityWithOptions(deps.writeProgress, activity.RegisterOptions{Name: progressActivity})
 	for _, typ := range fakeActionTypes {

@@ -29,8 +29,13 @@ const (
 // results Temporal recorded, and it is iterated in graph order, never in map order, so a
 // replay makes the same decisions.
 type interpreter struct {
-	ctx      workflow.Context
-	in       RunInput
+	ctx workflow.Context
+	in  RunInput
+	// graph is what this interpreter steps through: the run's graph or a loop item's body,
+	// without the bodies of the loops in it, which their loops run.
+	graph automation.Graph
+	// item is the loop item whose body this interpreter runs; nil for the run's own.
+	item     *itemScope
 	status   map[string]automation.ActionStatus
 	outputs  map[string]map[string]any
 	attempts map[string]int
@@ -38,9 +43,13 @@ type interpreter struct {
 	// inflight counts actions with an activity or timer outstanding; timers counts timers.
 	inflight, timers int
 	// local are local actions to start once the projection says they run.
-	local    []localAction
-	failure  string
-	progress *projector
+	local []localAction
+	// failure says why the run (or the item) fails; failedKey and failedWith are its action
+	// and that action's failure.
+	failure    string
+	failedKey  string
+	failedWith *activities.Failure
+	progress   *projector
 	// disconnected outlives a cancellation of the run, for what must still happen then.
 	disconnected workflow.Context
 }
@@ -53,18 +62,9 @@ type interpreter struct {
 // action takes its error path where it has one; otherwise it fails the run: actions
 // already running finish, nothing new starts.
 func Interpret(ctx workflow.Context, in RunInput) error {
-	r := &interpreter{
-		ctx: ctx, in: in,
-		status:   map[string]automation.ActionStatus{},
-		outputs:  map[string]map[string]any{},
-		attempts: map[string]int{},
-		edges:    make([]int, len(in.Graph.Connections)),
-	}
-	r.disconnected, _ = workflow.NewDisconnectedContext(ctx)
-	r.progress = newProjector(r.disconnected, in.RunID, progressVersion(ctx, in), firstSequence(in))
-	for _, a := range in.Graph.Actions {
-		r.status[a.ActionKey] = automation.ActionPending
-	}
+	disconnected, _ := workflow.NewDisconnectedContext(ctx)
+	r := newInterpreter(ctx, disconnected, in, in.Graph.Scheduled())
+	r.progress = newProjector(disconnected, in.RunID, progressVersion(ctx, in), firstSequence(in))
 	if in.Resume != nil {
 		for key, st := range in.Resume.Actions {
 			r.attempts[key] = st.Attempts
@@ -77,8 +77,29 @@ func Interpret(ctx workflow.Context, in RunInput) error {
 		r.event("run.started", in.TriggerKey, string(automation.RunRunning), "the run started", nil)
 	}
 	r.progress.begin(workflow.Now(ctx))
+	if err := r.run(); err != nil {
+		return err
+	}
+	return r.finish()
+}
 
-	selector := workflow.NewSelector(ctx)
+func newInterpreter(ctx, disconnected workflow.Context, in RunInput, graph automation.Graph) *interpreter {
+	r := &interpreter{
+		ctx: ctx, in: in, graph: graph, disconnected: disconnected,
+		status:   map[string]automation.ActionStatus{},
+		outputs:  map[string]map[string]any{},
+		attempts: map[string]int{},
+		edges:    make([]int, len(graph.Connections)),
+	}
+	for _, a := range graph.Actions {
+		r.status[a.ActionKey] = automation.ActionPending
+	}
+	return r
+}
+
+// run steps through the graph until nothing is left to start or to wait for.
+func (r *interpreter) run() error {
+	selector := workflow.NewSelector(r.ctx)
 	for {
 		progressed := r.startReady(selector)
 		if err := r.progress.stepped(r.local, r.inflight, !progressed && r.inflight > 0); err != nil {
@@ -92,18 +113,17 @@ func Interpret(ctx workflow.Context, in RunInput) error {
 			continue
 		}
 		if r.inflight == 0 {
-			break
+			return nil
 		}
-		selector.Select(ctx)
+		selector.Select(r.ctx)
 	}
-	return r.finish()
 }
 
 // startReady starts every action whose incoming connections are all resolved, and reports
 // whether anything changed.
 func (r *interpreter) startReady(selector workflow.Selector) bool {
 	progressed := false
-	for _, a := range r.in.Graph.Actions {
+	for _, a := range r.graph.Actions {
 		if r.status[a.ActionKey] != automation.ActionPending || !r.resolved(a.ActionKey) {
 			continue
 		}
@@ -125,11 +145,11 @@ func (r *interpreter) startReady(selector workflow.Selector) bool {
 }
 
 func (r *interpreter) isTrigger(a automation.Action) bool {
-	return len(r.in.Graph.Incoming(a.ActionKey)) == 0
+	return r.item == nil && len(r.graph.Incoming(a.ActionKey)) == 0
 }
 
 func (r *interpreter) resolved(key string) bool {
-	for i, c := range r.in.Graph.Connections {
+	for i, c := range r.graph.Connections {
 		if c.To == key && r.edges[i] == edgeOpen {
 			return false
 		}
@@ -137,8 +157,13 @@ func (r *interpreter) resolved(key string) bool {
 	return true
 }
 
+// anyTaken reports whether the flow reached an action: an incoming connection was taken, or
+// it is where a loop item's body begins.
 func (r *interpreter) anyTaken(key string) bool {
-	for i, c := range r.in.Graph.Connections {
+	if r.item != nil && slices.Contains(r.item.entries, key) {
+		return true
+	}
+	for i, c := range r.graph.Connections {
 		if c.To == key && r.edges[i] == edgeTaken {
 			return true
 		}
@@ -148,7 +173,7 @@ func (r *interpreter) anyTaken(key string) bool {
 
 // resolve decides the outgoing connections of a finished action: take picks which.
 func (r *interpreter) resolve(key string, take func(c automation.Connection) bool) {
-	for i, c := range r.in.Graph.Connections {
+	for i, c := range r.graph.Connections {
 		if c.From == key {
 			r.edges[i] = edgeNotTaken
 			if take(c) {
@@ -213,6 +238,8 @@ func (r *interpreter) succeed(a automation.Action, output, providerResponse map[
 			branch = automation.BranchTimeout
 		}
 		r.resolve(a.ActionKey, takeBranch(branch))
+	case automation.TypeLoop:
+		r.resolve(a.ActionKey, takeBranch(automation.BranchDone))
 	case automation.TypeStop:
 		r.resolve(a.ActionKey, takeNone)
 	default:
@@ -248,6 +275,7 @@ func (r *interpreter) fail(a automation.Action, status automation.ActionStatus, 
 		r.resolve(a.ActionKey, takeNone)
 		if r.failure == "" {
 			r.failure = fmt.Sprintf("action %s failed: %s", a.ActionKey, f.HumanReason)
+			r.failedKey, r.failedWith = a.ActionKey, f
 		}
 	}
 	r.action(automation.ActionUpdate{
@@ -262,7 +290,7 @@ func (r *interpreter) fail(a automation.Action, status automation.ActionStatus, 
 
 // hasErrorPath reports whether a connection with branch "error" leaves the action.
 func (r *interpreter) hasErrorPath(key string) bool {
-	return slices.ContainsFunc(r.in.Graph.Connections, func(c automation.Connection) bool {
+	return slices.ContainsFunc(r.graph.Connections, func(c automation.Connection) bool {
 		return c.From == key && c.Branch == automation.BranchError
 	})
 }
@@ -365,9 +393,13 @@ func dataFields(config, scope map[string]any) (map[string]any, *activities.Failu
 }
 
 // scope is what templates and conditions see: the outputs of finished actions under
-// steps, and the trigger's and the service's namespaces.
+// steps, and the trigger's and the service's namespaces; in a loop item, also the steps
+// before the loop, and the item and loop namespaces.
 func (r *interpreter) scope() map[string]any {
 	steps := make(map[string]any, len(r.outputs))
+	if r.item != nil {
+		maps.Copy(steps, r.item.outer)
+	}
 	for k, v := range r.outputs {
 		steps[k] = v
 	}
@@ -416,6 +448,8 @@ func (r *interpreter) execute(a automation.Action, selector workflow.Selector) {
 			return
 		}
 		r.succeed(a, output, nil)
+	case automation.TypeLoop:
+		r.loop(a, selector)
 	case automation.TypeStop:
 		r.succeed(a, map[string]any{}, nil)
 	case automation.TypeDelay:
@@ -529,7 +563,7 @@ func (r *interpreter) activity(a automation.Action, config map[string]any, selec
 	req := ActionRequest{
 		Request: activities.Request{
 			RunID: r.in.RunID, CompanyID: r.in.CompanyID, ProjectID: r.in.ProjectID,
-			ActionKey: a.ActionKey, ActionType: a.ActionTypeKey, Config: config,
+			ActionKey: r.key(a.ActionKey), ActionType: a.ActionTypeKey, Config: config,
 		},
 		PriorAttempts: r.attempts[a.ActionKey],
 		Idempotent:    policy.Idempotent,
@@ -589,8 +623,12 @@ func (r *interpreter) settle(a automation.Action, f workflow.Future, done func(a
 	r.runStatus()
 }
 
-// runStatus keeps the run waiting while only timers are outstanding, running otherwise.
+// runStatus keeps the run waiting while only timers are outstanding, running otherwise. A
+// loop item's interpreter leaves the run's status to the run's.
 func (r *interpreter) runStatus() {
+	if r.item != nil {
+		return
+	}
 	status := automation.RunRunning
 	if r.inflight > 0 && r.inflight == r.timers {
 		status = automation.RunWaiting
@@ -624,11 +662,28 @@ func (r *interpreter) finish() error {
 }
 
 // action and event record a change of an action run and an event of the run for the
-// projection.
-func (r *interpreter) action(u automation.ActionUpdate) { r.progress.action(u) }
+// projection. A loop item's action runs are its own, under its key; its actions record no
+// run events, which would number thousands: the item's outcome is recorded instead.
+func (r *interpreter) action(u automation.ActionUpdate) {
+	if r.item != nil {
+		a, _ := r.graph.Action(u.ActionKey)
+		u.ActionKey, u.ItemKey, u.ActionTypeKey = r.key(u.ActionKey), r.item.key, a.ActionTypeKey
+	}
+	r.progress.action(u)
+}
 
 func (r *interpreter) event(typ, actionKey, status, message string, data map[string]any) {
-	r.progress.event(typ, actionKey, status, message, data)
+	if r.item == nil {
+		r.progress.event(typ, actionKey, status, message, data)
+	}
+}
+
+// key is an action's key in the run: in a loop item, scoped by the item's key.
+func (r *interpreter) key(actionKey string) string {
+	if r.item == nil {
+		return actionKey
+	}
+	return r.item.key + "." + actionKey
 }
 
 // firstSequence numbers the run's first event: a resumed run continues the numbering of its

@@ -33,11 +33,11 @@ func (r *interpreter) actionChild(a automation.Action, config map[string]any, se
 	})
 	r.event("action.started", a.ActionKey, string(automation.ActionRunning), "", nil)
 	ctx := workflow.WithChildOptions(r.ctx, workflow.ChildWorkflowOptions{
-		WorkflowID:               fmt.Sprintf("%s/%s/%d", workflow.GetInfo(r.ctx).WorkflowExecution.ID, a.ActionKey, attempt),
+		WorkflowID:               fmt.Sprintf("%s/%s/%d", workflow.GetInfo(r.ctx).WorkflowExecution.ID, r.key(a.ActionKey), attempt),
 		WorkflowExecutionTimeout: policy.Timeout,
 	})
 	req := activities.Request{RunID: r.in.RunID, CompanyID: r.in.CompanyID, ProjectID: r.in.ProjectID,
-		ActionKey: a.ActionKey, ActionType: a.ActionTypeKey, Config: config, Attempt: attempt}
+		ActionKey: r.key(a.ActionKey), ActionType: a.ActionTypeKey, Config: config, Attempt: attempt}
 	r.inflight++
 	r.runStatus()
 	selector.AddFuture(workflow.ExecuteChildWorkflow(ctx, AgentActionWorkflowName, req), func(f workflow.Future) {

@@ -37,6 +37,9 @@ type engineTest struct {
 	// env and log belong to the latest execution.
 	env *testsuite.TestWorkflowEnvironment
 	log *progressLog
+	// project writes the projection to the database too, as loop items need: the rows of
+	// their actions are made by their first write, and runAction records attempts in them.
+	project bool
 	// released ends fake activities that block until the test is over.
 	released chan struct{}
 }
@@ -57,6 +60,9 @@ func (h *engineTest) newRun(g automation.Graph, triggerKey string, payload map[s
 func (h *engineTest) execute(in RunInput, before ...func(env *testsuite.TestWorkflowEnvironment)) projection {
 	h.t.Helper()
 	h.log = newProgressLog()
+	if h.project {
+		h.log.apply = h.workflows.ApplyProgress
+	}
 	h.env = h.NewTestWorkflowEnvironment()
 	// The environment's defaults (a workflow task that runs a second, an execution idle for
 	// three) are deadlines of wall time, which a busy two-core machine misses now and then.
@@ -137,7 +143,7 @@ func checkFinished(t *testing.T, g automation.Graph, p projection) {
 	t.Helper()
 	finished := []automation.ActionStatus{automation.ActionSucceeded, automation.ActionFailed, automation.ActionSkipped, automation.ActionDeadLettered,
 		automation.ActionCancelled}
-	for _, a := range g.Actions {
+	for _, a := range g.Scheduled().Actions {
 		if st := p.status(a.ActionKey); !slices.Contains(finished, st) {
 			t.Errorf("action %s is still %s after the run ended", a.ActionKey, st)
 		}

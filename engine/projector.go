@@ -69,6 +69,10 @@ func (p *projector) action(u automation.ActionUpdate) {
 	p.pending.Actions = append(p.pending.Actions, u)
 }
 
+func (p *projector) item(u automation.ItemUpdate) {
+	p.pending.Items = append(p.pending.Items, u)
+}
+
 func (p *projector) event(typ, actionKey, status, message string, data map[string]any) {
 	p.pending.Events = append(p.pending.Events, automation.EventRecord{
 		Sequence: p.seq, Type: typ, ActionKey: actionKey, Status: status, Message: message, Data: data, At: workflow.Now(p.ctx),
@@ -117,7 +121,7 @@ func (p *projector) stepped(ready []localAction, outstanding int, waits bool) er
 
 // take hands over the pending changes as a batch to write; nil when there are none.
 func (p *projector) take() *automation.Progress {
-	if p.pending.Run == nil && len(p.pending.Actions) == 0 && len(p.pending.Events) == 0 {
+	if p.pending.Run == nil && len(p.pending.Actions) == 0 && len(p.pending.Events) == 0 && len(p.pending.Items) == 0 {
 		return nil
 	}
 	batch := p.pending
@@ -135,6 +139,7 @@ func (p *projector) requeue(batch automation.Progress) {
 	batch.Begin = batch.Begin || next.Begin
 	batch.Actions = append(batch.Actions, next.Actions...)
 	batch.Events = append(batch.Events, next.Events...)
+	batch.Items = append(batch.Items, next.Items...)
 	if next.Run != nil {
 		if batch.Run != nil && next.Run.StartedAt == nil {
 			next.Run.StartedAt = batch.Run.StartedAt

@@ -333,7 +333,7 @@ func (s *Runs) policies(g automation.Graph) map[string]ActionPolicy {
 // interpreted are the action types the interpreter evaluates itself, without an activity.
 var interpreted = map[string]bool{
 	automation.TypeCondition: true, automation.TypeSwitch: true, automation.TypeDataSet: true,
-	automation.TypeStop: true, automation.TypeDelay: true,
+	automation.TypeStop: true, automation.TypeDelay: true, automation.TypeLoop: true,
 }
 
 // idempotentMethods are the HTTP methods whose repetition has the effect of one request.

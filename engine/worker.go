@@ -87,6 +87,7 @@ func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
 	}
 	w := worker.New(c, taskQueue, opts)
 	w.RegisterWorkflowWithOptions(Interpret, workflow.RegisterOptions{Name: WorkflowName})
+	w.RegisterWorkflowWithOptions(RunLoop, workflow.RegisterOptions{Name: LoopWorkflowName})
 	w.RegisterActivityWithOptions(d.writeProgress, activity.RegisterOptions{Name: progressActivity})
 	for _, key := range slices.Sorted(maps.Keys(d.Actions)) {
 		w.RegisterActivityWithOptions(runAction(d, d.Actions[key]), activity.RegisterOptions{Name: key})

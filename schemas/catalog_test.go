@@ -34,6 +34,7 @@ var importable = []struct {
 	{"condition.branch", map[string]any{"text": "steps.fetch.status_code == 200"}},
 	{"condition.switch", map[string]any{"cases": []any{map[string]any{"name": "north", "text": `order_created.region == "north"`}}}},
 	{"data.set", map[string]any{"fields": map[string]any{"total": "steps.fetch.json.total * 2"}}},
+	{"loop.for_each", map[string]any{"items": "steps.fetch.json.orders"}},
 	{"delay.wait", map[string]any{"seconds": 60}},
 	{"stop", map[string]any{}},
 	{"bot.set_state", map[string]any{"state_key": "awaiting_email"}},

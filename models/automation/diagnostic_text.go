@@ -42,6 +42,10 @@ var diagnosticTexts = map[string]map[string]string{
 		"en": "the case's expression does not compile: %v",
 		"ru": "Выражение варианта не разбирается: %v",
 	},
+	"invalid_expression.items": {
+		"en": "the list's expression does not compile: %v",
+		"ru": "Выражение списка не разбирается: %v",
+	},
 	"invalid_expression.field": {
 		"en": "the expression of %s does not compile: %v",
 		"ru": "Выражение поля %s не разбирается: %v",
@@ -93,6 +97,18 @@ var diagnosticTexts = map[string]map[string]string{
 	"cycle": {
 		"en": "the connections form a cycle through %s; workflows must be acyclic",
 		"ru": "Связи образуют цикл через %s; в сценарии циклов быть не должно",
+	},
+	"loop_body_leak": {
+		"en": "%s runs once per item of loop %s (it is in the loop's body), so nothing outside the body may connect to it; what runs after the loop connects to actions outside the body, from the loop's \"done\" output",
+		"ru": "%s выполняется для каждого элемента цикла %s (оно в теле цикла), поэтому связи извне тела к нему вести не могут; то, что идёт после цикла, подключайте с выхода цикла \"done\" к действиям вне тела",
+	},
+	"refused_in_loop": {
+		"en": "%s cannot run inside a loop's body: it waits for what only the run itself receives",
+		"ru": "%s не может выполняться внутри тела цикла: оно ждёт того, что получает только сам запуск",
+	},
+	"item_outside_loop": {
+		"en": "{{ %s }} reads the item of a loop, but this action is not inside a loop's body",
+		"ru": "{{ %s }} читает элемент цикла, но это действие не входит в тело цикла",
 	},
 	"broken_template": {
 		"en": "%q is not a complete template: write {{ path }}, with two braces on each side",

@@ -19,6 +19,16 @@ const (
 	ReasonValueTooLarge = "value_too_large"
 )
 
+// Reason codes of a loop.for_each's failures. ReasonNotAList: its items expression gave
+// no list (reason_args: kind). ReasonTooManyItems: the list is longer than MaxLoopItems
+// (count, limit). ReasonItemFailed: an item failed and the loop fails on a failed item
+// (index, action_key, reason).
+const (
+	ReasonNotAList     = "not_a_list"
+	ReasonTooManyItems = "too_many_items"
+	ReasonItemFailed   = "item_failed"
+)
+
 // ReasonEgressRefused is the reason_code of a call the egress policy refused; its
 // reason_args are the host and the policy's reason (egress_reason, worded per language by
 // EgressReason).
@@ -41,6 +51,18 @@ var failureTexts = map[string]map[string]struct{ reason, next string }{
 			"The data step's values are larger than {limit} KiB together.",
 			"Keep only the fields the next actions need",
 		},
+		ReasonNotAList: {
+			"The loop's items are not a list but {kind}.",
+			"Write the items expression so that it gives a list, e.g. steps.fetch.json.orders",
+		},
+		ReasonTooManyItems: {
+			"The list has {count} items; a loop takes at most {limit}.",
+			"Split the list, e.g. into pages the workflow fetches one by one",
+		},
+		ReasonItemFailed: {
+			"Item {index} failed at {action_key}: {reason}",
+			"Open the item in the run inspector; to go on past failed items, set the loop's \"When an item fails\" to continue",
+		},
 		ReasonEgressRefused: {
 			"{host} may not be called: {egress_reason}.",
 			"Use a public address, or ask the operator to allow-list it in APP_EGRESS_ALLOW",
@@ -58,6 +80,18 @@ var failureTexts = map[string]map[string]struct{ reason, next string }{
 		ReasonValueTooLarge: {
 			"Значения шага данных вместе больше {limit} КиБ.",
 			"Оставьте только поля, которые нужны следующим действиям",
+		},
+		ReasonNotAList: {
+			"Элементы цикла — не список, а {kind}.",
+			"Напишите выражение элементов так, чтобы оно давало список, например steps.fetch.json.orders",
+		},
+		ReasonTooManyItems: {
+			"В списке {count} элементов, а цикл берёт не больше {limit}.",
+			"Разбейте список, например на страницы, которые сценарий получает по одной",
+		},
+		ReasonItemFailed: {
+			"Элемент {index} не удался на {action_key}: {reason}",
+			"Откройте элемент в инспекторе запуска; чтобы цикл шёл дальше мимо неудачных элементов, выберите для него «Если элемент не удался» — continue",
 		},
 		ReasonEgressRefused: {
 			"Политика исходящих соединений не пускает к {host}: это {egress_reason}.",

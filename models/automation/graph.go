@@ -134,13 +134,16 @@ const (
 
 // Branches are the labels the connections leaving a (non-trigger) action may carry besides
 // BranchError, in the order the editor draws them: "" for the one way on, a condition's
-// true and false, a reply wait's "" and timeout, a switch's case names and default.
+// true and false, a reply wait's "" and timeout, a loop's each and done, a switch's case
+// names and default.
 func Branches(a Action) []string {
 	switch a.ActionTypeKey {
 	case TypeCondition:
 		return []string{BranchTrue, BranchFalse}
 	case TypeBotReply:
 		return []string{"", BranchTimeout}
+	case TypeLoop:
+		return []string{BranchEach, BranchDone}
 	case TypeSwitch:
 		out := []string{}
 		for _, c := range SwitchCases(a.Config) {

@@ -99,10 +99,13 @@ func (r *Run) Terminal() bool {
 
 // ActionRun is the projection of one action within a run.
 type ActionRun struct {
-	ID              uuid.UUID `gorm:"primaryKey"`
-	RunID           uuid.UUID
-	ActionKey       string
-	ActionTypeKey   string
+	ID            uuid.UUID `gorm:"primaryKey"`
+	RunID         uuid.UUID
+	ActionKey     string
+	ActionTypeKey string
+	// ItemKey is the loop item whose body the action ran in (ItemKey), "" outside loops;
+	// ActionKey is then scoped by it: lines[3].create_task.
+	ItemKey         string
 	Status          ActionStatus
 	AttemptCount    int
 	MaxAttempts     int
@@ -159,6 +162,8 @@ type Progress struct {
 	Run     *RunUpdate
 	Actions []ActionUpdate
 	Events  []EventRecord
+	// Items are the starts and ends of loop items.
+	Items []ItemUpdate
 }
 
 // RunUpdate changes the run row; empty fields are left alone except Status.
@@ -170,9 +175,12 @@ type RunUpdate struct {
 	FinishedAt     *time.Time
 }
 
-// ActionUpdate changes one action row; empty fields are left alone except Status.
+// ActionUpdate changes one action row; empty fields are left alone except Status. An
+// action of a loop item's body names its item, and its row is created by its first update.
 type ActionUpdate struct {
 	ActionKey        string
+	ItemKey          string
+	ActionTypeKey    string
 	Status           ActionStatus
 	MaxAttempts      int
 	Input            map[string]any
@@ -206,7 +214,8 @@ func (s *Service) CreateRun(ctx context.Context, run *Run, maxAttempts map[strin
 		if err := tx.Create(run).Error; err != nil {
 			return err
 		}
-		for _, a := range run.GraphJSON().Actions {
+		// The actions of loop bodies get a row per item as the items run.
+		for _, a := range run.GraphJSON().Scheduled().Actions {
 			row := ActionRun{
 				ID: models.NewID(), RunID: run.ID, ActionKey: a.ActionKey, ActionTypeKey: a.ActionTypeKey,
 				Status: ActionPending, MaxAttempts: max(maxAttempts[a.ActionKey], 1),
@@ -347,9 +356,19 @@ func (s *Service) ApplyProgress(ctx context.Context, p Progress) error {
 			}
 		}
 		for _, a := range p.Actions {
+			if a.ItemKey != "" {
+				if err := ensureItemAction(tx, p.RunID, a, now); err != nil {
+					return err
+				}
+			}
 			if err := tx.Model(&ActionRun{}).
 				Where("run_id = ? AND action_key = ?", p.RunID, a.ActionKey).
 				Updates(actionChanges(a, now)).Error; err != nil {
+				return err
+			}
+		}
+		for _, it := range p.Items {
+			if err := applyItem(tx, p.RunID, it, now); err != nil {
 				return err
 			}
 		}
@@ -616,10 +635,10 @@ func (s *Service) ProjectRuns(ctx context.Context, companyID, projectID uuid.UUI
 	return items, next, nil
 }
 
-// ActionRuns lists a run's actions in graph order.
+// ActionRuns lists a run's actions in graph order, those of loop items aside (LoopItem).
 func (s *Service) ActionRuns(ctx context.Context, r *Run) ([]ActionRun, error) {
 	var rows []ActionRun
-	if err := s.DB.WithContext(ctx).Where("run_id = ?", r.ID).Find(&rows).Error; err != nil {
+	if err := s.DB.WithContext(ctx).Where("run_id = ? AND item_key = ''", r.ID).Find(&rows).Error; err != nil {
 		return nil, models.Internal("list action runs: %w", err)
 	}
 	order := map[string]int{}

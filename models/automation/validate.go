@@ -56,6 +56,7 @@ func Validate(g Graph, catalog *schemas.Catalog) []Diagnostic {
 	v.actions()
 	v.connections()
 	v.reachability()
+	v.loops()
 	v.templates()
 	return v.out
 }
@@ -65,7 +66,9 @@ type validator struct {
 	catalog *schemas.Catalog
 	keys    map[string]bool
 	types   map[string]*schemas.ActionType
-	out     []Diagnostic
+	// inLoop holds the actions inside a loop's body, which may read item and loop.
+	inLoop map[string]bool
+	out    []Diagnostic
 }
 
 // add records an error of the kind text (diagnosticTexts); its code is the text's key up
@@ -151,6 +154,11 @@ func (v *validator) expressions(a Action) {
 			if err := CompileCondition(c.Text); err != nil {
 				v.add("invalid_expression.case", a.ActionKey, fmt.Sprintf("config.cases.%d.text", i), err)
 			}
+		}
+	case TypeLoop:
+		text, _ := a.Config["items"].(string)
+		if err := CompileExpression(text); err != nil {
+			v.add("invalid_expression.items", a.ActionKey, "config.items", err)
 		}
 	case TypeDataSet:
 		fields, _ := a.Config["fields"].(map[string]any)
@@ -267,6 +275,11 @@ func (v *validator) templates() {
 					ok = upstream[second]
 				case head == "system":
 					ok = systemVariables[rest]
+				case head == "item" || head == "loop":
+					if ok = v.inLoop[a.ActionKey]; !ok {
+						v.add("item_outside_loop", a.ActionKey, field, path)
+						continue
+					}
 				default:
 					ok = namespaces[head]
 				}

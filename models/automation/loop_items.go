@@ -1,0 +1,165 @@
+package automation
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+
+	"agencyhub/models"
+)
+
+// Item statuses: an item runs, then succeeds, fails or is cancelled with the run; one a
+// failing loop never started is not_run.
+const (
+	ItemRunning   = "running"
+	ItemSucceeded = "succeeded"
+	ItemFailed    = "failed"
+	ItemCancelled = "cancelled"
+	ItemNotRun    = "not_run"
+)
+
+// ItemStatuses are the values an item list may filter by.
+var ItemStatuses = []string{ItemRunning, ItemSucceeded, ItemFailed, ItemCancelled}
+
+// LoopItem is one item of a loop.for_each in a run: its outcome, and the item itself. Its
+// body's action runs are the run's action runs whose item_key is its ItemKey.
+type LoopItem struct {
+	ID    uuid.UUID `gorm:"primaryKey"`
+	RunID uuid.UUID
+	// LoopKey is the loop's key in the run: its action key, or for an inner loop the outer
+	// item's key before it (orders[2].lines).
+	LoopKey         string
+	ItemIndex       int
+	Status          string
+	Item            string
+	Error           string
+	FailedActionKey string
+	StartedAt       *time.Time
+	FinishedAt      *time.Time
+	UpdatedAt       time.Time
+}
+
+func (LoopItem) TableName() string { return "workflow_loop_items" }
+
+// Key is the item's ItemKey.
+func (it *LoopItem) Key() string { return ItemKey(it.LoopKey, it.ItemIndex) }
+
+// ItemUpdate records an item's start (Item and StartedAt set) or its end.
+type ItemUpdate struct {
+	LoopKey         string
+	Index           int
+	Status          string
+	Item            any
+	Error           string
+	FailedActionKey string
+	StartedAt       *time.Time
+	FinishedAt      *time.Time
+}
+
+// maxStoredItem bounds the item a row keeps, as JSON; a larger one is stored as a note of
+// its size (the run's history still has it whole).
+const maxStoredItem = 16 << 10
+
+// applyItem writes an item update: the first creates the row, later ones change its outcome.
+func applyItem(tx *gorm.DB, runID uuid.UUID, u ItemUpdate, now time.Time) error {
+	item := marshal(u.Item)
+	if len(item) > maxStoredItem {
+		item = marshal(map[string]any{"truncated": true, "bytes": len(item)})
+	}
+	row := LoopItem{
+		ID: models.NewID(), RunID: runID, LoopKey: u.LoopKey, ItemIndex: u.Index, Status: u.Status, Item: item,
+		Error: u.Error, FailedActionKey: u.FailedActionKey, StartedAt: utc(u.StartedAt), FinishedAt: utc(u.FinishedAt), UpdatedAt: now,
+	}
+	update := []string{"status", "error", "failed_action_key", "updated_at"}
+	if u.StartedAt != nil {
+		update = append(update, "started_at", "item")
+	}
+	if u.FinishedAt != nil {
+		update = append(update, "finished_at")
+	}
+	return tx.Clauses(clause.OnConflict{
+		Columns:   []clause.Column{{Name: "run_id"}, {Name: "loop_key"}, {Name: "item_index"}},
+		DoUpdates: clause.AssignmentColumns(update),
+	}).Create(&row).Error
+}
+
+// ensureItemAction creates the row of an item's body action the first time the item's
+// interpreter reports it.
+func ensureItemAction(tx *gorm.DB, runID uuid.UUID, a ActionUpdate, now time.Time) error {
+	row := ActionRun{
+		ID: models.NewID(), RunID: runID, ActionKey: a.ActionKey, ActionTypeKey: a.ActionTypeKey, ItemKey: a.ItemKey,
+		Status: ActionPending, MaxAttempts: max(a.MaxAttempts, 1),
+		Input: "{}", Output: "{}", ProviderResponse: "{}", Diagnostics: "{}", UpdatedAt: now,
+	}
+	return tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&row).Error
+}
+
+func utc(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+// ItemFilter narrows a loop's items; zero fields do not narrow it.
+type ItemFilter struct {
+	Status string
+}
+
+// LoopItems lists a loop's items of the filter in item order, at most limit after the
+// cursor, with the cursor of the next page ("" on the last). The cursor is the index of the
+// next item to list, since items are read in their order rather than their rows'.
+// Errors: invalid (status, cursor).
+func (s *Service) LoopItems(ctx context.Context, runID uuid.UUID, loopKey string, f ItemFilter, limit int, cursor string) ([]LoopItem, string, error) {
+	q := s.DB.WithContext(ctx).Where("run_id = ? AND loop_key = ?", runID, loopKey)
+	if f.Status != "" {
+		if !slices.Contains(ItemStatuses, f.Status) {
+			return nil, "", models.Invalid("invalid_status", "status")
+		}
+		q = q.Where("status = ?", f.Status)
+	}
+	if cursor != "" {
+		from, err := strconv.Atoi(cursor)
+		if err != nil || from < 0 {
+			return nil, "", models.Invalid("invalid_cursor", "cursor")
+		}
+		q = q.Where("item_index >= ?", from)
+	}
+	var rows []LoopItem
+	if err := q.Order("item_index").Limit(limit + 1).Find(&rows).Error; err != nil {
+		return nil, "", models.Internal("list loop items: %w", err)
+	}
+	if len(rows) <= limit {
+		return rows, "", nil
+	}
+	return rows[:limit], strconv.Itoa(rows[limit].ItemIndex), nil
+}
+
+// LoopItem reads one item of a loop with its body's action runs, in the body's graph
+// order. Errors: not found.
+func (s *Service) LoopItem(ctx context.Context, r *Run, loopKey string, index int) (*LoopItem, []ActionRun, error) {
+	var it LoopItem
+	err := s.DB.WithContext(ctx).Take(&it, "run_id = ? AND loop_key = ? AND item_index = ?", r.ID, loopKey, index).Error
+	if models.IsNotFound(err) {
+		return nil, nil, models.NotFound("loop_item_not_found")
+	}
+	if err != nil {
+		return nil, nil, models.Internal("read loop item: %w", err)
+	}
+	var rows []ActionRun
+	if err := s.DB.WithContext(ctx).Where("run_id = ? AND item_key = ?", r.ID, it.Key()).Find(&rows).Error; err != nil {
+		return nil, nil, models.Internal("list item action runs: %w", err)
+	}
+	order := map[string]int{}
+	for i, a := range r.GraphJSON().Actions {
+		order[it.Key()+"."+a.ActionKey] = i
+	}
+	slices.SortFunc(rows, func(a, b ActionRun) int { return order[a.ActionKey] - order[b.ActionKey] })
+	return &it, rows, nil
+}
