@@ -184,6 +184,8 @@ func (s *Server) routes(r *gin.Engine) {
 	me.GET("/runs/:workflow_run_id", s.inRun(read), s.runGet)
 	me.GET("/runs/:workflow_run_id/graph", s.inRun(read), s.runGraph)
 	me.GET("/runs/:workflow_run_id/actions", s.inRun(read), s.runActions)
+	me.GET("/runs/:workflow_run_id/loops/:loop_key/items", s.inRun(read), s.runLoopItems)
+	me.GET("/runs/:workflow_run_id/loops/:loop_key/items/:item_index", s.inRun(read), s.runLoopItem)
 	me.GET("/runs/:workflow_run_id/events", s.inRun(read), s.runEvents)
 	me.GET("/runs/:workflow_run_id/events/stream", s.inRun(read), s.runEventsStream)
 	me.POST("/runs/:workflow_run_id/cancel", s.inRun(work), s.runCancel)

@@ -2,6 +2,7 @@ package automation
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strconv"
 	"time"
@@ -162,4 +163,12 @@ func (s *Service) LoopItem(ctx context.Context, r *Run, loopKey string, index in
 	}
 	slices.SortFunc(rows, func(a, b ActionRun) int { return order[a.ActionKey] - order[b.ActionKey] })
 	return &it, rows, nil
+}
+
+// DecodeValue decodes a JSON column we wrote that may hold any value; an unreadable one
+// reads as null.
+func DecodeValue(s string) any {
+	var out any
+	_ = json.Unmarshal([]byte(s), &out)
+	return out
 }
