@@ -91,7 +91,8 @@ func (r *interpreter) loop(a automation.Action, selector workflow.Selector) {
 		in.Parent["item"] = r.in.Namespaces["item"]
 	}
 	ctx := workflow.WithChildOptions(r.ctx, workflow.ChildWorkflowOptions{
-		WorkflowID: workflow.GetInfo(r.ctx).WorkflowExecution.ID + "/" + in.LoopKey,
+		// The loop's key in the run is unique to it, inner loops' too.
+		WorkflowID: r.in.RunID.String() + "/" + in.LoopKey,
 		// The items a cancellation interrupts record it before the loop ends.
 		WaitForCancellation: true,
 	})

@@ -34,7 +34,8 @@ import (
 // input's flags said how they write: the unbatched_* ones before RunInput.BatchedProgress,
 // separate_progress_local_retries before RunInput.ProgressWithAction, the others with
 // BatchedProgress, local_retries with both; marked_local_branching and language_steps (a
-// data step, a switch and an error path) are runs of today, with the marker. They are kept
+// data step, a switch and an error path) and loop_items (a loop.for_each, with its loop's
+// own workflow in loop_items_loop) are runs of today, with the marker. They are kept
 // as they are. local_retries and marked_local_branching have
 // actions run as local activities (ActionPolicy.Local), as new runs of short actions do,
 // the others as activity tasks. Record a new one, or the others again only for a
@@ -58,7 +59,7 @@ func TestRecordedHistoriesReplay(t *testing.T) {
 	for _, file := range recordedHistories(t) {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".json"), func(t *testing.T) {
 			replayer := worker.NewWorkflowReplayer()
-			replayer.RegisterWorkflowWithOptions(Interpret, workflow.RegisterOptions{Name: WorkflowName})
+			registerReplayed(replayer, Interpret, RunLoop)
 			if err := replayer.ReplayWorkflowHistoryFromJSONFile(quietLogger(), file); err != nil {
 				t.Fatal(err)
 			}
@@ -82,12 +83,20 @@ func TestRecordedHistoriesReplayWithTracing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			replayer.RegisterWorkflowWithOptions(Interpret, workflow.RegisterOptions{Name: WorkflowName})
+			registerReplayed(replayer, Interpret, RunLoop)
 			if err := replayer.ReplayWorkflowHistoryFromJSONFile(quietLogger(), file); err != nil {
 				t.Fatal(err)
 			}
 		})
 	}
+}
+
+// registerReplayed registers the run's and the loop's workflow code for a replay: the
+// histories are of both.
+func registerReplayed(r worker.WorkflowReplayer, run func(workflow.Context, RunInput) error,
+	loop func(workflow.Context, LoopInput) (activities.Result, error)) {
+	r.RegisterWorkflowWithOptions(run, workflow.RegisterOptions{Name: WorkflowName})
+	r.RegisterWorkflowWithOptions(loop, workflow.RegisterOptions{Name: LoopWorkflowName})
 }
 
 // reorderedInterpreter makes the same decisions as Interpret, after a timer Interpret never
@@ -99,10 +108,18 @@ func reorderedInterpreter(ctx workflow.Context, in RunInput) error {
 	return Interpret(ctx, in)
 }
 
+// reorderedLoop is reorderedInterpreter's counterpart for the loop's workflow.
+func reorderedLoop(ctx workflow.Context, in LoopInput) (activities.Result, error) {
+	if err := workflow.Sleep(ctx, time.Second); err != nil {
+		return activities.Result{}, err
+	}
+	return RunLoop(ctx, in)
+}
+
 func TestReplayCatchesANonDeterministicChange(t *testing.T) {
 	for _, file := range recordedHistories(t) {
 		replayer := worker.NewWorkflowReplayer()
-		replayer.RegisterWorkflowWithOptions(reorderedInterpreter, workflow.RegisterOptions{Name: WorkflowName})
+		registerReplayed(replayer, reorderedInterpreter, reorderedLoop)
 		// TMPRL1100 is the SDK's code for a history the workflow code no longer matches.
 		if err := replayer.ReplayWorkflowHistoryFromJSONFile(quietLogger(), file); err == nil || !strings.Contains(err.Error(), "TMPRL1100") {
 			t.Errorf("%s replayed with a changed interpreter: %v", file, err)
@@ -146,6 +163,7 @@ func TestRecordHistories(t *testing.T) {
 		t.Fatalf("%s: %v", recordHistoriesEnv, err)
 	}
 	r := &historyRecorder{t: t, ctx: ctx, c: c, names: names, workflows: newTestWorkflows(t), log: newProgressLog(), fakes: newFakeActions()}
+	r.log.apply = r.workflows.ApplyProgress // loop items' action rows are made by their first write
 	w := worker.New(c, TaskQueue, worker.Options{})
 	registerEngine(w, r.workflows, r.log, r.fakes)
 	if err := w.Start(); err != nil {
@@ -160,6 +178,7 @@ func TestRecordHistories(t *testing.T) {
 	r.localRetries()
 	r.markedLocalBranching()
 	r.languageSteps()
+	r.loopItems()
 }
 
 // quickRetries keeps a recording short: the server really waits between attempts.
@@ -312,6 +331,30 @@ func (r *historyRecorder) languageSteps() {
 	})
 }
 
+// loopItems: a loop over three order lines, two at a time, whose body shapes each line and
+// posts it; one line's post fails, and the loop goes on past it to the e-mail after it. The
+// loop's own workflow is recorded too, as loop_items_loop.
+func (r *historyRecorder) loopItems() {
+	r.fakes.on("lines[1].create", failing(activities.Fail(activities.ClassPermanent, "http_422", "the CRM refused the line", "Correct the request"), 0, nil))
+	g := graph([]automation.Action{
+		manualTrigger("start"),
+		forEach("lines", "start.lines", map[string]any{"concurrency": 2, "on_item_error": "continue"}),
+		dataSet("shape", map[string]any{"label": `start.order_id + "/" + item.sku`}),
+		httpRequest("create", map[string]any{"url": "https://crm.example.com/{{ steps.shape.label }}/{{ loop.index }}"}),
+		emailSend("mail", map[string]any{"subject": "{{ steps.lines.failed }} failed"}),
+	}, edge("start", "lines"), branch("lines", "shape", automation.BranchEach), edge("shape", "create"),
+		branch("lines", "mail", automation.BranchDone))
+	in := newRun(r.t, r.workflows, g, "start", map[string]any{"order_id": "A-1001", "lines": []any{
+		map[string]any{"sku": "A-1"}, map[string]any{"sku": "B-2"}, map[string]any{"sku": "C-3"},
+	}})
+	p := r.record("loop_items", in, nil)
+	r.want(p, automation.RunSucceeded, map[string]automation.ActionStatus{
+		"lines": automation.ActionSucceeded, "lines[0].create": automation.ActionSucceeded,
+		"lines[1].create": automation.ActionFailed, "mail": automation.ActionSucceeded,
+	})
+	r.save("loop_items_loop", in.RunID.String()+"/lines", "")
+}
+
 // cancelledDuringDelay: a cancellation while the run waits on a timer.
 func (r *historyRecorder) cancelledDuringDelay() {
 	g := graph([]automation.Action{
@@ -345,8 +388,16 @@ func (r *historyRecorder) record(name string, in RunInput, during func(client.Wo
 	if err := run.Get(r.ctx, nil); err != nil && !temporal.IsCanceledError(err) {
 		r.t.Fatalf("%s: %v", name, err)
 	}
+	r.save(name, run.GetID(), run.GetRunID())
+	return r.projection(in)
+}
+
+// save writes the history of a workflow execution (its latest when runID is "") to
+// testdata, when names match.
+func (r *historyRecorder) save(name, workflowID, runID string) {
+	r.t.Helper()
 	hist := &historypb.History{}
-	events := r.c.GetWorkflowHistory(r.ctx, run.GetID(), run.GetRunID(), false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	events := r.c.GetWorkflowHistory(r.ctx, workflowID, runID, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	for events.HasNext() {
 		e, err := events.Next()
 		if err != nil {
@@ -359,12 +410,11 @@ func (r *historyRecorder) record(name string, in RunInput, during func(client.Wo
 		r.t.Fatal(err)
 	}
 	if !r.names.MatchString(name) {
-		return r.projection(in)
+		return
 	}
 	if err := os.WriteFile(filepath.Join("testdata", name+".json"), append(b, '\n'), 0o644); err != nil {
 		r.t.Fatal(err)
 	}
-	return r.projection(in)
 }
 
 // projection folds the batches of one run; a resumed run's batches continue the earlier
