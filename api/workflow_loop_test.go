@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -85,6 +86,33 @@ func TestALoopRunsOnTheEngineAndEachItemIsInspectable(t *testing.T) {
 			j.companyOf(eve, "Elsewhere")
 			j.do(req{method: "GET", path: items, token: eve.token}).expect(t, http.StatusNotFound)
 			j.do(req{method: "GET", path: items + "/0", token: eve.token}).expect(t, http.StatusNotFound)
+		})
+		t.Run("a failed item is retried alone and the run goes on past the loop", func(t *testing.T) {
+			failing := j.create("Order lines, all or nothing", orderLinesFlow(j.target.URL, "fail"))
+			j.publish(failing, 1)
+			j.target.breakPath("/crm/X-2", http.StatusUnprocessableEntity)
+			lines := []any{map[string]any{"sku": "X-1"}, map[string]any{"sku": "X-2"}, map[string]any{"sku": "X-3"}}
+			runID := j.runManual(failing, map[string]any{"order_id": "B-7", "lines": lines}).str("workflow_run_id")
+			j.finish(runID, "failed")
+			preview := j.do(req{method: "GET", path: "/api/v1/runs/" + runID + "/retry-preview?action_key=lines%5B1%5D.crm", token: j.u.token}).
+				expect(t, http.StatusOK)
+			if got, want := effects(preview, "acts_again"), []string{"lines[1].crm failed false", "lines failed true", "tell_manager skipped false"}; !slices.Equal(got, want) {
+				t.Errorf("the item's retry acts again with %v, want %v", got, want)
+			}
+			j.target.breakPath("/crm/X-2", 0)
+			j.do(req{method: "POST", path: "/api/v1/runs/" + runID + "/retry-action", token: j.u.token,
+				body: map[string]any{"action_key": "lines[1].crm"}}).expect(t, http.StatusAccepted)
+			j.finish(runID, "succeeded")
+			for sku, want := range map[string]int{"X-1": 1, "X-2": 2, "X-3": 1} {
+				if got := j.target.hitsOf("/crm/" + sku); got != want {
+					t.Errorf("the CRM got %s %d times, want %d", sku, got, want)
+				}
+			}
+			if got := j.target.bodiesOf("/manager"); got[len(got)-1] != "3 of 3" {
+				t.Errorf("the manager got %q", got)
+			}
+			j.do(req{method: "POST", path: "/api/v1/runs/" + runID + "/retry-action", token: j.u.token,
+				body: map[string]any{"action_key": "lines[1].crm"}}).expect(t, http.StatusConflict, "workflow_run_id")
 		})
 		t.Run("a body that leaks out of its loop is refused at publish", func(t *testing.T) {
 			flow := orderLinesFlow(j.target.URL, "fail")

@@ -323,6 +323,7 @@ func registerEngine(r engineRegistry, workflows *automation.Service, log *progre
 	r.RegisterWorkflowWithOptions(RunLoop, workflow.RegisterOptions{Name: LoopWorkflowName})
 	deps := WorkerDeps{Workflows: workflows, Progress: log.record}
 	r.RegisterActivityWithOptions(deps.writeProgress, activity.RegisterOptions{Name: progressActivity})
+	r.RegisterActivityWithOptions(workflows.PriorItems, activity.RegisterOptions{Name: loopPriorsActivity})
 	for _, typ := range fakeActionTypes {
 		r.RegisterActivityWithOptions(runAction(deps, fakes.run), activity.RegisterOptions{Name: typ})
 	}

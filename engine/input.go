@@ -81,7 +81,11 @@ func (p ActionPolicy) retryPolicy() *temporal.RetryPolicy {
 // and are not run again; RetryKey runs again; other failed actions stay failed.
 type Resume struct {
 	RetryKey string
-	Actions  map[string]ResumedAction
+	// ItemAction, when RetryKey is a loop, is the key in the run of the action of one of its
+	// items that is retried (lines[3].create, or orders[0].lines[1].create through an inner
+	// loop): that item runs again from it, the others keep what they came to.
+	ItemAction string
+	Actions    map[string]ResumedAction
 	// NextSequence continues the run's event numbering.
 	NextSequence int
 }

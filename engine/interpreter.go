@@ -66,12 +66,6 @@ func Interpret(ctx workflow.Context, in RunInput) error {
 	r := newInterpreter(ctx, disconnected, in, in.Graph.Scheduled())
 	r.progress = newProjector(disconnected, in.RunID, progressVersion(ctx, in), firstSequence(in))
 	if in.Resume != nil {
-		for key, st := range in.Resume.Actions {
-			r.attempts[key] = st.Attempts
-			if st.Status == automation.ActionSucceeded {
-				r.outputs[key] = st.Output
-			}
-		}
 		r.event("run.resumed", in.Resume.RetryKey, string(automation.RunRunning), "the run continues from action "+in.Resume.RetryKey, nil)
 	} else {
 		r.event("run.started", in.TriggerKey, string(automation.RunRunning), "the run started", nil)
@@ -93,6 +87,14 @@ func newInterpreter(ctx, disconnected workflow.Context, in RunInput, graph autom
 	}
 	for _, a := range graph.Actions {
 		r.status[a.ActionKey] = automation.ActionPending
+	}
+	if in.Resume != nil {
+		for key, st := range in.Resume.Actions {
+			r.attempts[key] = st.Attempts
+			if st.Status == automation.ActionSucceeded {
+				r.outputs[key] = st.Output
+			}
+		}
 	}
 	return r
 }

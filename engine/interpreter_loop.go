@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"maps"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
 	"agencyhub/activities"
@@ -50,6 +53,10 @@ type LoopInput struct {
 	Policies   map[string]ActionPolicy
 	Next       int
 	Tally      LoopTally
+	// Retry is the key in the run of the item action a retry-action runs again (Resume.
+	// ItemAction): that item runs again from it, the items that ran keep what they came to,
+	// and those that never ran, run.
+	Retry string
 }
 
 // LoopTally is what the items so far came to, in item order.
@@ -85,6 +92,9 @@ func (r *interpreter) loop(a automation.Action, selector workflow.Selector) {
 	}
 	delete(in.Namespaces, "item")
 	delete(in.Namespaces, "loop")
+	if res := r.in.Resume; res != nil && res.RetryKey == a.ActionKey {
+		in.Retry = res.ItemAction
+	}
 	if r.item != nil {
 		parent, _ := r.in.Namespaces["loop"].(map[string]any)
 		in.Parent = maps.Clone(parent)
@@ -163,6 +173,10 @@ func RunLoop(ctx workflow.Context, in LoopInput) (activities.Result, error) {
 	disconnected, _ := workflow.NewDisconnectedContext(ctx)
 	version := progressVersion(ctx, RunInput{})
 	end := min(in.Next+loopChunk, len(in.Items))
+	priors, err := loopPriors(ctx, in, end)
+	if err != nil {
+		return activities.Result{}, err
+	}
 	outcomes := make([]itemOutcome, end-in.Next)
 	next, running := in.Next, 0
 	var failure error
@@ -172,10 +186,14 @@ func RunLoop(ctx workflow.Context, in LoopInput) (activities.Result, error) {
 			defer func() { running-- }()
 			// A blocking call takes the context of the coroutine it blocks.
 			disconnected, _ := workflow.NewDisconnectedContext(ctx)
+			var err error
 			for next < end && ctx.Err() == nil && failure == nil && !in.Tally.Stopped {
 				i := next
 				next++
-				o, err := runItem(ctx, disconnected, version, in, i)
+				o, reused := priors.outcome(in, i)
+				if !reused {
+					o, err = runItem(ctx, disconnected, version, in, i, priors.resume(in, i))
+				}
 				if err != nil {
 					failure = err
 					return
@@ -245,7 +263,7 @@ func (t *LoopTally) add(index int, o itemOutcome) {
 
 // runItem runs the body of item i of the loop by an interpreter of its own, and records the
 // item's start and end.
-func runItem(ctx, disconnected workflow.Context, version workflow.Version, in LoopInput, i int) (itemOutcome, error) {
+func runItem(ctx, disconnected workflow.Context, version workflow.Version, in LoopInput, i int, resume *Resume) (itemOutcome, error) {
 	ns := maps.Clone(in.Namespaces)
 	ns["item"] = in.Items[i]
 	loop := map[string]any{"index": i, "count": len(in.Items)}
@@ -253,7 +271,8 @@ func runItem(ctx, disconnected workflow.Context, version workflow.Version, in Lo
 		loop["parent"] = in.Parent
 	}
 	ns["loop"] = loop
-	run := RunInput{RunID: in.RunID, CompanyID: in.CompanyID, ProjectID: in.ProjectID, Graph: in.Body, Namespaces: ns, Policies: in.Policies}
+	run := RunInput{RunID: in.RunID, CompanyID: in.CompanyID, ProjectID: in.ProjectID, Graph: in.Body, Namespaces: ns, Policies: in.Policies,
+		Resume: resume}
 	r := newInterpreter(ctx, disconnected, run, in.Body.Scheduled())
 	r.item = &itemScope{key: automation.ItemKey(in.LoopKey, i), entries: in.Entries, outer: in.Steps}
 	r.progress = newProjector(disconnected, in.RunID, version, 0)
@@ -297,4 +316,95 @@ func nonNilList(l []map[string]any) []map[string]any {
 		return []map[string]any{}
 	}
 	return l
+}
+
+// loopPriorsActivity reads what the items of a loop came to in an earlier execution of the
+// run (a local activity: the loop's workflow never reads the database itself).
+const loopPriorsActivity = "automation.loop_priors"
+
+// priorItems are what the items of a chunk came to before a retry, by index; nil when the
+// loop is not retried.
+type priorItems map[int]automation.PriorItem
+
+// loopPriors reads, for a retried loop, what the items of this chunk came to before.
+func loopPriors(ctx workflow.Context, in LoopInput, end int) (priorItems, error) {
+	if in.Retry == "" {
+		return nil, nil
+	}
+	ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+		StartToCloseTimeout: 30 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: time.Minute},
+	})
+	var list []automation.PriorItem
+	if err := workflow.ExecuteLocalActivity(ctx, loopPriorsActivity, in.RunID, in.LoopKey, in.Next, end).Get(ctx, &list); err != nil {
+		return nil, err
+	}
+	out := priorItems{}
+	for _, p := range list {
+		out[p.Index] = p
+	}
+	return out, nil
+}
+
+// retried is the index of the item whose action in.Retry names, -1 when it names none.
+func (in LoopInput) retried() int {
+	rest, ok := strings.CutPrefix(in.Retry, in.LoopKey+"[")
+	if !ok {
+		return -1
+	}
+	n, err := strconv.Atoi(rest[:max(strings.IndexByte(rest, ']'), 0)])
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// outcome is what item i came to before, when it keeps it: it ran and is not the item
+// retried. Its failure, if it failed, is its failed action's.
+func (p priorItems) outcome(in LoopInput, i int) (itemOutcome, bool) {
+	prior, ok := p[i]
+	if !ok || i == in.retried() || prior.Status == automation.ItemRunning {
+		return itemOutcome{}, false
+	}
+	o := itemOutcome{status: prior.Status, steps: map[string]any{}}
+	for key, a := range prior.Actions {
+		switch a.Status {
+		case automation.ActionSucceeded:
+			o.steps[key] = automation.DecodeObject(a.Output)
+		case automation.ActionFailed, automation.ActionDeadLettered:
+			if o.status == automation.ItemFailed && o.err == nil {
+				o.err = priorError(key, a)
+			}
+		}
+	}
+	return o, true
+}
+
+// resume is how item i runs again: the retried item from its retried action, keeping what
+// its other actions came to; any other item afresh.
+func (p priorItems) resume(in LoopInput, i int) *Resume {
+	if i != in.retried() {
+		return nil
+	}
+	prefix := automation.ItemKey(in.LoopKey, i) + "."
+	rest := strings.TrimPrefix(in.Retry, prefix)
+	res := &Resume{RetryKey: rest, Actions: map[string]ResumedAction{}}
+	if cut := strings.IndexAny(rest, "[."); cut >= 0 {
+		// An inner loop's item is retried: the inner loop runs again, and finds its item.
+		res.RetryKey, res.ItemAction = rest[:cut], in.Retry
+	}
+	for key, a := range p[i].Actions {
+		res.Actions[key] = ResumedAction{Status: a.Status, Output: automation.DecodeObject(a.Output), Attempts: a.AttemptCount}
+	}
+	return res
+}
+
+// priorError is steps.<key>.error-like failure of an item's action as its row recorded it.
+func priorError(key string, a automation.ActionRun) map[string]any {
+	d := automation.DecodeObject(a.Diagnostics)
+	e := map[string]any{"message": d["human_reason"], "retry_class": a.RetryClass, "reason_code": d["reason_code"], "action_key": key}
+	if code, ok := automation.DecodeObject(a.ProviderResponse)["status_code"]; ok {
+		e["status_code"] = code
+	}
+	return e
 }

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"strconv"
+	"strings"
 
 	"agencyhub/models"
 	"agencyhub/models/automation"
@@ -46,6 +48,28 @@ func retryable(r *automation.Run, rows []automation.ActionRun, actionKey string)
 	return models.Invalid("unknown_action", "action_key")
 }
 
+// itemRetryable checks what RetryAction requires to retry the action of a loop item: the
+// run failed, its loop failed, and the action named failed. Errors: as retryable's.
+func (s *Runs) itemRetryable(ctx context.Context, r *automation.Run, rows []automation.ActionRun, loop, actionKey string) error {
+	if err := retryable(r, rows, loop); err != nil {
+		if models.IsKind(err, models.KindConflict) && r.Status == automation.RunFailed {
+			return models.Conflict("loop_not_failed", "action_key")
+		}
+		return err
+	}
+	row, err := s.Workflows.ItemActionRun(ctx, r.ID, actionKey)
+	if models.IsKind(err, models.KindNotFound) {
+		return models.Invalid("unknown_action", "action_key")
+	}
+	if err != nil {
+		return err
+	}
+	if row.Status != automation.ActionFailed && row.Status != automation.ActionDeadLettered {
+		return models.Conflict("action_not_failed", "action_key")
+	}
+	return nil
+}
+
 // RetryEffects previews RetryAction of actionKey, refused as RetryAction would refuse it:
 // the action acts again, and so may every action downstream of it over any branch that has
 // not succeeded; the succeeded actions keep their results. Actions elsewhere that failed
@@ -54,6 +78,12 @@ func (s *Runs) RetryEffects(ctx context.Context, r *automation.Run, actionKey st
 	rows, err := s.Workflows.ActionRuns(ctx, r)
 	if err != nil {
 		return RunEffects{}, err
+	}
+	if loop, _, _, inLoop := automation.SplitItemActionKey(actionKey); inLoop {
+		if err := s.itemRetryable(ctx, r, rows, loop, actionKey); err != nil {
+			return RunEffects{}, err
+		}
+		return s.itemRetryEffects(ctx, r, rows, loop, actionKey)
 	}
 	if err := retryable(r, rows, actionKey); err != nil {
 		return RunEffects{}, err
@@ -68,6 +98,50 @@ func (s *Runs) RetryEffects(ctx context.Context, r *automation.Run, actionKey st
 		again[key] = status[key] != automation.ActionSucceeded
 	}
 	return s.effects(g, status, func(key string) (acts, reused bool) {
+		return again[key], !again[key] && status[key] == automation.ActionSucceeded
+	}), nil
+}
+
+// itemRetryEffects previews the retry of a loop item's action: in that item, the action and
+// every action after it in the body that has not succeeded acts again, its succeeded ones
+// are reused; in the run, the loop and what follows it that has not succeeded. Items other
+// than the retried one keep what they came to and are not listed. Errors: internal.
+func (s *Runs) itemRetryEffects(ctx context.Context, r *automation.Run, rows []automation.ActionRun, loop, actionKey string) (RunEffects, error) {
+	g := r.GraphJSON()
+	status := map[string]automation.ActionStatus{}
+	for _, row := range rows {
+		status[row.ActionKey] = row.Status
+	}
+	again := map[string]bool{loop: true}
+	for _, key := range g.Scheduled().Downstream(loop) {
+		again[key] = status[key] != automation.ActionSucceeded
+	}
+	dot := strings.LastIndexByte(actionKey, '.')
+	itemKey, bodyKey := actionKey[:dot], actionKey[dot+1:]
+	bracket := strings.LastIndexByte(itemKey, '[')
+	loopInRun := itemKey[:bracket]
+	index, _ := strconv.Atoi(strings.TrimSuffix(itemKey[bracket+1:], "]"))
+	priors, err := s.Workflows.PriorItems(ctx, r.ID, loopInRun, index, index+1)
+	if err != nil || len(priors) == 0 {
+		return RunEffects{}, err
+	}
+	body, _ := g.BodyGraph(loopInRun[strings.LastIndexByte(loopInRun, '.')+1:])
+	body = body.Scheduled()
+	for k, a := range priors[0].Actions {
+		status[itemKey+"."+k] = a.Status
+	}
+	again[actionKey] = true
+	for _, k := range body.Downstream(bodyKey) {
+		again[itemKey+"."+k] = status[itemKey+"."+k] != automation.ActionSucceeded
+	}
+	// The item's actions, under their keys in the run, come first, then the run's.
+	combined := automation.Graph{}
+	for _, a := range body.Actions {
+		a.ActionKey = itemKey + "." + a.ActionKey
+		combined.Actions = append(combined.Actions, a)
+	}
+	combined.Actions = append(combined.Actions, g.Scheduled().Actions...)
+	return s.effects(combined, status, func(key string) (acts, reused bool) {
 		return again[key], !again[key] && status[key] == automation.ActionSucceeded
 	}), nil
 }

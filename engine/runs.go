@@ -394,15 +394,25 @@ func (s *Runs) awaitClosed(ctx context.Context, runID uuid.UUID) error {
 // the recorded state, where actions that succeeded keep their outputs and are not run
 // again. Errors: conflict (the run is not failed, or the action did not fail),
 // invalid (unknown action), unavailable.
+//
+// An action of a loop item's body is named by its key in the run (lines[3].create): the
+// loop runs again, where that item runs again from that action and keeps what its other
+// actions came to, the items that ran keep what they came to, and those that never ran,
+// run.
 func (s *Runs) RetryAction(ctx context.Context, r *automation.Run, actionKey string) (*automation.Run, error) {
 	rows, err := s.Workflows.ActionRuns(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	if err := retryable(r, rows, actionKey); err != nil {
+	resume := &Resume{RetryKey: actionKey, Actions: map[string]ResumedAction{}}
+	if loop, _, _, inLoop := automation.SplitItemActionKey(actionKey); inLoop {
+		if err := s.itemRetryable(ctx, r, rows, loop, actionKey); err != nil {
+			return nil, err
+		}
+		resume.RetryKey, resume.ItemAction = loop, actionKey
+	} else if err := retryable(r, rows, actionKey); err != nil {
 		return nil, err
 	}
-	resume := &Resume{RetryKey: actionKey, Actions: map[string]ResumedAction{}}
 	for _, row := range rows {
 		resume.Actions[row.ActionKey] = ResumedAction{Status: row.Status, Output: automation.DecodeObject(row.Output), Attempts: row.AttemptCount}
 	}

@@ -89,6 +89,7 @@ func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
 	w.RegisterWorkflowWithOptions(Interpret, workflow.RegisterOptions{Name: WorkflowName})
 	w.RegisterWorkflowWithOptions(RunLoop, workflow.RegisterOptions{Name: LoopWorkflowName})
 	w.RegisterActivityWithOptions(d.writeProgress, activity.RegisterOptions{Name: progressActivity})
+	w.RegisterActivityWithOptions(d.Workflows.PriorItems, activity.RegisterOptions{Name: loopPriorsActivity})
 	for _, key := range slices.Sorted(maps.Keys(d.Actions)) {
 		w.RegisterActivityWithOptions(runAction(d, d.Actions[key]), activity.RegisterOptions{Name: key})
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -171,4 +172,69 @@ func DecodeValue(s string) any {
 	var out any
 	_ = json.Unmarshal([]byte(s), &out)
 	return out
+}
+
+// PriorItem is what an item of a loop came to in an earlier execution of its run, for a
+// retry of one of its items: its status and error, and its body's action runs by their keys
+// in the graph.
+type PriorItem struct {
+	Index   int
+	Status  string
+	Actions map[string]ActionRun
+}
+
+// PriorItems reads the items from (inclusive) to to (exclusive) of a loop, with the action
+// runs of their bodies. Errors: internal.
+func (s *Service) PriorItems(ctx context.Context, runID uuid.UUID, loopKey string, from, to int) ([]PriorItem, error) {
+	var items []LoopItem
+	err := s.DB.WithContext(ctx).Where("run_id = ? AND loop_key = ? AND item_index >= ? AND item_index < ?", runID, loopKey, from, to).
+		Order("item_index").Find(&items).Error
+	if err != nil {
+		return nil, models.Internal("read prior items of %s: %w", loopKey, err)
+	}
+	out := make([]PriorItem, len(items))
+	keys := make([]string, len(items))
+	at := map[string]int{}
+	for i, it := range items {
+		out[i] = PriorItem{Index: it.ItemIndex, Status: it.Status, Actions: map[string]ActionRun{}}
+		keys[i] = it.Key()
+		at[it.Key()] = i
+	}
+	if len(keys) == 0 {
+		return out, nil
+	}
+	var rows []ActionRun
+	if err := s.DB.WithContext(ctx).Where("run_id = ? AND item_key IN ?", runID, keys).Find(&rows).Error; err != nil {
+		return nil, models.Internal("read prior item actions of %s: %w", loopKey, err)
+	}
+	for _, row := range rows {
+		out[at[row.ItemKey]].Actions[row.ActionKey[len(row.ItemKey)+1:]] = row
+	}
+	return out, nil
+}
+
+// ItemActionRun reads the action run of a loop item's body by its key in the run
+// (lines[3].create). Errors: not found.
+func (s *Service) ItemActionRun(ctx context.Context, runID uuid.UUID, actionKey string) (*ActionRun, error) {
+	var row ActionRun
+	err := s.DB.WithContext(ctx).Take(&row, "run_id = ? AND action_key = ? AND item_key <> ''", runID, actionKey).Error
+	if models.IsNotFound(err) {
+		return nil, models.NotFound("action_not_found")
+	}
+	if err != nil {
+		return nil, models.Internal("read item action %s: %w", actionKey, err)
+	}
+	return &row, nil
+}
+
+// SplitItemActionKey splits the key in the run of an item's body action (orders[2].lines[0].create)
+// into the loop of the run's own it is in (orders) and what follows that loop's item key
+// (lines[0].create); ok is false for a key outside loops.
+func SplitItemActionKey(key string) (loop, item, rest string, ok bool) {
+	open := strings.IndexByte(key, '[')
+	end := strings.IndexByte(key, ']')
+	if open <= 0 || end < open || end+2 > len(key) || key[end+1] != '.' {
+		return "", "", "", false
+	}
+	return key[:open], key[:end+1], key[end+2:], true
 }
