@@ -93,11 +93,8 @@ func applyItem(tx *gorm.DB, runID uuid.UUID, u ItemUpdate, now time.Time) error 
 // ensureItemAction creates the row of an item's body action the first time the item's
 // interpreter reports it.
 func ensureItemAction(tx *gorm.DB, runID uuid.UUID, a ActionUpdate, now time.Time) error {
-	row := ActionRun{
-		ID: models.NewID(), RunID: runID, ActionKey: a.ActionKey, ActionTypeKey: a.ActionTypeKey, ItemKey: a.ItemKey,
-		Status: ActionPending, MaxAttempts: max(a.MaxAttempts, 1),
-		Input: "{}", Output: "{}", ProviderResponse: "{}", Diagnostics: "{}", UpdatedAt: now,
-	}
+	row := pendingActionRun(runID, a.ActionKey, a.ActionTypeKey, a.MaxAttempts, now)
+	row.ItemKey = a.ItemKey
 	return tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&row).Error
 }
 

@@ -216,11 +216,7 @@ func (s *Service) CreateRun(ctx context.Context, run *Run, maxAttempts map[strin
 		}
 		// The actions of loop bodies get a row per item as the items run.
 		for _, a := range run.GraphJSON().Scheduled().Actions {
-			row := ActionRun{
-				ID: models.NewID(), RunID: run.ID, ActionKey: a.ActionKey, ActionTypeKey: a.ActionTypeKey,
-				Status: ActionPending, MaxAttempts: max(maxAttempts[a.ActionKey], 1),
-				Input: "{}", Output: "{}", ProviderResponse: "{}", Diagnostics: "{}", UpdatedAt: run.CreatedAt,
-			}
+			row := pendingActionRun(run.ID, a.ActionKey, a.ActionTypeKey, maxAttempts[a.ActionKey], run.CreatedAt)
 			if err := tx.Create(&row).Error; err != nil {
 				return err
 			}
@@ -233,6 +229,15 @@ func (s *Service) CreateRun(ctx context.Context, run *Run, maxAttempts map[strin
 	models.AnnounceEvents(ctx, s.Bus)
 	s.notify(ctx, run.ID)
 	return nil
+}
+
+// pendingActionRun is the row of an action before it runs.
+func pendingActionRun(runID uuid.UUID, actionKey, actionTypeKey string, maxAttempts int, now time.Time) ActionRun {
+	return ActionRun{
+		ID: models.NewID(), RunID: runID, ActionKey: actionKey, ActionTypeKey: actionTypeKey,
+		Status: ActionPending, MaxAttempts: max(maxAttempts, 1),
+		Input: "{}", Output: "{}", ProviderResponse: "{}", Diagnostics: "{}", UpdatedAt: now,
+	}
 }
 
 // Undispatched lists up to limit runs that wait for the dispatcher, oldest first.
