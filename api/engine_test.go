@@ -146,6 +146,9 @@ func (e *env) addWorkflowIDs(u user, ids map[string]string) {
 	v := e.do(req{method: "POST", path: "/api/v1/workflows/" + id + "/publish", token: u.token}).expect(e.t, 201)
 	r := e.do(req{method: "POST", path: "/api/v1/workflows/" + id + "/runs/manual", token: u.token}).expect(e.t, 202)
 	ids["workflow_id"], ids["workflow_version_id"], ids["workflow_run_id"] = id, v.str("workflow_version_id"), r.str("workflow_run_id")
+	// The run has no loop: its loop routes answer its owner 404 too, as they do for a loop key
+	// that names no loop.
+	ids["loop_key"], ids["item_index"] = "lines", "0"
 	e.waitRun(u, r.str("workflow_run_id"))
 }
 

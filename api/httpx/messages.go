@@ -230,6 +230,9 @@ var catalog = map[string]map[string]MessageText{
 		"run_not_failed":             {"Run did not fail", "Only a failed run can retry an action.", "Wait for the run to finish, or replay it"},
 		"action_not_failed":          {"Action did not fail", "Only a failed action can be retried.", "Pick an action whose status is failed or dead_lettered"},
 		"unknown_action":             {"Unknown action", "The run's graph has no action with this key.", "Check action_key"},
+		"loop_not_found":             {"Loop not found", "The run's graph has no loop.for_each with this key.", "Check loop_key"},
+		"loop_item_not_found":        {"Item not found", "The loop has no item with this index in this run (yet).", "Check item_index"},
+		"loop_not_failed":            {"Loop did not fail", "Only an item of a loop that failed can be retried alone; this loop did not fail.", "Retry the run's failed action instead"},
 		"template_not_found":         {"Template not found", "A send action names a template that does not exist in this project.", "Choose a template of the project, or write the text into the action"},
 		"invalid_status":             {"Invalid status", "status must be pending, running, waiting, succeeded, failed or cancelled.", "Correct status"},
 
@@ -559,6 +562,9 @@ var catalog = map[string]map[string]MessageText{
 		"run_not_failed":             {"Запуск не завершился ошибкой", "Повторить действие можно только в запуске с ошибкой.", "Дождитесь завершения запуска или повторите его"},
 		"action_not_failed":          {"Действие без ошибки", "Повторить можно только действие с ошибкой.", "Выберите действие со статусом failed или dead_lettered"},
 		"unknown_action":             {"Неизвестное действие", "В графе запуска нет действия с таким ключом.", "Проверьте action_key"},
+		"loop_not_found":             {"Цикл не найден", "В графе запуска нет loop.for_each с таким ключом.", "Проверьте loop_key"},
+		"loop_item_not_found":        {"Элемент не найден", "У цикла в этом запуске нет (пока) элемента с таким номером.", "Проверьте item_index"},
+		"loop_not_failed":            {"Цикл не завершился ошибкой", "Повторить отдельно можно только элемент цикла, который завершился ошибкой; этот цикл ошибкой не завершился.", "Повторите вместо этого неудавшееся действие запуска"},
 		"template_not_found":         {"Шаблон не найден", "Действие отправки ссылается на шаблон, которого нет в проекте.", "Выберите шаблон проекта или впишите текст в действие"},
 		"invalid_status":             {"Некорректный статус", "status должен быть pending, running, waiting, succeeded, failed или cancelled.", "Исправьте status"},
 

@@ -216,7 +216,7 @@ func (s *Service) ItemActionRun(ctx context.Context, runID uuid.UUID, actionKey 
 	var row ActionRun
 	err := s.DB.WithContext(ctx).Take(&row, "run_id = ? AND action_key = ? AND item_key <> ''", runID, actionKey).Error
 	if models.IsNotFound(err) {
-		return nil, models.NotFound("action_not_found")
+		return nil, models.NotFound("unknown_action")
 	}
 	if err != nil {
 		return nil, models.Internal("read item action %s: %w", actionKey, err)
