@@ -194,6 +194,10 @@ func viewActionRun(lang string, a automation.ActionRun) actionRunView {
 		v.Diagnostics["human_reason"], v.Diagnostics["next_action"] = reason, next
 		v.Diagnostics["summary"] = a.RetryClass + ": " + reason
 	}
+	if a.Status == automation.ActionDeadLettered {
+		// The last failure's advice was written while attempts remained.
+		_, v.Diagnostics["next_action"], _ = automation.FailureText(lang, automation.ReasonAttemptsExhausted, nil)
+	}
 	return v
 }
 

@@ -29,6 +29,10 @@ const (
 	ReasonItemFailed   = "item_failed"
 )
 
+// ReasonAttemptsExhausted words what to do about a dead-lettered action, whatever its
+// last failure said while attempts remained ("retried automatically" no longer holds).
+const ReasonAttemptsExhausted = "attempts_exhausted"
+
 // ReasonEgressRefused is the reason_code of a call the egress policy refused; its
 // reason_args are the host and the policy's reason (egress_reason, worded per language by
 // EgressReason).
@@ -63,6 +67,10 @@ var failureTexts = map[string]map[string]struct{ reason, next string }{
 			"Item {index} failed at {action_key}: {reason}",
 			"Open the item in the run inspector; to go on past failed items, set the loop's \"When an item fails\" to continue",
 		},
+		ReasonAttemptsExhausted: {
+			"The action failed on every attempt its retry policy allows.",
+			"Nothing retries it now: check the target, then retry the action",
+		},
 		ReasonEgressRefused: {
 			"{host} may not be called: {egress_reason}.",
 			"Use a public address, or ask the operator to allow-list it in APP_EGRESS_ALLOW",
@@ -92,6 +100,10 @@ var failureTexts = map[string]map[string]struct{ reason, next string }{
 		ReasonItemFailed: {
 			"Элемент {index} не удался на {action_key}: {reason}",
 			"Откройте элемент в инспекторе запуска; чтобы цикл шёл дальше мимо неудачных элементов, выберите для него «Если элемент не удался» — continue",
+		},
+		ReasonAttemptsExhausted: {
+			"Действие не удалось ни в одной из попыток, которые допускает его политика повторов.",
+			"Само оно больше не повторится: проверьте цель, затем повторите действие",
 		},
 		ReasonEgressRefused: {
 			"Политика исходящих соединений не пускает к {host}: это {egress_reason}.",
