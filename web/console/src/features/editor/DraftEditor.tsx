@@ -318,7 +318,9 @@ export function DraftEditor({ workflow, initial, types, onReload }: DraftEditorP
               onAddAfter={addAfter}
             />
           </InsertContext>
-          <p className="muted shortcuts">{t("shortcuts")}</p>
+          <p className="muted shortcuts" title={t("shortcuts")}>
+            {t("shortcuts")}
+          </p>
         </div>
         {single && (
           <ActionSettings
