@@ -150,3 +150,43 @@ func TestConsoleEditorCanvasFillsTheWindow(t *testing.T) {
 		tb.fail("in a 500 px window the canvas is %.0f px tall and the page %.0f: want a usable canvas and the page scrolling", b.Height, b.Page)
 	}
 }
+
+// TestConsolePaletteAddsInFreeSpace: an action added from the palette with nothing
+// selected, or after a selected action that already has one after it, is placed where no
+// other action is, and where the canvas shows it.
+func TestConsolePaletteAddsInFreeSpace(t *testing.T) {
+	t.Parallel()
+	site := newConsoleSite(t)
+	ada, projectID := site.member("Ada")
+	id := site.newWorkflow(ada, projectID, "Orders")
+	site.do(req{method: "PUT", path: "/api/v1/workflows/" + id + "/draft", token: ada.token,
+		body: map[string]any{"actions": []any{act("start", "manual.trigger", map[string]any{})}, "connections": []any{}}}).expect(t, http.StatusOK)
+	tb := site.editorOf(ada, id)
+
+	tb.click("Stop")
+	tb.see("Selected: Stop")
+	tb.clickNode("start")
+	tb.see("Selected: start")
+	tb.click("Delay")
+	tb.see("Selected: Delay")
+	tb.clickNode("start")
+	tb.click("Stop")
+	tb.waitJS("the second stop", `document.querySelectorAll(".react-flow__node").length === 4`)
+
+	var clash []string
+	tb.eval(`(() => {
+		const canvas = document.querySelector(".editor-canvas").getBoundingClientRect();
+		const nodes = [...document.querySelectorAll(".react-flow__node")].map((n) => ({key: n.querySelector("[data-action-key]").dataset.actionKey, r: n.getBoundingClientRect()}));
+		const out = [];
+		for (const [i, a] of nodes.entries()) {
+			if (a.r.left < canvas.left || a.r.right > canvas.right || a.r.top < canvas.top || a.r.bottom > canvas.bottom) out.push(a.key + " is out of sight");
+			for (const b of nodes.slice(i + 1)) {
+				if (a.r.left < b.r.right && b.r.left < a.r.right && a.r.top < b.r.bottom && b.r.top < a.r.bottom) out.push(a.key + " overlaps " + b.key);
+			}
+		}
+		return out;
+	})()`, &clash)
+	if len(clash) > 0 {
+		tb.fail("the actions added from the palette: %v", clash)
+	}
+}
