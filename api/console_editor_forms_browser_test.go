@@ -131,3 +131,36 @@ func TestConsoleEditorFormsReadAsFinished(t *testing.T) {
 	tb.waitJS("the editor to fit the window at 1000×800", fitsTheWindow)
 	tb.see("Saved")
 }
+
+// TestConsoleSwitchCasesReadAsCases: a switch's list of cases is added to with "Add case"
+// ("Добавить вариант"), its items are "Case 1", "Case 2", and a case's branch name and
+// condition take the list's width, its remove button on the case's frame, not beside it.
+func TestConsoleSwitchCasesReadAsCases(t *testing.T) {
+	t.Parallel()
+	site := newConsoleSite(t)
+	ada, projectID := site.member("Ada")
+	id := site.newWorkflow(ada, projectID, "Orders")
+	site.do(req{method: "PUT", path: "/api/v1/workflows/" + id + "/draft", token: ada.token, body: map[string]any{
+		"actions":     []any{act("route", "condition.switch", map[string]any{"cases": []any{map[string]any{"name": "north", "text": `trigger.region == "north"`}}})},
+		"connections": []any{},
+	}}).expect(t, http.StatusOK)
+	tb := site.editorOf(ada, id)
+	tb.clickNode("route")
+	tb.click("Add case")
+	tb.see("Case 2")
+	tb.see("Case 1")
+	var widths struct{ Panel, Name, Condition float64 }
+	tb.eval(`(() => {
+		const panel = document.querySelector(".array-item-list").getBoundingClientRect().width;
+		const first = document.querySelector(".array-item-list .rjsf-array-item");
+		return {panel, name: first.querySelector("input").getBoundingClientRect().width,
+			condition: first.querySelector(".template-editor").getBoundingClientRect().width};
+	})()`, &widths)
+	if widths.Name < 0.9*widths.Panel || widths.Condition < 0.9*widths.Panel {
+		tb.fail("in a list of cases %.0f px wide a case's branch name is %.0f px and its condition %.0f px wide", widths.Panel, widths.Name, widths.Condition)
+	}
+	tb.choose("Language", "Русский")
+	tb.see("Вариант 2")
+	tb.click("Добавить вариант")
+	tb.see("Вариант 3")
+}

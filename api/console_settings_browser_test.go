@@ -141,9 +141,29 @@ func TestConsoleSettingsAccount(t *testing.T) {
 	tb.click("Add")
 	tb.shows("Role of Grace", "Admin")
 	tb.accessible("the members page")
+	// A role changes when Save says so, not as the drop-down is turned.
 	tb.choose("Role of Grace", "Viewer")
+	tb.see("Cancel")
+	if role := tb.roleOf(grace.email); role != "admin" {
+		tb.fail("choosing a role saved it as %q before Save", role)
+	}
+	tb.click("Save the role of Grace")
+	tb.notSee("Cancel")
+	if role := tb.roleOf(grace.email); role != "viewer" {
+		tb.fail("Grace's role is %q after Save, want viewer", role)
+	}
 	tb.open("/settings/members")
 	tb.shows("Role of Grace", "Viewer")
+	// The last owner's own demotion is refused on her drop-down, and changes nothing.
+	tb.choose("Role of Ada", "Admin")
+	tb.click("Save the role of Ada")
+	tb.fieldShows("Role of Ada", "A company must keep at least one owner.")
+	tb.seeOnce("A company must keep at least one owner.")
+	if role := tb.roleOf("ada@example.com"); role != "owner" {
+		tb.fail("Ada's refused demotion left her %q", role)
+	}
+	tb.click("Cancel")
+	tb.shows("Role of Ada", "Owner")
 	tb.click("Remove Grace")
 	tb.click("Remove")
 	tb.notSee(grace.email)
@@ -199,4 +219,16 @@ func TestConsoleSettingsAccount(t *testing.T) {
 		tb.fail("the account's language is %q after the switch, want ru", account)
 	}
 	tb.accessible("the profile page in Russian")
+}
+
+// roleOf is the role the API holds for the member of that e-mail in the tab's active company.
+func (tb *tab) roleOf(email string) string {
+	tb.t.Helper()
+	var role string
+	tb.eval(`(async () => {
+		const { active_company_id } = await (await fetch("/api/v1/auth/workspace-context")).json();
+		const { items } = await (await fetch("/api/v1/companies/" + active_company_id + "/members")).json();
+		return items.find((m) => m.email === `+jsString(email)+`)?.role ?? "";
+	})()`, &role)
+	return role
 }

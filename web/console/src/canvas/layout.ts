@@ -49,3 +49,18 @@ export async function layout(graph: Graph): Promise<Positions> {
   const placed = await engine().layout(root);
   return new Map((placed.children ?? []).map((n) => [n.id, { x: n.x ?? 0, y: n.y ?? 0 }]));
 }
+
+type Place = { x: number; y: number };
+
+// The room an action takes on the canvas, with the gap that keeps two apart.
+const SLOT_WIDTH = NODE_WIDTH + 40;
+const SLOT_HEIGHT = NODE_HEIGHT + 40;
+
+/** clearOf is at, or the first place below it, a slot at a time, where an action covers
+ * none of the actions placed at taken (their whole boxes, not only their corners). */
+export function clearOf(taken: Place[], at: Place): Place {
+  const covers = (p: Place) => taken.some((q) => Math.abs(q.x - p.x) < SLOT_WIDTH && Math.abs(q.y - p.y) < SLOT_HEIGHT);
+  const spot = { ...at };
+  while (covers(spot)) spot.y += SLOT_HEIGHT;
+  return spot;
+}

@@ -85,12 +85,14 @@ function iconButton(icon: keyof typeof paths, words: TranslatableString, kind: s
   };
 }
 
-/** AddItemButton adds an item to a list: its icon and its words. */
-function AddItemButton({ id, className, disabled, onClick, registry }: IconButtonProps) {
+/** AddItemButton adds an item to a list: its icon and its words, the list's own
+ * (ui:options addLabel, "Add case") where its form names its items, else rjsf's. */
+function AddItemButton({ id, className, disabled, onClick, registry, uiSchema }: IconButtonProps) {
+  const { addLabel } = getUiOptions(uiSchema);
   return (
     <button type="button" id={id} className={`add-item ${className ?? ""}`} disabled={disabled} onClick={onClick}>
       <ButtonIcon name="add" />
-      {registry.translateString(TranslatableString.AddItemButton)}
+      {typeof addLabel === "string" ? addLabel : registry.translateString(TranslatableString.AddItemButton)}
     </button>
   );
 }

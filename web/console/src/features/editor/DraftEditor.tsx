@@ -7,7 +7,7 @@ import { api, data } from "../../api/client";
 import { byKey, type ActionType } from "../../canvas/catalog";
 import { useBranchLabel } from "../../canvas/branchLabel";
 import { edgeId, NODE_HEIGHT, NODE_WIDTH, outputsOf, type Action, type Branch, type Connection, type Graph } from "../../canvas/graph";
-import { layout } from "../../canvas/layout";
+import { clearOf, layout } from "../../canvas/layout";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { RunInputDialog } from "../workflows/RunInputDialog";
 import { sampleOf, testedTrigger, testInputOf } from "../workflows/runInput";
@@ -104,14 +104,8 @@ export function DraftEditor({ workflow, initial, types, onReload }: DraftEditorP
   const selectedActions = present.actions.filter((a) => selection.actions.has(a.action_key));
   const single = selectedActions.length === 1 ? selectedActions[0] : undefined;
 
-  /** freeSpot is at, or the first place below and right of it no action occupies. */
-  const freeSpot = (at: Position): Position => {
-    let spot = at;
-    while (present.actions.some((a) => a.ui?.position && Math.abs(a.ui.position.x - spot.x) < 20 && Math.abs(a.ui.position.y - spot.y) < 20)) {
-      spot = { x: spot.x + 30, y: spot.y + 30 };
-    }
-    return spot;
-  };
+  /** freeSpot is at, or the first place below it that no action's box covers. */
+  const freeSpot = (at: Position): Position => clearOf(present.actions.flatMap((a) => (a.ui?.position ? [a.ui.position] : [])), at);
   const canvasBox = () => canvasCell.current?.querySelector(".editor-canvas")?.getBoundingClientRect();
   const centre = (): Position => {
     const box = canvasBox();
@@ -119,15 +113,20 @@ export function DraftEditor({ workflow, initial, types, onReload }: DraftEditorP
     const at = flow.screenToFlowPosition({ x: box.left + box.width / 2, y: box.top + box.height / 2 });
     return { x: Math.round(at.x - NODE_WIDTH / 2), y: Math.round(at.y - NODE_HEIGHT / 2) };
   };
-  /** reveal pans the canvas to an action placed out of sight, keeping the zoom. */
+  /** reveal pans the canvas, keeping the zoom, just far enough to show an action placed
+   * out of sight: centring it instead would push the action it follows out of sight. */
   const reveal = (at: Position) => {
     const box = canvasBox();
     if (!box) return;
     const { x, y, zoom } = flow.getViewport();
-    const left = -x / zoom;
-    const top = -y / zoom;
-    const inside = at.x >= left && at.y >= top && at.x + NODE_WIDTH <= left + box.width / zoom && at.y + NODE_HEIGHT <= top + box.height / zoom;
-    if (!inside) void flow.setCenter(at.x + NODE_WIDTH / 2, at.y + NODE_HEIGHT / 2, { zoom, duration: 200 });
+    const margin = 24 / zoom;
+    const width = box.width / zoom;
+    const height = box.height / zoom;
+    const into = (start: number, size: number, view: number, from: number) =>
+      start < from ? start - margin : start + size > from + view ? Math.min(start - margin, start + size + margin - view) : from;
+    const left = into(at.x, NODE_WIDTH, width, -x / zoom);
+    const top = into(at.y, NODE_HEIGHT, height, -y / zoom);
+    if (left !== -x / zoom || top !== -y / zoom) void flow.setViewport({ x: -left * zoom, y: -top * zoom, zoom }, { duration: 200 });
   };
   const after = (from: Action, branch: Branch): Position => {
     const at = from.ui?.position ?? { x: 0, y: 0 };
@@ -318,7 +317,9 @@ export function DraftEditor({ workflow, initial, types, onReload }: DraftEditorP
               onAddAfter={addAfter}
             />
           </InsertContext>
-          <p className="muted shortcuts">{t("shortcuts")}</p>
+          <p className="muted shortcuts" title={t("shortcuts")}>
+            {t("shortcuts")}
+          </p>
         </div>
         {single && (
           <ActionSettings

@@ -1,8 +1,8 @@
-import { useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Field } from "../../components/Field";
 import { ListTable } from "../../components/ListTable";
-import { fieldError, ProblemAlert } from "../../components/ProblemAlert";
+import { fieldError, fieldInvalid, ProblemAlert } from "../../components/ProblemAlert";
 import { useMe } from "../auth/session";
 import { useActive } from "./active";
 import {
@@ -107,7 +107,6 @@ function MemberList({ companyId, role }: { companyId: string; role: Role | undef
 function MemberRow({ companyId, member, mine }: { companyId: string; member: MemberView; mine: Role | undefined }) {
   const { t } = useTranslation("settings");
   const me = useMe().data;
-  const change = useChangeRole(companyId, member.user_id);
   const remove = useRemoveMember(companyId, member.user_id);
   const who = member.name || member.email;
   // Admins may not change owners; the API refuses it too.
@@ -120,14 +119,7 @@ function MemberRow({ companyId, member, mine }: { companyId: string; member: Mem
       </td>
       <td>{member.email}</td>
       <td>
-        {editable ? (
-          <select aria-label={t("roleOf", { who })} value={member.role} disabled={change.isPending} onChange={(e) => change.mutate(e.target.value as Role)}>
-            <RoleOptions mine={mine} />
-          </select>
-        ) : (
-          t(`role_${member.role}`)
-        )}
-        <ProblemAlert error={change.error} />
+        {editable ? <MemberRoleForm companyId={companyId} member={member} who={who} mine={mine} /> : t(`role_${member.role}`)}
       </td>
       <td className="row-actions">
         {editable && (
@@ -136,6 +128,61 @@ function MemberRow({ companyId, member, mine }: { companyId: string; member: Mem
         <ProblemAlert error={remove.error} />
       </td>
     </tr>
+  );
+}
+
+/** MemberRoleForm changes a member's role only when the person says so: choosing another
+ * role offers Save and Cancel, since a role given by mistake (an owner made, an admin
+ * demoted) takes effect at once. A refusal (the last owner) shows on the drop-down. */
+function MemberRoleForm({ companyId, member, who, mine }: { companyId: string; member: MemberView; who: string; mine: Role | undefined }) {
+  const { t } = useTranslation("settings");
+  const tc = useTranslation().t;
+  const change = useChangeRole(companyId, member.user_id);
+  const [role, setRole] = useState<Role>(member.role);
+  const id = useId();
+  const message = fieldError(change.error, "role");
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    change.mutate(role);
+  }
+  return (
+    <form className="role-form" onSubmit={submit} noValidate>
+      <select
+        name="role"
+        aria-label={t("roleOf", { who })}
+        value={role}
+        onChange={(e) => {
+          setRole(e.target.value as Role);
+          change.reset();
+        }}
+        aria-invalid={fieldInvalid(change.error, "role") || undefined}
+        aria-describedby={message ? `${id}-error` : undefined}
+      >
+        <RoleOptions mine={mine} />
+      </select>
+      {role !== member.role && (
+        <>
+          <button type="submit" className="primary" aria-label={t("saveRoleOf", { who })} disabled={change.isPending}>
+            {change.isPending ? tc("saving") : tc("save")}
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              setRole(member.role);
+              change.reset();
+            }}
+          >
+            {tc("cancel")}
+          </button>
+        </>
+      )}
+      {message && (
+        <small id={`${id}-error`} className="field-error">
+          {message}
+        </small>
+      )}
+      <ProblemAlert error={change.error} />
+    </form>
   );
 }
 

@@ -2,7 +2,8 @@
 // patch's result): which actions were added, removed or changed, field by field, and which
 // connections were added or removed. Pure, so the versions page and the patch import share
 // it and Vitest covers it.
-import { edgeId, NODE_HEIGHT, NODE_WIDTH, type Action, type Connection, type ConnectionEdge, type Graph, type NodeMarks } from "../../canvas/graph";
+import { edgeId, type Action, type Connection, type ConnectionEdge, type Graph, type NodeMarks } from "../../canvas/graph";
+import { clearOf } from "../../canvas/layout";
 import { isRecord } from "../../lib/isRecord";
 
 export type Change = NonNullable<NodeMarks["change"]>;
@@ -75,21 +76,15 @@ export function diffGraphs(from: Graph, to: Graph): GraphDiff {
   };
 }
 
-// The room an action takes on the canvas, with the gap that keeps two apart.
-const slotWidth = NODE_WIDTH + 40;
-const slotHeight = NODE_HEIGHT + 40;
-
 /** placeRemoved keeps each removed action at its old place unless an action of the "to"
  * graph (or another removed one) now covers it, as one added in its stead does; then it
  * goes down a slot at a time until it is clear. An action without a place stays without:
  * the graph view lays out a graph that has one. */
 export function placeRemoved(kept: Action[], removed: Action[]): Action[] {
   const taken = kept.flatMap((a) => (a.ui?.position ? [a.ui.position] : []));
-  const overlaps = (p: { x: number; y: number }) => taken.some((q) => Math.abs(q.x - p.x) < slotWidth && Math.abs(q.y - p.y) < slotHeight);
   return removed.map((a) => {
     if (!a.ui?.position) return a;
-    const at = { ...a.ui.position };
-    while (overlaps(at)) at.y += slotHeight;
+    const at = clearOf(taken, a.ui.position);
     taken.push(at);
     return { ...a, ui: { ...a.ui, position: at } };
   });

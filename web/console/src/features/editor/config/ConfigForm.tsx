@@ -59,6 +59,7 @@ export function ConfigForm({ formKey, schema, actionTypeKey, dependencyField, co
         rootLabel: t("settings"),
         order: (path) => propertyOrder[path ? `${actionTypeKey}/${path}` : actionTypeKey],
         itemLabel: (n, title, singular) => (title ? t("item", { name: title, n }) : t("itemOf", { name: singular, n })),
+        addLabel: (title, singular) => (title ? t("addItem", { name: lowerFirst(title) }) : t("addItemOf", { name: lowerFirst(singular) })),
       }),
     // typeLabel and t change with the language only.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -108,4 +109,9 @@ export function ConfigForm({ formKey, schema, actionTypeKey, dependencyField, co
       />
     </>
   );
+}
+
+/** lowerFirst writes a name as it reads inside a sentence: "Case" as "case", "JSON field" as it is. */
+function lowerFirst(name: string): string {
+  return /^\p{Lu}\p{Ll}/u.test(name) ? name.charAt(0).toLowerCase() + name.slice(1) : name;
 }

@@ -27,7 +27,7 @@ function russian(actionType: string): Record<string, unknown> {
 }
 
 const ui = (schema: RJSFSchema): UiSchema =>
-  uiSchemaFor(schema, { dependencyField: "", typeLabel: (type) => `<${type}>`, integrationLabel: "Integration", rootLabel: "Settings", order: () => undefined, itemLabel: (n, title, singular) => `${title ?? singular} ${n}` });
+  uiSchemaFor(schema, { dependencyField: "", typeLabel: (type) => `<${type}>`, integrationLabel: "Integration", rootLabel: "Settings", order: () => undefined, itemLabel: (n, title, singular) => `${title ?? singular} ${n}`, addLabel: () => "Add" });
 
 /** widgets is the uiSchema without its labels: which field and widget edits each value (a
  * list's items, which the uiSchema gives as a function of the item, as its first one's). */

@@ -86,6 +86,8 @@ export const config = texts(
     },
     item: "{{name}} {{n}}",
     itemOf: "{{name}} {{n}}",
+    addItem: "Add {{name}}",
+    addItemOf: "Add {{name}}",
   },
   {
     panelTitle: "Настройки действия",
@@ -169,5 +171,9 @@ export const config = texts(
     },
     item: "{{name}} {{n}}",
     itemOf: "Элемент {{n}}",
+    // A list's items' title, where the schema gives one, reads after "Добавить" as it is
+    // ("Вариант"); a list without one has no Russian name for its items.
+    addItem: "Добавить {{name}}",
+    addItemOf: "Добавить элемент",
   },
 );

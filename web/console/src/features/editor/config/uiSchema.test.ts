@@ -7,7 +7,7 @@ const files = import.meta.glob<Record<string, unknown>>("../../../../../../schem
 
 const ui = (actionType: string, dependencyField = ""): UiSchema => {
   const schema = formSchema(files[`../../../../../../schemas/actions/${actionType}.config.json`]);
-  return uiSchemaFor(schema, { dependencyField, typeLabel: (type) => `<${type}>`, integrationLabel: "Integration", rootLabel: "Settings", order: () => undefined, itemLabel: (n, title, singular) => `${title ?? singular} #${n}` });
+  return uiSchemaFor(schema, { dependencyField, typeLabel: (type) => `<${type}>`, integrationLabel: "Integration", rootLabel: "Settings", order: () => undefined, itemLabel: (n, title, singular) => `${title ?? singular} #${n}`, addLabel: (title, singular) => `Add ${title ?? singular}` });
 };
 
 describe("uiSchemaFor", () => {
@@ -53,6 +53,15 @@ describe("uiSchemaFor", () => {
     expect(webhook.json_fields["ui:title"]).toBe("JSON fields");
     expect(webhook.json_fields.items("customer.email", 1)).toEqual({ "ui:title": "JSON field #2" });
     expect(ui("ai.agent", "action_dependency_id").output_schema["ui:title"]).toBe("Output schema");
+  });
+
+  it("names a list's add button by its items, and gives an object item's fields their widgets", () => {
+    const cases = ui("condition.switch").cases;
+    expect(cases["ui:options"]).toEqual({ addLabel: "Add Case" });
+    expect(ui("webhook.trigger").json_fields["ui:options"]).toEqual({ addLabel: "Add JSON field" });
+    const item = cases.items({ name: "north", text: "" }, 0);
+    expect(item["ui:title"]).toBe("Case #1");
+    expect(item.text["ui:options"]).toMatchObject({ mode: "expression", multiline: true });
   });
 
   it("makes the condition an expression and enum sets tick boxes", () => {

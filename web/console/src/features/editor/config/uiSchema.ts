@@ -28,6 +28,8 @@ export type UiChoices = {
    * gives one, else by the list's name read as words in the singular (json_fields: "JSON field").
    */
   itemLabel: (n: number, title: string | undefined, singular: string) => string;
+  /** addLabel is a list's add button, named as its items are ("Add case"). */
+  addLabel: (title: string | undefined, singular: string) => string;
 };
 
 function isSchema(v: unknown): v is Schema {
@@ -179,11 +181,20 @@ function valueUi(name: string, path: string, s: Schema, root: Schema, choices: U
   if (t.includes("object") && isSchema(s.properties)) return objectUi(path, s, root, choices);
   if (t.includes("array") && isSchema(s.items)) {
     const items = s.items;
-    const itemUi = templateUi(name, items, { ...root, description: mentionsTemplates(s.description) ? s.description : root.description });
+    // An object item's fields get their widgets as any object's do (a switch case's condition
+    // is an expression editor the panel's width), a string item its template editor.
+    const itemUi =
+      types(items).includes("object") && isSchema(items.properties)
+        ? objectUi(`${path}/items`, items, root, choices)
+        : templateUi(name, items, { ...root, description: mentionsTemplates(s.description) ? s.description : root.description });
     const itemTitle = typeof items.title === "string" && items.title !== "" ? items.title : undefined;
     const itemName = singular(words(name, s));
-    // rjsf would name the items "json_fields-1": each gets a label of its own.
-    return { items: (_item: unknown, index: number): UiSchema => ({ "ui:title": choices.itemLabel(index + 1, itemTitle, itemName), ...itemUi }) };
+    // rjsf would name the items "json_fields-1" and its add button "Add item": each item gets
+    // a label of its own, the button the items' name (read by RjsfTemplates' AddItemButton).
+    return {
+      "ui:options": { addLabel: choices.addLabel(itemTitle, itemName) },
+      items: (_item: unknown, index: number): UiSchema => ({ "ui:title": choices.itemLabel(index + 1, itemTitle, itemName), ...itemUi }),
+    };
   }
   return templateUi(name, s, root) ?? {};
 }
