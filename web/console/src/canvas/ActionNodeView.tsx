@@ -12,7 +12,7 @@ const categoryGlyph: Record<string, string> = { trigger: "⚡", integration: "�
 export const ActionNodeView = memo(function ActionNodeView({ data, selected }: NodeProps<ActionNode>) {
   const { t } = useTranslation("canvas");
   const branchLabel = useBranchLabel();
-  const { action, typeName, category, trigger, outputs, issues, status, change, dimmed } = data;
+  const { action, typeName, category, trigger, outputs, issues, status, change, dimmed, inLoop } = data;
   // React Flow measures a node's handles when it first draws it; a switch that gains or
   // renames a case has new ones, which an edge can only leave once they are measured again.
   const updateNodeInternals = useUpdateNodeInternals();
@@ -23,7 +23,7 @@ export const ActionNodeView = memo(function ActionNodeView({ data, selected }: N
     measured.current = handles;
     updateNodeInternals(action.action_key);
   }, [handles, action.action_key, updateNodeInternals]);
-  const classes = ["action-node", `category-${category}`, status && `status-${status}`, change && `change-${change}`, dimmed && "dimmed", selected && "selected"];
+  const classes = ["action-node", `category-${category}`, status && `status-${status}`, change && `change-${change}`, dimmed && "dimmed", inLoop && "in-loop", selected && "selected"];
   return (
     <div className={classes.filter(Boolean).join(" ")} data-action-key={action.action_key} data-status={status}>
       {!trigger && <Handle type="target" position={Position.Left} id="in" />}
@@ -42,6 +42,12 @@ export const ActionNodeView = memo(function ActionNodeView({ data, selected }: N
           </span>
         )}
         {dimmed && !status && <span className="mark">{t("notReached")}</span>}
+        {inLoop && !status && (
+          <span className="mark loop-mark">
+            <span aria-hidden="true">↻ </span>
+            {t(inLoop === "per_item" ? "perItem" : "inLoop")}
+          </span>
+        )}
         {change && <span className={`mark change-${change}`}>{t(change)}</span>}
         {issues && issues.length > 0 && (
           <span className="mark issues" title={issues.join("\n")}>

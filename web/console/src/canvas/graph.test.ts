@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ActionType } from "./catalog";
-import { fromFlow, handlesOf, outputsOf, toFlow, type Graph } from "./graph";
+import { fromFlow, handlesOf, loopBody, loopsOf, outputsOf, toFlow, type Graph } from "./graph";
 
 const types = new Map<string, ActionType>(
   [
@@ -31,6 +31,7 @@ describe("graph <-> canvas", () => {
     const cases = [{ name: "north", text: "x" }, { name: "south", text: "y" }];
     expect(outputsOf({ action_type_key: "condition.switch", config: { cases } })).toEqual(["north", "south", "default"]);
     expect(outputsOf({ action_type_key: "condition.switch", config: { cases, default: false } })).toEqual(["north", "south"]);
+    expect(handlesOf({ action_type_key: "loop.for_each" }, false)).toEqual(["each", "done", "error"]);
   });
 
   it("lets every action but a trigger leave by its error branch", () => {
@@ -68,5 +69,42 @@ describe("graph <-> canvas", () => {
     }));
     expect(nodes[0].data.typeName).toBe("gone.type");
     expect(nodes[0].data.status).toBe("failed");
+  });
+});
+
+// start -> lines (each) -> make -> tell ; lines (each) -> note ; lines (done) -> report
+// and inside make's loop: make -> parts (each) -> part; parts (done) -> tell
+describe("a loop's body", () => {
+  const a = (action_key: string, action_type_key = "http.request") => ({ action_key, action_type_key });
+  const nested: Graph = {
+    actions: [a("start", "manual.trigger"), a("lines", "loop.for_each"), a("make"), a("parts", "loop.for_each"), a("part"), a("tell"), a("note"), a("report")],
+    connections: [
+      { from: "start", to: "lines", branch: "" },
+      { from: "lines", to: "make", branch: "each" },
+      { from: "lines", to: "note", branch: "each" },
+      { from: "lines", to: "report", branch: "done" },
+      { from: "make", to: "parts", branch: "" },
+      { from: "parts", to: "part", branch: "each" },
+      { from: "parts", to: "tell", branch: "done" },
+    ],
+  };
+
+  it("is what the each connections reach, not what done leads to", () => {
+    expect([...loopBody(nested, "lines")].sort()).toEqual(["make", "note", "part", "parts", "tell"]);
+    expect([...loopBody(nested, "parts")]).toEqual(["part"]);
+    expect(loopBody(nested, "report").size).toBe(0);
+  });
+
+  it("belongs to the innermost loop, and its nodes are marked on the canvas", () => {
+    expect(Object.fromEntries(loopsOf(nested))).toEqual({ make: "lines", note: "lines", parts: "lines", tell: "lines", part: "parts" });
+    const { nodes } = toFlow(nested, types, (x) => (x.action_key === "part" ? { inLoop: "per_item" } : {}));
+    expect(Object.fromEntries(nodes.map((n) => [n.id, n.data.inLoop]))).toEqual({
+      start: undefined, lines: undefined, make: "body", parts: "body", part: "per_item", tell: "body", note: "body", report: undefined,
+    });
+  });
+
+  it("stops at a cycle", () => {
+    const cycle: Graph = { actions: [a("l", "loop.for_each"), a("x"), a("y")], connections: [{ from: "l", to: "x", branch: "each" }, { from: "x", to: "y", branch: "" }, { from: "y", to: "x", branch: "" }] };
+    expect([...loopBody(cycle, "l")].sort()).toEqual(["x", "y"]);
   });
 });

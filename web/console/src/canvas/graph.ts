@@ -14,8 +14,15 @@ export type Graph = { actions: Action[]; connections: Connection[] };
  * may have it. */
 export const ERROR_BRANCH = "error";
 
+/** A loop.for_each runs the actions its "each" branch leads to, its body, once per item, then
+ * takes "done" (automation.TypeLoop, BranchEach, BranchDone). */
+export const LOOP_TYPE = "loop.for_each";
+export const EACH_BRANCH = "each";
+export const DONE_BRANCH = "done";
+
 /** The ways on from an action, as the server's automation.Branches has them: most have one
- * (""), a condition true and false, a reply wait "" and timeout, a switch its case names
+ * (""), a condition true and false, a reply wait "" and timeout, a loop each and done, a
+ * switch its case names
  * and, where it is on, default. Besides these, every action but a trigger has the error
  * branch (handlesOf). */
 export function outputsOf(action: Pick<Action, "action_type_key" | "config">): Branch[] {
@@ -24,6 +31,8 @@ export function outputsOf(action: Pick<Action, "action_type_key" | "config">): B
       return ["true", "false"];
     case "bot.wait_for_reply":
       return ["", "timeout"];
+    case LOOP_TYPE:
+      return [EACH_BRANCH, DONE_BRANCH];
     case "condition.switch": {
       const cases = Array.isArray(action.config?.cases) ? (action.config.cases as { name?: unknown }[]) : [];
       const names = cases.map((c) => (typeof c?.name === "string" ? c.name : "")).filter((n) => n !== "");
@@ -40,6 +49,33 @@ export function handlesOf(action: Pick<Action, "action_type_key" | "config">, tr
   return trigger ? outputsOf(action) : [...outputsOf(action), ERROR_BRANCH];
 }
 
+/** loopBody is the body of a loop: the actions its "each" connections lead to and everything
+ * reachable from them, as the server's Graph.LoopBody (a valid body connects to nothing
+ * outside it, so this is also all that runs per item). */
+export function loopBody(graph: Graph, loopKey: string): Set<string> {
+  const outgoing = new Map<string, string[]>();
+  for (const c of graph.connections) outgoing.set(c.from, [...(outgoing.get(c.from) ?? []), c.to]);
+  const body = new Set<string>();
+  const frontier = graph.connections.filter((c) => c.from === loopKey && c.branch === EACH_BRANCH).map((c) => c.to);
+  while (frontier.length > 0) {
+    const key = frontier.pop()!;
+    if (body.has(key)) continue;
+    body.add(key);
+    frontier.push(...(outgoing.get(key) ?? []));
+  }
+  return body;
+}
+
+/** loopsOf maps each action inside a loop's body to its innermost loop: of the bodies that
+ * hold it, the smallest (an inner loop's body lies inside its outer loop's). */
+export function loopsOf(graph: Graph): Map<string, string> {
+  const bodies = graph.actions.filter((a) => a.action_type_key === LOOP_TYPE).map((a) => ({ loop: a.action_key, body: loopBody(graph, a.action_key) }));
+  bodies.sort((a, b) => a.body.size - b.body.size);
+  const out = new Map<string, string>();
+  for (const { loop, body } of bodies) for (const key of body) if (!out.has(key)) out.set(key, loop);
+  return out;
+}
+
 /** What a node shows besides its action; each view fills what it knows. */
 export type NodeMarks = {
   /** issues are the draft's diagnostics on the action, as the API words them. */
@@ -50,6 +86,9 @@ export type NodeMarks = {
   change?: "added" | "removed" | "changed";
   /** dimmed is an action a run did not reach. */
   dimmed?: boolean;
+  /** inLoop marks an action of a loop's body, which runs once per item; a run's view without
+   * an item chosen says so instead of a status. */
+  inLoop?: "body" | "per_item";
 };
 
 /** statusGlyph is the sign beside a run's or an action's status word, so that status is
@@ -95,14 +134,18 @@ export function branchOfHandle(handle: string | null | undefined): Branch {
   return !handle || handle === "out" ? "" : (handle as Branch);
 }
 
-/** toFlow turns a graph into canvas nodes and edges; marks adds each view's overlays. */
+/** toFlow turns a graph into canvas nodes and edges, a loop's body marked as such; marks adds
+ * each view's overlays. */
 export function toFlow(
   graph: Graph,
   types: Map<string, ActionType>,
   marks: (a: Action) => NodeMarks = () => ({}),
 ): { nodes: ActionNode[]; edges: ConnectionEdge[] } {
+  const loops = loopsOf(graph);
   return {
-    nodes: graph.actions.map((action, i) => actionNode(action, types.get(action.action_type_key), marks(action), i)),
+    nodes: graph.actions.map((action, i) =>
+      actionNode(action, types.get(action.action_type_key), { ...(loops.has(action.action_key) && { inLoop: "body" }), ...marks(action) }, i),
+    ),
     edges: graph.connections.map(connectionEdge),
   };
 }

@@ -18,7 +18,7 @@ import { useCallback, useMemo, useState, type DragEvent, type KeyboardEvent } fr
 import { useTranslation } from "react-i18next";
 import { nodeTypes } from "../../canvas/GraphView";
 import { useBranchLabel } from "../../canvas/branchLabel";
-import { branchOfHandle, NODE_HEIGHT, NODE_WIDTH, outputsOf, type Action, type ActionNode, type Branch, type Connection, type ConnectionEdge } from "../../canvas/graph";
+import { branchOfHandle, loopsOf, NODE_HEIGHT, NODE_WIDTH, outputsOf, type Action, type ActionNode, type Branch, type Connection, type ConnectionEdge } from "../../canvas/graph";
 import type { ActionType } from "../../canvas/catalog";
 import { ACTION_TYPE_MIME } from "./ActionPalette";
 import type { Draft, Position as At } from "./document";
@@ -60,9 +60,11 @@ export function EditorCanvas(props: EditorCanvasProps) {
   const [measured, setMeasured] = useState<ReadonlyMap<string, Size>>(new Map());
   const [dragging, setDragging] = useState<ReadonlyMap<string, XYPosition>>(new Map());
 
+  // Which actions run per item; a drag moves actions and so computes it again, cheaply.
+  const loops = useMemo(() => loopsOf({ actions: draft.actions, connections: draft.connections }), [draft.actions, draft.connections]);
   const nodes = useMemo(
-    () => nodesOf(draft.actions, { types, selected: selection.actions, measured, dragging, issues, statuses }),
-    [draft.actions, types, selection.actions, measured, dragging, issues, statuses],
+    () => nodesOf(draft.actions, { types, selected: selection.actions, measured, dragging, issues, statuses, loops }),
+    [draft.actions, types, selection.actions, measured, dragging, issues, statuses, loops],
   );
   const edges = useMemo(() => edgesOf(draft.connections, selection.edges), [draft.connections, selection.edges]);
 

@@ -15,13 +15,14 @@ type NodeInputs = {
   position: XYPosition | undefined;
   issues: string[] | undefined;
   status: string | undefined;
+  inLoop: boolean;
 };
 
 const nodes = new WeakMap<Action, { inputs: NodeInputs; node: ActionNode }>();
 const edges = new WeakMap<Connection, { selected: boolean; edge: ConnectionEdge }>();
 
 function same(a: NodeInputs, b: NodeInputs): boolean {
-  return a.type === b.type && a.selected === b.selected && a.measured === b.measured && a.position === b.position && a.issues === b.issues && a.status === b.status;
+  return a.type === b.type && a.selected === b.selected && a.measured === b.measured && a.position === b.position && a.issues === b.issues && a.status === b.status && a.inLoop === b.inLoop;
 }
 
 export type NodeView = {
@@ -32,6 +33,8 @@ export type NodeView = {
   dragging: ReadonlyMap<string, XYPosition>;
   issues: ReadonlyMap<string, string[]>;
   statuses: ReadonlyMap<string, string> | undefined;
+  /** loops maps the actions inside a loop's body to their loop (loopsOf). */
+  loops: ReadonlyMap<string, string>;
 };
 
 export function nodesOf(actions: Action[], view: NodeView): ActionNode[] {
@@ -44,12 +47,13 @@ export function nodesOf(actions: Action[], view: NodeView): ActionNode[] {
       position: view.dragging.get(key),
       issues: view.issues.get(key),
       status: view.statuses?.get(key),
+      inLoop: view.loops.has(key),
     };
     const known = nodes.get(action);
     if (known && same(known.inputs, inputs)) return known.node;
-    const node = actionNode(action, inputs.type, { issues: inputs.issues, status: inputs.status }, i);
+    const node = actionNode(action, inputs.type, { issues: inputs.issues, status: inputs.status, inLoop: inputs.inLoop ? "body" : undefined }, i);
     // A node only measured, selected or moved keeps its data, so its view does not redraw.
-    const sameData = known && known.inputs.type === inputs.type && known.inputs.issues === inputs.issues && known.inputs.status === inputs.status;
+    const sameData = known && known.inputs.type === inputs.type && known.inputs.issues === inputs.issues && known.inputs.status === inputs.status && known.inputs.inLoop === inputs.inLoop;
     const made: ActionNode = {
       ...node,
       data: sameData ? known.node.data : node.data,

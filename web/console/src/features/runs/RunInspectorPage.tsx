@@ -2,11 +2,13 @@ import { useCallback, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams, useSearchParams } from "react-router";
 import { GraphView } from "../../canvas/GraphView";
-import type { Action, ConnectionEdge, NodeMarks } from "../../canvas/graph";
+import { loopBody, loopsOf, type Action, type ConnectionEdge, type NodeMarks } from "../../canvas/graph";
 import { ProblemAlert } from "../../components/ProblemAlert";
 import { ActionDetails } from "./ActionDetails";
 import { edgeStates } from "./edges";
 import { useLiveRun } from "./live";
+import { ItemDetails, LoopPanel } from "./LoopPanel";
+import { actionOfLoopKey, isLoop, itemReceipts, loopRunKey, readItem, useLoopItem, type ChosenItem } from "./loops";
 import { useRunGraphShape } from "./run";
 import { RunHeader } from "./RunHeader";
 import { CancelRun, ReplayRun, RetryOrWhyNot } from "./RunSteps";
@@ -31,35 +33,61 @@ export function RunInspectorPage() {
   const selected = params.get("action") ?? undefined;
   const now = useNow(!!run && !run.terminal);
 
+  // A loop's item chosen (loop=…&item=…) shows its statuses on the body of its loop.
+  const chosenItem = readItem(params);
+  const loops = useMemo(() => (shape ? loopsOf(shape) : new Map<string, string>()), [shape]);
+  const itemLoop = chosenItem && actionOfLoopKey(chosenItem.loop);
+  const itemBody = useMemo(() => (shape && itemLoop ? loopBody(shape, itemLoop) : new Set<string>()), [shape, itemLoop]);
+  const item = useLoopItem(runId, chosenItem, !!run && !run.terminal);
+  const shownItem = chosenItem && item.data?.loop_key === chosenItem.loop && item.data.item_index === chosenItem.index ? item.data : undefined;
+  const receipts = useMemo(() => itemReceipts(actions, shownItem), [actions, shownItem]);
+
   const select = useCallback(
-    (actionKey: string | undefined) =>
+    (actionKey: string | undefined, choose?: ChosenItem | null) =>
       setParams(
         (p) => {
           if (actionKey) p.set("action", actionKey);
           else p.delete("action");
+          // An item stays chosen while the person looks at its loop, its body or the loops
+          // around it; choosing anything else lets it go.
+          const keep = choose === undefined && actionKey && itemLoop && (actionKey === itemLoop || itemBody.has(actionKey) || encloses(loops, actionKey, itemLoop));
+          if (choose) {
+            p.set("loop", choose.loop);
+            p.set("item", String(choose.index));
+          } else if (!keep) {
+            p.delete("loop");
+            p.delete("item");
+          }
           return p;
         },
         { replace: true },
       ),
-    [setParams],
+    [setParams, itemLoop, itemBody, loops],
   );
 
   const statuses = useMemo(
-    () => new Map(graph?.actions.map((a) => [a.action_key, shownStatus(actions.get(a.action_key)?.status ?? a.status, actions.get(a.action_key)?.retry_class)])),
-    [graph, actions],
+    () => new Map(graph?.actions.map((a) => [a.action_key, shownStatus(receipts.get(a.action_key)?.status ?? a.status, receipts.get(a.action_key)?.retry_class)])),
+    [graph, receipts],
   );
   const marks = useCallback(
     (a: Action): NodeMarks => {
+      const loop = loops.get(a.action_key);
+      // A body action has a status only for an item: the one shown, when it is of its loop.
+      if (loop && !(shownItem && loop === itemLoop)) return { inLoop: "per_item" };
       const status = statuses.get(a.action_key);
+      if (loop) return { status, inLoop: "body", dimmed: !status && shownItem?.status !== "running" };
       return { status, dimmed: status === "skipped" || (run?.terminal && status === "pending") };
     },
-    [statuses, run?.terminal],
+    [statuses, run?.terminal, loops, shownItem, itemLoop],
   );
-  const edges = useMemo(() => (graph ? edgeStates(graph, actions) : new Map()), [graph, actions]);
+  const edges = useMemo(() => (graph ? edgeStates(graph, receipts) : new Map()), [graph, receipts]);
   const edgeClass = useCallback((e: ConnectionEdge) => {
     const state = edges.get(e.id);
     return state === "taken" ? "taken" : state === "untaken" ? "dimmed" : undefined;
   }, [edges]);
+
+  // The timeline is of the run's own actions: a loop's body runs per item (the loop's panel).
+  const runActions = useMemo(() => graph?.actions.filter((a) => !loops.has(a.action_key)) ?? [], [graph, loops]);
 
   if (!run || !graph) {
     return (
@@ -69,7 +97,15 @@ export function RunInspectorPage() {
     );
   }
   const chosen = selected ? graph.actions.find((a) => a.action_key === selected) : undefined;
-  const receipt = chosen && actions.get(chosen.action_key);
+  const receipt = chosen && receipts.get(chosen.action_key);
+  const labelOf = (key: string) => {
+    const a = graph.actions.find((x) => x.action_key === key);
+    return a?.label || key;
+  };
+  const chosenLoop = chosen && loops.get(chosen.action_key);
+  // An action of a loop's body read for the item shown: its details are that item's.
+  const ofItem = !!chosenLoop && !!shownItem && chosenLoop === itemLoop;
+  const loopKey = chosen && isLoop(shape ?? graph, chosen.action_key) ? loopRunKey(chosen.action_key, loops, chosenItem) : undefined;
   return (
     <div className="run-inspector">
       <RunHeader run={run} connected={connected} now={now}>
@@ -83,6 +119,13 @@ export function RunInspectorPage() {
           {shape && <GraphView graph={shape} marks={marks} edgeClass={edgeClass} onSelect={select} selected={selected} />}
         </section>
         <aside className="run-side" aria-label={t("details")}>
+          {chosen && ofItem && itemLoop && (
+            <p className="item-back">
+              <button type="button" className="link" onClick={() => select(itemLoop)}>
+                ← {t("itemTitle", { index: chosenItem?.index, loop: labelOf(itemLoop) })}
+              </button>
+            </p>
+          )}
           {chosen ? (
             <ActionDetails
               action={chosen}
@@ -90,7 +133,7 @@ export function RunInspectorPage() {
               now={now}
               onClose={() => select(undefined)}
               retry={
-                run.terminal && run.status === "failed" && retryable.has(receipt?.status ?? chosen.status) ? (
+                !ofItem && run.terminal && run.status === "failed" && retryable.has(receipt?.status ?? chosen.status) ? (
                   <RetryOrWhyNot run={run} receipt={receipt} actionKey={chosen.action_key} label={chosen.label || chosen.action_key} />
                 ) : undefined
               }
@@ -98,13 +141,36 @@ export function RunInspectorPage() {
           ) : (
             <p className="muted">{t("noSelection")}</p>
           )}
+          {chosenLoop && !ofItem && <p className="notice">{t("perItemHint", { loop: labelOf(chosenLoop) })}</p>}
+          {chosen && isLoop(graph, chosen.action_key) &&
+            (loopKey ? (
+              <LoopPanel
+                runId={runId}
+                loopKey={loopKey}
+                output={receipt?.output_json}
+                chosen={chosenItem}
+                live={!run.terminal}
+                onChoose={(index) => select(chosen.action_key, { loop: loopKey, index })}
+              />
+            ) : (
+              <p className="notice">{t("outerItemFirst", { loop: labelOf(loops.get(chosen.action_key) ?? "") })}</p>
+            ))}
+          {chosen && shownItem && chosen.action_key === itemLoop && (
+            <ItemDetails item={shownItem} loopLabel={labelOf(itemLoop)} labels={new Map(graph.actions.map((a) => [a.action_key, a.label || a.action_key]))} onSelectAction={(key) => select(key)} />
+          )}
+          <ProblemAlert error={item.error} />
         </aside>
       </div>
       <section className="run-timeline-section" aria-labelledby="run-timeline-title">
         <h2 id="run-timeline-title">{t("timeline")}</h2>
-        <RunTimeline actions={graph.actions} receipts={actions} now={now} selected={selected} onSelect={select} />
+        <RunTimeline actions={runActions} receipts={actions} now={now} selected={selected} onSelect={select} />
       </section>
     </div>
   );
 }
 
+/** encloses tells whether loop is one of the loops around inner (its body holds inner). */
+function encloses(loops: Map<string, string>, loop: string, inner: string): boolean {
+  for (let at = loops.get(inner); at; at = loops.get(at)) if (at === loop) return true;
+  return false;
+}

@@ -82,4 +82,28 @@ describe("edgeStates", () => {
     );
     expect(Object.fromEntries(edgeStates(g, outputs({ wait: { timed_out: true } })))).toEqual({ "wait->reply:": "untaken", "wait->late:timeout": "taken" });
   });
+
+  it("takes a loop's each into the body the item shown ran, and done once the loop succeeded", () => {
+    const connections = [
+      { from: "lines", to: "post", branch: "each" as const },
+      { from: "post", to: "note", branch: "" as const },
+      { from: "lines", to: "report", branch: "done" as const },
+    ];
+    // The run's graph has no status for a body action ("" from the server).
+    const g = graph({ lines: ["loop.for_each", "succeeded"], post: ["http.request", "" as ActionStatus], note: ["http.request", "" as ActionStatus], report: ["http.request", "succeeded"] }, connections);
+    const run = outputs({ lines: { count: 3, succeeded: 2, failed: 1 }, report: {} });
+    expect(Object.fromEntries(edgeStates(g, run))).toEqual({ "lines->report:done": "taken" });
+    const item = new Map(run);
+    item.set("post", { ...outputs({ post: {} }).get("post")!, status: "failed" });
+    expect(Object.fromEntries(edgeStates(g, item))).toEqual({ "lines->post:each": "taken", "post->note:": "untaken", "lines->report:done": "taken" });
+  });
+
+  it("takes neither of a loop's ways when its list was empty or it failed", () => {
+    const connections = [{ from: "lines", to: "post", branch: "each" as const }, { from: "lines", to: "report", branch: "done" as const }];
+    const empty = graph({ lines: ["loop.for_each", "succeeded"], post: ["http.request", "" as ActionStatus], report: ["http.request", "succeeded"] }, connections);
+    expect(edgeStates(empty, outputs({ lines: { count: 0 } })).get("lines->post:each")).toBe("untaken");
+    const failed = graph({ lines: ["loop.for_each", "failed"], post: ["http.request", "" as ActionStatus], report: ["http.request", "skipped"] }, connections);
+    expect(edgeStates(failed, new Map()).get("lines->report:done")).toBe("untaken");
+  });
 });
+

@@ -1,9 +1,10 @@
 // Which connections a run took. The engine resolves an action's outgoing connections when it
 // finishes: a condition takes the branch its result names, a switch its case, a reply wait
-// its reply or its timeout, a stop none, every other action its one way on; a failed action
+// its reply or its timeout, a loop "each" into its body for every item and "done" once they
+// all finished, a stop none, every other action its one way on; a failed action
 // takes its error path where it has one (its output then holds the error), a skipped one
 // none.
-import { edgeId, ERROR_BRANCH, type Branch, type Connection } from "../../canvas/graph";
+import { DONE_BRANCH, EACH_BRANCH, edgeId, ERROR_BRANCH, LOOP_TYPE, type Branch, type Connection } from "../../canvas/graph";
 import type { ActionRun, ActionStatus, RunGraphView } from "./types";
 
 export type EdgeState = "taken" | "untaken";
@@ -23,6 +24,8 @@ function chosenBranch(actionTypeKey: string, output: Record<string, unknown> | u
       return output && typeof output.case === "string" ? output.case : undefined;
     case "bot.wait_for_reply":
       return output ? (output.timed_out === true ? "timeout" : "") : undefined;
+    case LOOP_TYPE:
+      return DONE_BRANCH;
     default:
       return "";
   }
@@ -36,7 +39,9 @@ function failedBranch(output: Record<string, unknown> | undefined): Branch | "no
 
 /** edgeStates marks each connection taken (its source succeeded with its branch and its
  * target ran) or untaken (its source settled without taking it, or its target was
- * skipped); connections still undecided are left out. */
+ * skipped); connections still undecided are left out. A loop's body has no receipts in the
+ * run's own list: the receipts given may hold one item's (loops.ts itemReceipts), and the
+ * body's connections read those. */
 export function edgeStates(graph: RunGraphView, receipts: Map<string, ActionRun>): Map<string, EdgeState> {
   // A receipt's status is the action's; the graph's is the fallback for an action without one.
   const actions = new Map(graph.actions.map((a) => [a.action_key, { ...a, status: receipts.get(a.action_key)?.status ?? a.status }]));
@@ -54,10 +59,18 @@ function edgeState(
   target: ActionStatus | undefined,
   output: Record<string, unknown> | undefined,
 ): EdgeState | undefined {
+  if (source?.action_type_key === LOOP_TYPE && c.branch === EACH_BRANCH) return eachState(source.status, target, output);
   if (!source || !settled.has(source.status)) return undefined;
   if (source.status === "skipped" || target === "skipped") return "untaken";
   const chosen = source.status === "succeeded" ? chosenBranch(source.action_type_key, output) : failedBranch(output);
   if (chosen === "none") return "untaken";
   if (chosen !== undefined && chosen !== (c.branch ?? "")) return "untaken";
+  return target && !notRun.has(target) ? "taken" : undefined;
+}
+
+/** eachState is a loop's way into its body, taken while or once items run (the item shown
+ * ran its target), untaken when the loop never ran or its list was empty. */
+function eachState(loop: ActionStatus, target: ActionStatus | undefined, output: Record<string, unknown> | undefined): EdgeState | undefined {
+  if (loop === "skipped" || (settled.has(loop) && output?.count === 0)) return "untaken";
   return target && !notRun.has(target) ? "taken" : undefined;
 }

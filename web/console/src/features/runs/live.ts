@@ -4,6 +4,7 @@ import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { followStream } from "../../lib/eventStream";
 import { applyToGraph, applyToReceipts, applyToRun, RunEventQueue } from "./events";
+import { loopsKey } from "./loops";
 import { waitingChanges } from "./status";
 import { runActionsKey, runGraphKey, runKey, useRun, useRunActions, useRunGraph } from "./run";
 import type { ActionRun, RunEvent, RunGraphView, RunView } from "./types";
@@ -80,6 +81,8 @@ function followRun(runId: string, queue: RunEventQueue, queryClient: QueryClient
     refresh ??= setTimeout(() => {
       refresh = undefined;
       void queryClient.refetchQueries({ queryKey: runActionsKey(runId) }, { cancelRefetch: false });
+      // A loop's items move with its actions; only those on the page are read (active).
+      void queryClient.refetchQueries({ queryKey: loopsKey(runId), type: "active" }, { cancelRefetch: false });
     }, receiptsRefresh);
   };
 

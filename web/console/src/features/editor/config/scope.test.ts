@@ -142,4 +142,33 @@ describe("variablesInScope", () => {
     expect(hook).toEqual(expect.arrayContaining(["system.run_id", "system.run_url", "system.link", "system.id"]));
     expect(hook.some((p) => p.startsWith("steps."))).toBe(false);
   });
+
+  it("offers the item, its fields and loop.index inside a loop's body, the outer item in an inner loop", () => {
+    const graph: Graph = {
+      actions: [
+        action("start", "manual.trigger"),
+        action("lines", "loop.for_each", { items: "start.lines" }),
+        action("post", "http.request"),
+        action("parts", "loop.for_each", { items: "item.parts" }),
+        action("part", "stop"),
+        action("after", "stop"),
+      ],
+      connections: [
+        { from: "start", to: "lines", branch: "" },
+        { from: "lines", to: "post", branch: "each" },
+        { from: "post", to: "parts", branch: "" },
+        { from: "parts", to: "part", branch: "each" },
+        { from: "lines", to: "after", branch: "done" },
+      ],
+    };
+    const input = { lines: [{ sku: "A-1", parts: [{ no: 1 }] }] };
+    const post = paths(graph, "post", input);
+    expect(post).toEqual(expect.arrayContaining(["item", "item.sku", "item.parts", "loop.index", "loop.count"]));
+    expect(post.some((p) => p.startsWith("loop.parent"))).toBe(false);
+    const part = paths(graph, "part", input);
+    expect(part).toEqual(expect.arrayContaining(["item", "item.no", "loop.index", "loop.parent.item", "loop.parent.item.sku", "loop.parent.index"]));
+    const after = paths(graph, "after", input);
+    expect(after.some((p) => p === "item" || p.startsWith("item.") || p.startsWith("loop."))).toBe(false);
+  });
 });
+

@@ -2,7 +2,7 @@
 // "Templates and conditions"; models/automation/validate.go): the namespaces the graph's
 // triggers provide, steps.<key> of the actions that run before it, and system.*.
 import type { ActionType } from "../../../canvas/catalog";
-import type { Graph } from "../../../canvas/graph";
+import { loopsOf, type Graph } from "../../../canvas/graph";
 import { isRecord } from "../../../lib/isRecord";
 
 export type Variable = {
@@ -105,8 +105,35 @@ export function variablesInScope({ graph, actionKey, types, testInput }: ScopeIn
     else schemaPaths(types.get(action.action_type_key)?.result_schema_json, prefix, add);
   }
 
+  loopVariables({ graph, actionKey, types, testInput }, add);
   SYSTEM.forEach(add);
   return [...out.values()];
+}
+
+/** A list expression that is a plain path (order.lines, steps.fetch.json.orders), whose
+ * items' fields the loop's own scope may know. */
+const PLAIN_PATH = /^[A-Za-z_][\w]*(\.[\w]+)*$/;
+
+/** loopVariables are what an action inside a loop's body reads of the item it runs for, as
+ * the engine gives them (engine/interpreter_loop.go runItem): item, with the fields the
+ * loop's list is known to have, loop.index and loop.count; inside an inner loop, the outer
+ * loop's as loop.parent.item, loop.parent.index (and so on outwards). */
+function loopVariables(input: ScopeInput, add: (v: Variable) => void) {
+  const loops = loopsOf(input.graph);
+  const byKey = new Map(input.graph.actions.map((a) => [a.action_key, a]));
+  let ns = "loop";
+  for (let loop = loops.get(input.actionKey); loop; loop = loops.get(loop), ns += ".parent") {
+    const item = ns === "loop" ? "item" : `${ns}.item`;
+    add({ path: item, description: byKey.get(loop)?.label || loop });
+    add({ path: `${ns}.index`, kind: "integer" });
+    add({ path: `${ns}.count`, kind: "integer" });
+    const items = byKey.get(loop)?.config?.items;
+    if (typeof items !== "string" || !PLAIN_PATH.test(items.trim())) continue;
+    const element = `${items.trim()}.0.`;
+    for (const v of variablesInScope({ ...input, actionKey: loop })) {
+      if (v.path.startsWith(element)) add({ ...v, path: `${item}.${v.path.slice(element.length)}` });
+    }
+  }
 }
 
 /** triggerNamespaces are the namespaces one trigger provides (TriggerNamespaces on the server). */
