@@ -50,7 +50,7 @@ export function useLoopItem(runId: string, item: ChosenItem | undefined, live: b
     queryFn: () =>
       data(
         api.GET("/api/v1/runs/{workflow_run_id}/loops/{loop_key}/items/{item_index}", {
-          params: { path: { workflow_run_id: runId, loop_key: item!.loop, item_index: item!.index } },
+          params: { path: { workflow_run_id: runId, loop_key: item!.loop, item_index: String(item!.index) } },
         }),
       ),
   });
