@@ -6,9 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"time"
-
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -47,15 +46,7 @@ func TestConsoleLoopEditorAndItems(t *testing.T) {
 	tb.choose("Connect to", "tell_manager (tell_manager)")
 	tb.choose("From output", "done")
 	tb.click("Connect")
-	deadline := time.Now().Add(pageWait)
-	for !slices.ContainsFunc(j.draftConnections(id), func(c map[string]any) bool {
-		return c["from"] == "lines" && c["to"] == "tell_manager" && c["branch"] == "done"
-	}) {
-		if time.Now().After(deadline) {
-			tb.fail("the draft never kept lines -> tell_manager on done: %v", j.draftConnections(id))
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	j.draftKeeps(tb, id, "lines", "tell_manager", "done")
 	tb.fitView()
 	tb.screenshot("editor-1400-en")
 
@@ -102,6 +93,20 @@ func TestConsoleLoopEditorAndItems(t *testing.T) {
 	tb.resize(1000, 800)
 	tb.fitView()
 	tb.screenshot("editor-1000-ru")
+}
+
+// draftKeeps waits until the workflow's saved draft has the connection from -> to on branch.
+func (j *journey) draftKeeps(tb *tab, workflowID, from, to, branch string) {
+	tb.t.Helper()
+	deadline := time.Now().Add(pageWait)
+	for !slices.ContainsFunc(j.draftConnections(workflowID), func(c map[string]any) bool {
+		return c["from"] == from && c["to"] == to && c["branch"] == branch
+	}) {
+		if time.Now().After(deadline) {
+			tb.fail("the draft never kept %s -> %s on %q: %v", from, to, branch, j.draftConnections(workflowID))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // fitView presses the canvas's "fit view" control, so a screenshot shows every node.
