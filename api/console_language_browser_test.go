@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"slices"
 	"testing"
-	"time"
 )
 
 // sourceHandles are the titles of an action node's output handles, top to bottom.
@@ -48,15 +47,7 @@ func TestConsoleWorkflowLanguage(t *testing.T) {
 	tb.choose("Connect to", "tell_manager")
 	tb.choose("From output", "on error")
 	tb.click("Connect")
-	deadline := time.Now().Add(pageWait)
-	for !slices.ContainsFunc(j.draftConnections(id), func(c map[string]any) bool {
-		return c["from"] == "crm" && c["to"] == "tell_manager" && c["branch"] == "error"
-	}) {
-		if time.Now().After(deadline) {
-			tb.fail("the draft never kept crm -> tell_manager on error: %v", j.draftConnections(id))
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	j.draftKeeps(tb, id, "crm", "tell_manager", "error")
 
 	j.publish(id, 1)
 	runID := j.runManual(id, map[string]any{"region": "north", "lines": []any{map[string]any{"sku": "A-1"}}}).str("workflow_run_id")

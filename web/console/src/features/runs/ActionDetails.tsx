@@ -15,11 +15,13 @@ type ActionDetailsProps = {
   onClose: () => void;
   /** retry is the button that retries this action, when it can be retried. */
   retry?: ReactNode;
+  /** children show what the action's type adds (a loop's items), above its diagnostics. */
+  children?: ReactNode;
 };
 
 /** ActionDetails is what one action of the run did: its status, attempts, diagnostics and
  * payloads (collapsed, previewed when opened). */
-export function ActionDetails({ action, receipt, now, onClose, retry }: ActionDetailsProps) {
+export function ActionDetails({ action, receipt, now, onClose, retry, children }: ActionDetailsProps) {
   const { t } = useTranslation("runs");
   const format = useRunFormat();
   const status = receipt?.status ?? action.status;
@@ -46,6 +48,7 @@ export function ActionDetails({ action, receipt, now, onClose, retry }: ActionDe
         <Fact term={t("duration")}>{format.duration(durationMs(receipt?.started_at, receipt?.finished_at, now))}</Fact>
       </dl>
       {retry}
+      {children}
       {receipt && <Diagnostics receipt={receipt} actionKey={action.action_key} />}
       {receipt && (
         <div className="payloads">

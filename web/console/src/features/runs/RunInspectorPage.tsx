@@ -137,26 +137,27 @@ export function RunInspectorPage() {
                   <RetryOrWhyNot run={run} receipt={receipt} actionKey={chosen.action_key} label={chosen.label || chosen.action_key} />
                 ) : undefined
               }
-            />
+            >
+              {chosenLoop && !ofItem && <p className="notice">{t("perItemHint", { loop: labelOf(chosenLoop) })}</p>}
+              {isLoop(graph, chosen.action_key) &&
+                (loopKey ? (
+                  <LoopPanel
+                    runId={runId}
+                    loopKey={loopKey}
+                    output={receipt?.output_json}
+                    chosen={chosenItem}
+                    live={!run.terminal}
+                    onChoose={(index) => select(chosen.action_key, { loop: loopKey, index })}
+                  />
+                ) : (
+                  <p className="notice">{t("outerItemFirst", { loop: labelOf(loops.get(chosen.action_key) ?? "") })}</p>
+                ))}
+              {shownItem && chosen.action_key === itemLoop && (
+                <ItemDetails item={shownItem} loopLabel={labelOf(itemLoop)} labels={new Map(graph.actions.map((a) => [a.action_key, a.label || a.action_key]))} onSelectAction={(key) => select(key)} />
+              )}
+            </ActionDetails>
           ) : (
             <p className="muted">{t("noSelection")}</p>
-          )}
-          {chosenLoop && !ofItem && <p className="notice">{t("perItemHint", { loop: labelOf(chosenLoop) })}</p>}
-          {chosen && isLoop(graph, chosen.action_key) &&
-            (loopKey ? (
-              <LoopPanel
-                runId={runId}
-                loopKey={loopKey}
-                output={receipt?.output_json}
-                chosen={chosenItem}
-                live={!run.terminal}
-                onChoose={(index) => select(chosen.action_key, { loop: loopKey, index })}
-              />
-            ) : (
-              <p className="notice">{t("outerItemFirst", { loop: labelOf(loops.get(chosen.action_key) ?? "") })}</p>
-            ))}
-          {chosen && shownItem && chosen.action_key === itemLoop && (
-            <ItemDetails item={shownItem} loopLabel={labelOf(itemLoop)} labels={new Map(graph.actions.map((a) => [a.action_key, a.label || a.action_key]))} onSelectAction={(key) => select(key)} />
           )}
           <ProblemAlert error={item.error} />
         </aside>
