@@ -67,7 +67,7 @@ func TestConsoleWorkflowLanguage(t *testing.T) {
 	tb.open("/workflows/" + id)
 	tb.seeHeading("Actions")
 	tb.clickNode("route")
-	tb.click("Add item")
+	tb.click("Add case")
 	tb.eval(`(() => {
 		const names = [...document.querySelectorAll("label")].filter((l) => l.textContent.trim().startsWith("Branch name"));
 		document.getElementById(names[names.length - 1].htmlFor).focus();
