@@ -23,7 +23,7 @@ build: console
 # action config schemas its form validators are compiled from changed:
 # dist/index.html is the stamp. npm ci runs only when the lockfile changed.
 CONSOLE := web/console
-CONSOLE_SOURCES = $(shell find $(CONSOLE)/src -type f -not -name '*.gen.ts') $(addprefix $(CONSOLE)/,index.html package.json tsconfig.json tsconfig.app.json tsconfig.node.json vite.config.ts vite.cobrowse.config.ts) schemas/openapi.yaml $(wildcard schemas/actions/*.config.json)
+CONSOLE_SOURCES = $(shell find $(CONSOLE)/src $(CONSOLE)/public -type f -not -name '*.gen.ts') $(addprefix $(CONSOLE)/,index.html package.json tsconfig.json tsconfig.app.json tsconfig.node.json vite.config.ts vite.cobrowse.config.ts) schemas/openapi.yaml $(wildcard schemas/actions/*.config.json)
 
 console: $(CONSOLE)/dist/index.html $(CONSOLE)/dist/site-chat/cobrowse.js
 

@@ -54,6 +54,8 @@ func (s *Server) consoleOrNotFound(c *gin.Context) {
 		httpx.NotFound(c)
 	case strings.HasPrefix(p, "/assets/"):
 		s.consoleAsset(c, strings.TrimPrefix(p, "/"))
+	case p == "/favicon.svg" || p == "/favicon.ico":
+		s.consoleIcon(c, strings.TrimPrefix(p, "/"))
 	case strings.HasPrefix(p, "/api/") || !acceptsHTML(c.GetHeader("Accept")):
 		httpx.NotFound(c)
 	default:
@@ -110,6 +112,25 @@ func (s *Server) consoleAsset(c *gin.Context, name string) {
 		}
 	}
 	c.Data(http.StatusOK, mime.TypeByExtension(path.Ext(name)), body)
+}
+
+// consoleIcon answers the console's icon (web/console/public): the SVG its pages link, and
+// the ICO browsers and other clients ask /favicon.ico for by habit. Their names do not
+// change with their content, so they are cached for a day, not forever.
+func (s *Server) consoleIcon(c *gin.Context, name string) {
+	body, err := s.consoleFile(name)
+	if err != nil {
+		httpx.NotFound(c)
+		return
+	}
+	h := c.Writer.Header()
+	h.Set("Cache-Control", "public, max-age=86400")
+	h.Set("X-Content-Type-Options", "nosniff")
+	kind := "image/svg+xml"
+	if path.Ext(name) == ".ico" {
+		kind = "image/vnd.microsoft.icon"
+	}
+	c.Data(http.StatusOK, kind, body)
 }
 
 func acceptsGzip(header string) bool {

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 )
@@ -17,7 +18,8 @@ func (tb *tab) signedOut() {
 // sends no mail, so the page hands her the link (opened in her own session it says it is
 // for another address and signs her out); the invited person opens it signed out,
 // sees who invites them where, registers with the e-mail filled in and lands in the
-// company as a member; the owner's pending list no longer shows the invitation.
+// company as a member, with no failed request on the way; the owner's pending list no
+// longer shows the invitation.
 func TestConsoleInvitation(t *testing.T) {
 	t.Parallel()
 	site := newConsoleSite(t)
@@ -64,6 +66,10 @@ func TestConsoleInvitation(t *testing.T) {
 	tb.click("Create an account")
 	tb.at("/workflows")
 	tb.shows("Company", "Analytical Engines")
+	// Accepting used the token up: the page did not look it up again (to a 400) on the way.
+	if a := tb.answer("/api/v1/invitations/lookup"); a.status != http.StatusOK {
+		tb.fail("the invitation's last lookup was answered %d, want 200", a.status)
+	}
 	tb.open("/settings/members")
 	tb.seeHeading("Members")
 	tb.see("grace@example.com")

@@ -37,12 +37,14 @@ func s3Files(t *testing.T) *filestore.Store {
 	return files
 }
 
-// consoleBuild is a console build as Vite writes it: index.html and a hashed script with
-// its gzip copy.
+// consoleBuild is a console build as Vite writes it: index.html, a hashed script with its
+// gzip copy, and the icons copied from public/.
 var consoleBuild = fstest.MapFS{
 	"index.html":             {Data: []byte(`<!doctype html><meta property="csp-nonce" nonce="CSP_NONCE"><script type="module" src="/assets/index-abc.js" nonce="CSP_NONCE"></script>`)},
 	"assets/index-abc.js":    {Data: []byte(`console.log("console")`)},
 	"assets/index-abc.js.gz": {Data: []byte("gzipped bytes")},
+	"favicon.svg":            {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)},
+	"favicon.ico":            {Data: []byte("\x00\x00\x01\x00")},
 }
 
 func consoleGet(t *testing.T, e *env, path string, header map[string]string) *httptest.ResponseRecorder {
@@ -138,6 +140,15 @@ func TestTheConsoleIsServedToBrowsersAndTheAPIStaysJSON(t *testing.T) {
 		plain := consoleGet(t, e, "/assets/index-abc.js", nil)
 		if plain.Body.String() != `console.log("console")` || plain.Header().Get("Content-Encoding") != "" {
 			t.Errorf("identity: %q encoding %q", plain.Body, plain.Header().Get("Content-Encoding"))
+		}
+	})
+
+	t.Run("the icon answers at /favicon.svg, which pages link, and at /favicon.ico", func(t *testing.T) {
+		for name, kind := range map[string]string{"/favicon.svg": "image/svg+xml", "/favicon.ico": "image/vnd.microsoft.icon"} {
+			rec := consoleGet(t, e, name, map[string]string{"Accept": "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"})
+			if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != kind || rec.Header().Get("Cache-Control") != "public, max-age=86400" {
+				t.Errorf("GET %s: %d %q %q", name, rec.Code, rec.Header().Get("Content-Type"), rec.Header().Get("Cache-Control"))
+			}
 		}
 	})
 

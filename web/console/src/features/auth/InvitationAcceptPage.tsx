@@ -18,7 +18,7 @@ export function InvitationAcceptPage() {
   const token = params.get("token") ?? "";
   const me = useMe();
   const invitation = useQuery({
-    queryKey: ["invitations", "lookup", token],
+    queryKey: lookupKey(token),
     queryFn: () => data(api.POST("/api/v1/invitations/lookup", { body: { token } })),
     enabled: token !== "",
     retry: false,
@@ -73,6 +73,8 @@ export function InvitationAcceptPage() {
   );
 }
 
+const lookupKey = (token: string) => ["invitations", "lookup", token];
+
 /** AcceptInvitation accepts once, on arrival, and enters the company. */
 function AcceptInvitation({ token }: { token: string }) {
   const { t } = useTranslation("auth");
@@ -81,8 +83,11 @@ function AcceptInvitation({ token }: { token: string }) {
   const accept = useMutation({
     mutationFn: () => data(api.POST("/api/v1/invitations/accept", { body: { token } })),
     onSuccess: async () => {
-      // The active company changed: every cached page of the old one is stale.
-      await queryClient.invalidateQueries();
+      // The active company changed: every cached page of the old one is stale. All but the
+      // invitation's lookup, which this page still shows: accepting used its token up, so
+      // a refetch would only be refused (400).
+      const lookup = lookupKey(token);
+      await queryClient.invalidateQueries({ predicate: (q) => !lookup.every((part, i) => q.queryKey[i] === part) });
       void navigate("/workflows", { replace: true });
     },
   });
