@@ -72,7 +72,8 @@ type LoopTally struct {
 
 // loop starts a loop.for_each: its list is evaluated here, then the loop child runs it.
 func (r *interpreter) loop(a automation.Action, selector workflow.Selector) {
-	items, f := loopItems(a.Config, r.scope())
+	scope := r.scope()
+	items, f := loopItems(a.Config, scope)
 	if f != nil {
 		r.fail(a, automation.ActionFailed, f)
 		return
@@ -88,7 +89,7 @@ func (r *interpreter) loop(a automation.Action, selector workflow.Selector) {
 		Body: body, Entries: entries, Items: items,
 		Concurrency: min(max(ToInt(a.Config["concurrency"]), 1), automation.MaxLoopConcurrency),
 		StopOnError: a.Config["on_item_error"] != "continue",
-		Namespaces:  maps.Clone(r.in.Namespaces), Steps: r.scope()["steps"].(map[string]any), Policies: r.in.Policies,
+		Namespaces:  maps.Clone(r.in.Namespaces), Steps: scope["steps"].(map[string]any), Policies: r.in.Policies,
 	}
 	delete(in.Namespaces, "item")
 	delete(in.Namespaces, "loop")
