@@ -4,7 +4,7 @@ import { api, data } from "../../api/client";
 import type { RunStatus, RunView } from "./types";
 
 export const runStatuses: RunStatus[] = ["pending", "running", "waiting", "succeeded", "failed", "cancelled"];
-export const triggerTypes: RunView["trigger_type"][] = ["manual", "test", "replay", "webhook", "schedule", "relay", "call", "payment", "task"];
+export const triggerTypes: RunView["trigger_type"][] = ["manual", "test", "replay", "webhook", "schedule", "relay", "call", "payment", "task", "run_event"];
 
 /** RunFilters are the list's filters as the address spells them. */
 export type RunFilters = { status?: RunStatus; trigger?: RunView["trigger_type"]; version?: string; from?: string; to?: string };

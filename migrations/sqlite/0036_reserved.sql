@@ -1,0 +1,2 @@
+-- Reserved for approval.wait (another branch); this placeholder keeps the list contiguous and is
+-- removed when that branch lands.
