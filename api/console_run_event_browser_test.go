@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"net/http"
 	"slices"
 	"testing"
 
@@ -12,8 +11,7 @@ import (
 // draftConfig is the config of one action of the workflow's saved draft.
 func (s *consoleSite) draftConfig(u user, workflowID, actionKey string) map[string]any {
 	s.t.Helper()
-	draft, _ := s.do(req{method: "GET", path: "/api/v1/workflows/" + workflowID, token: u.token}).
-		expect(s.t, http.StatusOK).json["draft"].(map[string]any)
+	draft := s.savedDraft(u, workflowID)
 	for _, a := range draft["actions"].([]any) {
 		if a := a.(map[string]any); a["action_key"] == actionKey {
 			config, _ := a["config"].(map[string]any)
