@@ -23,8 +23,8 @@ func (s *consoleSite) draftConfig(u user, workflowID, actionKey string) map[stri
 }
 
 // TestConsoleRunEventTrigger: with the keyboard alone an author adds "Run failed or
-// cancelled" from the palette, ticks the cancelled runs too, names the workflow to watch,
-// and adds an HTTP request after it, whose URL offers the failed run's variables under
+// cancelled" from the palette, ticks the cancelled runs too, picks the workflow to watch
+// among the project's by name, and adds an HTTP request after it, whose URL offers the failed run's variables under
 // run_event; the saved draft holds the trigger's config. Naming the watcher itself is a
 // problem shown on that workflow's field.
 func TestConsoleRunEventTrigger(t *testing.T) {
@@ -45,7 +45,9 @@ func TestConsoleRunEventTrigger(t *testing.T) {
 	tb.press(" ")
 	tb.tabTo("Add workflow", false)
 	tb.press(kb.Enter)
-	tb.fill("Workflow 1", orders)
+	tb.tabTo("Workflow 1", false)
+	tb.press(kb.ArrowDown) // the project's workflows by name, after "choose a workflow"
+	tb.shows("Workflow 1", "Orders")
 
 	tb.tabTo("Search actions", true)
 	tb.press("http")
@@ -75,7 +77,7 @@ func TestConsoleRunEventTrigger(t *testing.T) {
 	}
 
 	tb.clickNode("run_event_trigger")
-	tb.fill("Workflow 1", id)
+	tb.choose("Workflow 1", "Watch the orders")
 	tb.fieldShows("Workflow 1", "a workflow does not watch its own runs")
 	tb.accessible("the editor with a run.event_trigger's settings")
 }
