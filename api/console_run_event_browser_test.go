@@ -54,6 +54,7 @@ func TestConsoleRunEventTrigger(t *testing.T) {
 	tb.tabTo("HTTP request", false)
 	tb.press(kb.Enter)
 	tb.see("Selected: HTTP request")
+	tb.shows("Integration", "— none —") // its optional credential, a picker as the workflows are
 	tb.tabTo("URL", false)
 	tb.press("{{run_event.")
 	tb.waitJS("the failed run's variables offered", `(() => {
