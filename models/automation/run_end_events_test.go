@@ -98,6 +98,17 @@ func TestTheEndOfAFailedOrCancelledRunIsQueuedForRunEventTriggers(t *testing.T) 
 		if left := queuedEnds(t, svc); len(left) != 0 {
 			t.Fatalf("dispatched events still queued: %+v", left)
 		}
+
+		// retry-action runs the failed run again; failing again, it ends again.
+		if err := svc.ReopenRun(ctx, failed, "fetch"); err != nil {
+			t.Fatal(err)
+		}
+		if err := svc.ApplyProgress(ctx, end); err != nil {
+			t.Fatal(err)
+		}
+		if again := queuedEnds(t, svc); len(again) != 1 || again[0].RunID != failed.ID || again[0].ID == byRun[failed.ID.String()].ID {
+			t.Fatalf("after the retry failed queued %+v, want a new end of the run", again)
+		}
 	})
 }
 
