@@ -173,6 +173,9 @@ type RunUpdate struct {
 	Error          string
 	StartedAt      *time.Time
 	FinishedAt     *time.Time
+	// FailedActionKey is the action whose failure fails the run, with its terminal update;
+	// it is not a column: the run's end event carries it (RunEndEvent).
+	FailedActionKey string
 }
 
 // ActionUpdate changes one action row; empty fields are left alone except Status. An
@@ -308,7 +311,7 @@ func (s *Service) RefuseRun(ctx context.Context, runID uuid.UUID, reason string)
 	now := s.now()
 	finished := false
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) (err error) {
-		if finished, err = recordFinish(tx, runID, RunFailed, reason, now); err != nil {
+		if finished, err = recordFinish(tx, runID, &RunUpdate{Status: RunFailed, TerminalReason: reason, Error: reason}, now); err != nil {
 			return err
 		}
 		return tx.Model(&Run{}).Where("id = ?", runID).Updates(map[string]any{
@@ -355,7 +358,7 @@ func (s *Service) ApplyProgress(ctx context.Context, p Progress) error {
 			}
 		}
 		if p.Run != nil {
-			if finished, err = recordFinish(tx, p.RunID, p.Run.Status, p.Run.TerminalReason, now); err != nil {
+			if finished, err = recordFinish(tx, p.RunID, p.Run, now); err != nil {
 				return err
 			}
 			update := tx.Model(&Run{}).Where("id = ?", p.RunID)

@@ -4,7 +4,7 @@ import { api, data } from "../../api/client";
 import type { RetryClass, RunStatus, RunView } from "./types";
 
 export const runStatuses: RunStatus[] = ["pending", "running", "waiting", "succeeded", "failed", "cancelled"];
-export const triggerTypes: RunView["trigger_type"][] = ["manual", "test", "replay", "webhook", "schedule", "relay", "call", "payment", "task"];
+export const triggerTypes: RunView["trigger_type"][] = ["manual", "test", "replay", "webhook", "schedule", "relay", "call", "payment", "task", "run_event"];
 
 export const retryClasses: RetryClass[] = ["validation", "auth", "permanent", "transient", "rate_limited", "timeout_unknown", "canceled", "unknown_outcome"];
 
