@@ -12,11 +12,13 @@ import (
 )
 
 type actionEffectView struct {
-	ActionKey     string                  `json:"action_key"`
-	Label         string                  `json:"label"`
-	ActionTypeKey string                  `json:"action_type_key"`
-	Idempotent    bool                    `json:"idempotent"`
-	Status        automation.ActionStatus `json:"status"`
+	ActionKey     string `json:"action_key"`
+	Label         string `json:"label"`
+	ActionTypeKey string `json:"action_type_key"`
+	Idempotent    bool   `json:"idempotent"`
+	// Status is nil for an action the run previewed does not have (a replay on a later
+	// version).
+	Status *automation.ActionStatus `json:"status"`
 }
 
 type runEffectsView struct {
@@ -28,7 +30,10 @@ func viewRunEffects(e engine.RunEffects) runEffectsView {
 	view := func(effects []engine.ActionEffect) []actionEffectView {
 		out := make([]actionEffectView, len(effects))
 		for i, a := range effects {
-			out[i] = actionEffectView(a)
+			out[i] = actionEffectView{ActionKey: a.ActionKey, Label: a.Label, ActionTypeKey: a.ActionTypeKey, Idempotent: a.Idempotent}
+			if a.Status != "" {
+				out[i].Status = &a.Status
+			}
 		}
 		return out
 	}
@@ -54,7 +59,7 @@ func (s *Server) runRetryPreview(c *gin.Context) {
 // runReplayPreview serves GET /api/v1/runs/{workflow_run_id}/replay-preview: what replay
 // would do.
 func (s *Server) runReplayPreview(c *gin.Context) {
-	effects, err := s.Runs.ReplayEffects(c, run(c))
+	effects, err := s.Runs.ReplayEffects(c, run(c), c.Query("version") == "latest")
 	if err != nil {
 		httpx.WriteError(c, err)
 		return

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"sync"
 	"testing"
 	"time"
@@ -53,7 +54,7 @@ func BenchmarkRunSearch(b *testing.B) {
 			for _, name := range []string{"order-id", "e-mail", "status", "two-words"} {
 				var latencies []time.Duration
 				for range searches {
-					r, _ := http.NewRequest("GET", srv.URL+"/api/v1/projects/"+projectID+"/runs?order=desc&limit=50&q="+queries[name], nil)
+					r, _ := http.NewRequest("GET", srv.URL+"/api/v1/projects/"+projectID+"/runs?order=desc&limit=50&q="+url.QueryEscape(queries[name]), nil)
 					r.Header.Set("Authorization", "Bearer "+u.token)
 					t0 := time.Now()
 					resp, err := http.DefaultClient.Do(r)
@@ -89,6 +90,7 @@ func seedSearchRuns(b *testing.B, e *env, workflowID uuid.UUID) {
 	cities := []string{"Moscow", "Kazan", "Tver", "Omsk", "Perm", "Sochi", "Tula", "Ufa", "Samara", "Vologda",
 		"Pskov", "Kursk", "Orel", "Tomsk", "Chita", "Kirov", "Penza", "Ryazan", "Yaroslavl", "Vladimir"}
 	statuses := []string{"paid", "new", "shipped", "refunded"}
+	now := time.Now()
 	var wg sync.WaitGroup
 	errs := make(chan error, 4)
 	for worker := range 4 {
@@ -99,8 +101,10 @@ func seedSearchRuns(b *testing.B, e *env, workflowID uuid.UUID) {
 					"city": cities[i%len(cities)], "status": statuses[i%len(statuses)], "total": float64(i % 1000),
 				}}
 				input, _ := json.Marshal(payload)
+				// Ended and handed over: the dispatcher leaves it alone.
 				r := &automation.Run{ID: models.NewID(), CompanyID: wf.CompanyID, ProjectID: wf.ProjectID, WorkflowID: wf.ID,
-					Status: automation.RunSucceeded, TriggerType: "webhook", Input: string(input), Namespaces: "{}", Graph: "{}"}
+					Status: automation.RunSucceeded, TriggerType: "webhook", Input: string(input), Namespaces: "{}", Graph: "{}",
+					DispatchedAt: &now, StartedAt: &now, FinishedAt: &now}
 				if err := e.server.Workflows.CreateRun(ctx, r, nil); err != nil {
 					errs <- err
 					return

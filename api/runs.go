@@ -15,6 +15,7 @@ import (
 
 	"agencyhub/activities"
 	"agencyhub/api/httpx"
+	"agencyhub/engine"
 	"agencyhub/models"
 	"agencyhub/models/automation"
 )
@@ -409,10 +410,22 @@ func (s *Server) runCancel(c *gin.Context) {
 	c.JSON(http.StatusAccepted, s.viewRun(r))
 }
 
+// replayRequest is runReplay's optional body: the input the replay starts with instead of
+// the recorded one, and which version it runs (original, the default, or latest).
+type replayRequest struct {
+	InputJSON map[string]any `json:"input_json"`
+	Version   string         `json:"version"`
+}
+
 // runReplay serves POST /api/v1/runs/{workflow_run_id}/replay: a new run of the same
-// version and input, linked to the original by replay_of_run_id.
+// version and input, or of those the body gives, linked to the original by replay_of_run_id.
 func (s *Server) runReplay(c *gin.Context) {
-	r, err := s.Runs.Replay(c, run(c), actor(c).UserID)
+	var req replayRequest
+	if err := httpx.Bind(c, &req); err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	r, err := s.Runs.Replay(c, run(c), actor(c).UserID, engine.ReplayChanges{Input: req.InputJSON, Latest: req.Version == "latest"})
 	if err != nil {
 		httpx.WriteError(c, err)
 		return

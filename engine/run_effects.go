@@ -18,7 +18,8 @@ type ActionEffect struct {
 	// is (an http.request by its method, a db.query by read_only): whether acting twice has
 	// the effect of acting once.
 	Idempotent bool
-	// Status is the action's status in the run previewed.
+	// Status is the action's status in the run previewed, "" when that run has no such
+	// action (a replay on a later version).
 	Status automation.ActionStatus
 }
 
@@ -146,17 +147,24 @@ func (s *Runs) itemRetryEffects(ctx context.Context, r *automation.Run, rows []a
 	}), nil
 }
 
-// ReplayEffects previews Replay: a new run of the same graph and input from the trigger
-// that started this one, where every action that trigger leads to may act again, whatever
-// it did in this run; the trigger itself only hands over the recorded input, and nothing is
-// reused. A run that names no trigger of its graph may act with every action that is no
-// trigger.
-func (s *Runs) ReplayEffects(ctx context.Context, r *automation.Run) (RunEffects, error) {
+// ReplayEffects previews Replay: a new run of the same graph, or of the current version's
+// when latest, from the trigger that started this one, where every action that trigger
+// leads to may act again, whatever it did in this run; the trigger itself only hands over
+// the input, and nothing is reused. A run that names no trigger of its graph may act with
+// every action that is no trigger. Errors: those of Replay's version.
+func (s *Runs) ReplayEffects(ctx context.Context, r *automation.Run, latest bool) (RunEffects, error) {
 	rows, err := s.Workflows.ActionRuns(ctx, r)
 	if err != nil {
 		return RunEffects{}, err
 	}
-	g := r.GraphJSON()
+	w, err := s.Workflows.WorkflowOf(ctx, r.CompanyID, r.WorkflowID)
+	if err != nil {
+		return RunEffects{}, err
+	}
+	_, g, err := s.replayed(ctx, w, r, latest)
+	if err != nil {
+		return RunEffects{}, err
+	}
 	status := map[string]automation.ActionStatus{}
 	for _, row := range rows {
 		status[row.ActionKey] = row.Status

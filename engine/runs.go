@@ -123,9 +123,20 @@ func (s *Runs) StartTest(ctx context.Context, w *automation.Workflow, userID uui
 		TriggerType: TriggerTest, TriggerKey: trigger, Payload: input, StartedBy: &userID})
 }
 
-// Replay starts a new run of the same version (or draft graph) and input, linked to the
-// original. Errors: conflict (the workflow is archived), unavailable.
-func (s *Runs) Replay(ctx context.Context, r *automation.Run, userID uuid.UUID) (*automation.Run, error) {
+// ReplayChanges are what a replay changes of the run it replays: Input replaces its
+// recorded trigger input (nil keeps it), and Latest runs the workflow's current version
+// instead of the run's own.
+type ReplayChanges struct {
+	Input  map[string]any
+	Latest bool
+}
+
+// Replay starts a new run of r's version (or draft graph), or of the current version when
+// asked, from the trigger that started r, with its recorded input or the one given, which
+// must then satisfy the trigger's input_schema_json. Errors: invalid (input_json's fields
+// that fail the schema; version latest of a workflow never published), conflict (archived;
+// the latest version has no such trigger), unavailable.
+func (s *Runs) Replay(ctx context.Context, r *automation.Run, userID uuid.UUID, changes ReplayChanges) (*automation.Run, error) {
 	w, err := s.Workflows.WorkflowOf(ctx, r.CompanyID, r.WorkflowID)
 	if err != nil {
 		return nil, err
@@ -136,14 +147,43 @@ func (s *Runs) Replay(ctx context.Context, r *automation.Run, userID uuid.UUID) 
 	start := Start{CompanyID: r.CompanyID, ProjectID: r.ProjectID, WorkflowID: r.WorkflowID, Graph: r.GraphJSON(),
 		TriggerType: TriggerReplay, TriggerKey: r.TriggerActionKey, Payload: r.InputJSON(), Namespaces: r.NamespacesJSON(),
 		ReplayOf: &r.ID, StartedBy: &userID}
-	if r.WorkflowVersionID != nil {
-		v, err := s.Workflows.Version(ctx, r.WorkflowID, *r.WorkflowVersionID)
-		if err != nil {
-			return nil, err
+	if start.Version, start.Graph, err = s.replayed(ctx, w, r, changes.Latest); err != nil {
+		return nil, err
+	}
+	if changes.Input != nil {
+		if trigger, ok := start.Graph.Action(r.TriggerActionKey); ok {
+			if err := automation.CheckTriggerInput(trigger.Config, changes.Input, "input_json"); err != nil {
+				return nil, err
+			}
 		}
-		start.Version = v
+		start.Payload = changes.Input
 	}
 	return s.Start(ctx, start)
+}
+
+// replayed is the version and graph a replay of r runs: r's own (the graph it recorded), or
+// the workflow's current version when latest. Errors: invalid (latest, never published),
+// conflict (the latest version lacks r's trigger).
+func (s *Runs) replayed(ctx context.Context, w *automation.Workflow, r *automation.Run, latest bool) (*automation.Version, automation.Graph, error) {
+	if !latest {
+		if r.WorkflowVersionID == nil {
+			return nil, r.GraphJSON(), nil // a test run of the draft
+		}
+		v, err := s.Workflows.Version(ctx, r.WorkflowID, *r.WorkflowVersionID)
+		return v, r.GraphJSON(), err
+	}
+	if w.CurrentVersionID == nil {
+		return nil, automation.Graph{}, models.Invalid("workflow_not_published", "version")
+	}
+	v, err := s.Workflows.Version(ctx, r.WorkflowID, *w.CurrentVersionID)
+	if err != nil {
+		return nil, automation.Graph{}, err
+	}
+	g := v.Graph()
+	if _, ok := g.Action(r.TriggerActionKey); !ok {
+		return nil, automation.Graph{}, models.Conflict("replay_trigger_missing", "version")
+	}
+	return v, g, nil
 }
 
 func (s *Runs) firstTrigger(g automation.Graph) string {

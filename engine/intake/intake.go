@@ -73,14 +73,8 @@ func (in *Intake) StartManual(ctx context.Context, w *automation.Workflow, userI
 	if len(triggers) == 0 {
 		return nil, models.Invalid("no_manual_trigger", "workflow_id")
 	}
-	if doc, ok := triggers[0].Config["input_schema_json"].(map[string]any); ok {
-		// The catalog holds input_schema_json to the meta-schema; one that still does not
-		// compile (a $ref outside itself) checks nothing.
-		if schema, err := schemas.CompileJSONSchema(doc); err == nil {
-			if fields := schemas.InvalidFields(schema, input, "input"); len(fields) > 0 {
-				return nil, models.Invalid("invalid_run_input", fields...)
-			}
-		}
+	if err := automation.CheckTriggerInput(triggers[0].Config, input, "input"); err != nil {
+		return nil, err
 	}
 	return in.fire(ctx, triggers[0], engine.TriggerManual, engine.Start{Payload: input, StartedBy: &userID})
 }

@@ -13,6 +13,7 @@ import (
 
 	"agencyhub/models"
 	"agencyhub/models/company"
+	"agencyhub/schemas"
 )
 
 // RunStatus is a run's state (the specification's WebhookRunReceipt.status).
@@ -699,4 +700,24 @@ func (s *Service) Events(ctx context.Context, runID uuid.UUID, after, limit int)
 		return nil, models.Internal("list run events: %w", err)
 	}
 	return rows, nil
+}
+
+// CheckTriggerInput holds a run's input to its trigger's input_schema_json, when the
+// trigger's config has one; field names the input in the Problem (input, input_json).
+// Errors: invalid (the input's fields that fail the schema).
+func CheckTriggerInput(config, input map[string]any, field string) error {
+	doc, ok := config["input_schema_json"].(map[string]any)
+	if !ok {
+		return nil
+	}
+	// The catalog holds input_schema_json to the meta-schema; one that still does not
+	// compile (a $ref outside itself) checks nothing.
+	schema, err := schemas.CompileJSONSchema(doc)
+	if err != nil {
+		return nil
+	}
+	if fields := schemas.InvalidFields(schema, input, field); len(fields) > 0 {
+		return models.Invalid("invalid_run_input", fields...)
+	}
+	return nil
 }

@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ProblemAlert } from "../../components/ProblemAlert";
-import { useSideEffects } from "./run";
+import { useSideEffects, type ReplayVersion } from "./run";
 import { SideEffects } from "./SideEffects";
 import "./texts";
 
-/** Effects names the retry (of actionKey) or replay (without) whose preview a dialog shows. */
-export type Effects = { runId: string; actionKey?: string };
+/** Effects names the retry (of actionKey) or replay (without, on version) whose preview a
+ * dialog shows. */
+export type Effects = { runId: string; actionKey?: string; version?: ReplayVersion };
 
 type ConfirmDialogProps = {
   title: string;

@@ -1,7 +1,9 @@
+import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
+import { TextAreaField } from "../../components/TextAreaField";
 import { ConfirmedButton } from "./ConfirmDialog";
-import { useCancelRun, useReplayRun, useRetryAction } from "./run";
+import { useCancelRun, useReplayRun, useRetryAction, type ReplayChanges, type ReplayVersion } from "./run";
 import { futileRetry, retryAfterFix } from "./retry";
 import type { ActionRun, RunView } from "./types";
 import "./texts";
@@ -18,31 +20,87 @@ export function CancelRun({ run }: { run: RunView }) {
   );
 }
 
-/** ReplayRun starts a new run of the same version and input, after showing what will act
- * again, and opens the new run. */
+/** ReplayRun starts a new run of the same version and input, or of the latest version or
+ * an edited input, after showing what will act again, and opens the new run. */
 export function ReplayRun({ run }: { run: RunView }) {
   const { t } = useTranslation("runs");
   const replay = useReplayRun(run.workflow_run_id);
   const navigate = useNavigate();
+  const [version, setVersion] = useState<ReplayVersion>("original");
+  const [editing, setEditing] = useState(false);
+  const [input, setInput] = useState(() => JSON.stringify(run.input_json ?? {}, null, 2));
+  const [unreadable, setUnreadable] = useState(false);
+  const id = useId();
   return (
     <ConfirmedButton
       label={t("replay")}
       title={t("previewReplayTitle")}
       confirm={t("confirmReplay")}
       step={replay}
-      effects={{ runId: run.workflow_run_id }}
-      onConfirm={(done) =>
-        replay.mutate(undefined, {
+      effects={{ runId: run.workflow_run_id, version }}
+      onConfirm={(done) => {
+        const changes: ReplayChanges = { version };
+        if (editing) {
+          const edited = readObject(input);
+          setUnreadable(!edited);
+          if (!edited) return;
+          changes.input_json = edited;
+        }
+        replay.mutate(changes, {
           onSuccess: (next) => {
             done();
             void navigate(`/runs/${next.workflow_run_id}`);
           },
-        })
-      }
+        });
+      }}
     >
       <p>{t("previewReplayIntro")}</p>
+      <fieldset className="replay-version">
+        <legend>{t("replayVersion")}</legend>
+        {(["original", "latest"] as const).map((v) => (
+          <label key={v}>
+            <input type="radio" name={`${id}-version`} value={v} checked={version === v} onChange={() => setVersion(v)} /> {t(`replayVersion_${v}`)}
+          </label>
+        ))}
+      </fieldset>
+      <label className="inline">
+        <input type="checkbox" checked={editing} onChange={(e) => setEditing(e.target.checked)} /> {t("replayEditInput")}
+      </label>
+      {editing && (
+        <>
+          <TextAreaField
+            label={t("replayInput")}
+            name="input_json"
+            rows={8}
+            spellCheck={false}
+            className="replay-input"
+            value={input}
+            error={replay.error}
+            aria-invalid={unreadable || undefined}
+            onChange={(e) => {
+              setInput(e.target.value);
+              setUnreadable(false);
+            }}
+          />
+          {unreadable && (
+            <p className="field-error" role="alert">
+              {t("replayInputUnreadable")}
+            </p>
+          )}
+        </>
+      )}
     </ConfirmedButton>
   );
+}
+
+/** readObject is text as a JSON object, or undefined when it is not one. */
+function readObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** RetryAction re-executes a failed or dead-lettered action of a failed run, after showing

@@ -43,8 +43,14 @@ function EffectList({ effects, flag = false }: { effects: ActionEffect[]; flag?:
       {effects.map((a) => (
         <li key={a.action_key}>
           <strong>{a.label || a.action_key}</strong> <code>{a.action_type_key}</code>{" "}
-          <span className="muted">({t("inThisRun")}</span> <StatusWord status={a.status} />
-          <span className="muted">)</span>
+          {a.status ? (
+            <>
+              <span className="muted">({t("inThisRun")}</span> <StatusWord status={a.status} />
+              <span className="muted">)</span>
+            </>
+          ) : (
+            <span className="muted">({t("notInThisRun")})</span>
+          )}
           {flag && (a.idempotent ? <span className="muted"> · {t("idempotent")}</span> : <span className="not-idempotent"> · ⚠ {t("notIdempotent")}</span>)}
         </li>
       ))}

@@ -69,18 +69,25 @@ export function useVersion(versionId: string | null | undefined) {
 /** useSideEffects is the server's preview of a retry of actionKey, or of a replay without
  * one: which actions act again, which results are reused. Never computed here: the server
  * knows the graph and the catalog's idempotence. No effects reads nothing. */
-export function useSideEffects(effects: { runId: string; actionKey?: string } | undefined) {
-  const { runId = "", actionKey } = effects ?? {};
+export function useSideEffects(effects: { runId: string; actionKey?: string; version?: ReplayVersion } | undefined) {
+  const { runId = "", actionKey, version = "original" } = effects ?? {};
   return useQuery({
-    queryKey: [...runKey(runId), "effects", actionKey ?? ""],
+    queryKey: [...runKey(runId), "effects", actionKey ?? "", version],
     enabled: !!effects,
     staleTime: 0,
     queryFn: () =>
       actionKey
         ? data(api.GET("/api/v1/runs/{workflow_run_id}/retry-preview", { params: { path: { workflow_run_id: runId }, query: { action_key: actionKey } } }))
-        : data(api.GET("/api/v1/runs/{workflow_run_id}/replay-preview", path(runId))),
+        : data(api.GET("/api/v1/runs/{workflow_run_id}/replay-preview", { params: { path: { workflow_run_id: runId }, query: { version } } })),
   });
 }
+
+/** ReplayVersion is which version a replay runs: the run's own, or the workflow's current. */
+export type ReplayVersion = "original" | "latest";
+
+/** ReplayChanges are what a replay changes: its input (the recorded one when absent) and
+ * its version. */
+export type ReplayChanges = { input_json?: Record<string, unknown>; version: ReplayVersion };
 
 // A run that starts again (a retry) is followed from its answer on: the inspector's stream
 // opens again as the cached run stops being terminal.
@@ -107,11 +114,12 @@ export function useRetryAction(runId: string) {
   });
 }
 
-/** useReplayRun starts a new run of the same version and input; its answer is the new run. */
+/** useReplayRun starts a new run of the same version and input, or of those the changes
+ * say; its answer is the new run. */
 export function useReplayRun(runId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => data(api.POST("/api/v1/runs/{workflow_run_id}/replay", path(runId))),
+    mutationFn: (changes: ReplayChanges) => data(api.POST("/api/v1/runs/{workflow_run_id}/replay", { ...path(runId), body: changes })),
     onSuccess: (run) => {
       queryClient.setQueryData(runKey(run.workflow_run_id), run);
       void queryClient.invalidateQueries({ queryKey: ["run-lists"] });
