@@ -163,7 +163,7 @@ func (l ApprovalLinks) Valid(id uuid.UUID, token string) bool {
 func (l ApprovalLinks) Resolve(runID uuid.UUID, v any) (any, map[string]string) {
 	put := map[string]string{}
 	prefix := approvalLinkPrefix + runID.String() + "/"
-	out := mapStrings(v, func(s string) string {
+	out := mapStrings(v, func(s string) any {
 		if !strings.Contains(s, prefix) {
 			return s
 		}
@@ -197,7 +197,7 @@ func (l ApprovalLinks) Resolve(runID uuid.UUID, v any) (any, map[string]string) 
 // Unresolve puts the markers back for the links Resolve put in, in what an action answered
 // (a message echoed back), so that no link reaches Temporal's history that way either.
 func Unresolve(v any, put map[string]string) any {
-	if len(put) == 0 {
+	if m, ok := v.(map[string]any); len(put) == 0 || v == nil || ok && m == nil {
 		return v
 	}
 	pairs := make([]string, 0, 2*len(put))
@@ -205,18 +205,16 @@ func Unresolve(v any, put map[string]string) any {
 		pairs = append(pairs, url, marker)
 	}
 	r := strings.NewReplacer(pairs...)
-	return mapStrings(v, r.Replace)
+	return mapStrings(v, func(s string) any { return r.Replace(s) })
 }
 
-// mapStrings applies fn to every string inside v, copying the maps and lists it changes.
-func mapStrings(v any, fn func(string) string) any {
+// mapStrings answers v with every string inside it replaced by what fn makes of it, copying
+// the maps and lists on the way (Render, Resolve and Unresolve walk configs with it).
+func mapStrings(v any, fn func(string) any) any {
 	switch x := v.(type) {
 	case string:
 		return fn(x)
 	case map[string]any:
-		if x == nil {
-			return x
-		}
 		out := make(map[string]any, len(x))
 		for k, e := range x {
 			out[k] = mapStrings(e, fn)

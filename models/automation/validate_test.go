@@ -169,7 +169,7 @@ func TestValidate(t *testing.T) {
 			Graph{Actions: []Action{act("start", TypeManual, nil),
 				act("ask", "http.request", map[string]any{"url": "https://example.com/?link={{ steps.approve.decide_url }}&d={{ steps.approve.decision }}"}),
 				act("approve", TypeApproval, map[string]any{"title": "Refund", "approver_role": "boss", "timeout_seconds": 0}),
-				act("later", TypeApproval, map[string]any{"title": "Again", "form_schema_json": map[string]any{"type": "thing"}}),
+				act("later", TypeApproval, map[string]any{"title": "Again", "form_schema_json": map[string]any{"$ref": "https://example.com/form.json"}}),
 				act("lines", TypeLoop, map[string]any{"items": "start.lines"}), act("each", TypeApproval, map[string]any{"title": "Line"}),
 				act("done", TypeStop, nil)},
 				Connections: []Connection{edge("start", "ask", ""), edge("ask", "approve", ""), edge("approve", "later", BranchApproved),
