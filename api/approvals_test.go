@@ -1,13 +1,17 @@
 package api_test
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"agencyhub/migrations/dbtest"
+	"agencyhub/models/automation"
 )
 
 // approvalDraft sends the decide link to the approver first, then waits for the decision
@@ -147,6 +151,24 @@ func TestAnApprovalIsDecidedOnceByAnApproverOrItsLink(t *testing.T) {
 			s.finish(runID, "succeeded")
 			if posted := s.target.bodiesOf("/rejected"); !slices.Equal(posted, []string{"link|no"}) {
 				t.Errorf("the rejected branch posted %q", posted)
+			}
+		})
+
+		t.Run("a decision whose signal did not get through reaches the run all the same", func(t *testing.T) {
+			s := j.sub(t)
+			runID := s.runManual(id, map[string]any{"amount": 3.0, "order": "A-5"}).str("workflow_run_id")
+			s.waitStatus(runID, "waiting")
+			approvals, err := e.server.Workflows.RunApprovals(context.Background(), uuid.MustParse(runID))
+			if err != nil || len(approvals) != 1 {
+				t.Fatalf("approvals %v, %v", approvals, err)
+			}
+			// Recorded as the API records it, the server then gone before it signalled the run.
+			if _, err := e.server.Workflows.Decide(context.Background(), &approvals[0], automation.Decision{Decision: "approved", Comment: "later", By: boss.email}); err != nil {
+				t.Fatal(err)
+			}
+			s.finish(runID, "succeeded")
+			if posted := s.target.bodiesOf("/approved"); !slices.Contains(posted, boss.email+"|later|") {
+				t.Errorf("the approved branch posted %q", posted)
 			}
 		})
 

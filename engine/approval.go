@@ -69,15 +69,20 @@ func withApprovalLinks(links automation.ApprovalLinks, fn activities.Func) activ
 	}
 }
 
-// DeliverDecision hands a recorded decision to the run waiting for it. A run that has
-// ended (cancelled meanwhile) no longer takes it. Should the signal not get through (the
-// engine is down), the decision stays recorded and the run takes it when its wait times
-// out: the timeout's activity answers the decision that was recorded first.
+// DeliverDecision hands a recorded decision to the run waiting for it and records that it
+// did. A run that has ended (cancelled meanwhile) no longer takes it. Should the signal not
+// get through (the engine is down, or the server stopped in between), the decision stays
+// undelivered, and the dispatcher hands it over (intake.Dispatcher); at the latest the run
+// takes it when its wait times out, for the timeout's activity answers the decision that
+// was recorded first. A decision signalled twice is taken once: the first ends the wait.
 func (s *Runs) DeliverDecision(ctx context.Context, a *automation.Approval) error {
 	err := s.Client.SignalWorkflow(ctx, a.RunID.String(), "", ApprovalSignal(a.ActionKey), a.Output())
 	var ended *serviceerror.NotFound
 	if err != nil && !errors.As(err, &ended) {
+		if s.OnQueued != nil {
+			s.OnQueued()
+		}
 		return err
 	}
-	return nil
+	return s.Workflows.DecisionDelivered(ctx, a.ID)
 }

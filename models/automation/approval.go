@@ -67,7 +67,9 @@ type Approval struct {
 	ExpiresAt  time.Time
 	DecidedAt  *time.Time
 	LinkUsedAt *time.Time
-	CreatedAt  time.Time
+	// DeliveredAt is when the run was handed the decision; nil before (Undelivered).
+	DeliveredAt *time.Time
+	CreatedAt   time.Time
 }
 
 func (Approval) TableName() string { return "workflow_approvals" }
@@ -455,4 +457,27 @@ func (s *Service) ExpireApproval(ctx context.Context, id uuid.UUID) (*Approval, 
 		return nil, models.Internal("record approval timeout: %w", err)
 	}
 	return s.approval(ctx, id)
+}
+
+// maxUndelivered bounds one read of the decisions not handed to their runs yet.
+const maxUndelivered = 64
+
+// UndeliveredDecisions lists decisions recorded but not yet handed to their runs (the
+// signal failed, or the server stopped in between), oldest first. Errors: internal.
+func (s *Service) UndeliveredDecisions(ctx context.Context) ([]Approval, error) {
+	var out []Approval
+	err := s.DB.WithContext(ctx).Where("decided_at IS NOT NULL AND delivered_at IS NULL").
+		Order("decided_at, id").Limit(maxUndelivered).Find(&out).Error
+	if err != nil {
+		return nil, models.Internal("read undelivered decisions: %w", err)
+	}
+	return out, nil
+}
+
+// DecisionDelivered records that an approval's run has its decision. Errors: internal.
+func (s *Service) DecisionDelivered(ctx context.Context, id uuid.UUID) error {
+	if err := s.DB.WithContext(ctx).Model(&Approval{}).Where("id = ?", id).Update("delivered_at", s.now()).Error; err != nil {
+		return models.Internal("record decision delivered: %w", err)
+	}
+	return nil
 }
