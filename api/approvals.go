@@ -40,14 +40,16 @@ type approvalView struct {
 	CreatedAt      time.Time      `json:"created_at"`
 }
 
-func (s *Server) viewApproval(a automation.Approval, role company.Role) approvalView {
+// viewApproval is an approval as a member of role sees it; runEnded says its run is over,
+// when a pending approval takes no decision any more.
+func (s *Server) viewApproval(a automation.Approval, role company.Role, runEnded bool) approvalView {
 	v := approvalView{
 		ApprovalID: a.ID, CompanyID: a.CompanyID, ProjectID: a.ProjectID, WorkflowID: a.WorkflowID, WorkflowRunID: a.RunID,
 		ActionKey: a.ActionKey, Status: a.Status, Title: a.Title, Message: a.Message, ApproverRole: a.ApproverRole,
 		FormSchemaJSON: a.FormSchemaJSON(), DecidedBy: a.DecidedBy, Comment: a.Comment, DataJSON: a.DataJSON(),
 		ExpiresAt: a.ExpiresAt, DecidedAt: a.DecidedAt, CreatedAt: a.CreatedAt,
 	}
-	v.CanDecide = a.Status == automation.ApprovalPending && s.Now().Before(a.ExpiresAt) && automation.RoleAtLeast(role, a.ApproverRole)
+	v.CanDecide = a.Status == automation.ApprovalPending && !runEnded && s.Now().Before(a.ExpiresAt) && automation.RoleAtLeast(role, a.ApproverRole)
 	if v.CanDecide {
 		url := s.Workflows.ApprovalLinks.URL(a.ID)
 		v.DecideURL = &url
@@ -86,8 +88,8 @@ func (s *Server) runApprovals(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	role := access(c).Role
-	renderList(c, rows, "", func(a automation.Approval) approvalView { return s.viewApproval(a, role) })
+	role, ended := access(c).Role, run(c).Terminal()
+	renderList(c, rows, "", func(a automation.Approval) approvalView { return s.viewApproval(a, role, ended) })
 }
 
 // approvalsWaiting serves GET /api/v1/approvals (extension): what waits for the caller's
@@ -98,8 +100,8 @@ func (s *Server) approvalsWaiting(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	// Every row is one the caller may decide: the list is filtered by their role.
-	renderList(c, rows, "", func(a automation.Approval) approvalView { return s.viewApproval(a, company.RoleOwner) })
+	// Every row is one the caller may decide, of a run still waiting: the list is filtered so.
+	renderList(c, rows, "", func(a automation.Approval) approvalView { return s.viewApproval(a, company.RoleOwner, false) })
 }
 
 // approvalDecide serves POST /api/v1/approvals/{approval_id}/decision (extension): a member
@@ -136,7 +138,7 @@ func (s *Server) approvalDecide(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, s.viewApproval(*decided, acc.Role))
+	c.JSON(http.StatusOK, s.viewApproval(*decided, acc.Role, false))
 }
 
 // decide records a decision and hands it to the waiting run.

@@ -172,7 +172,7 @@ func TestAnApprovalIsDecidedOnceByAnApproverOrItsLink(t *testing.T) {
 			}
 		})
 
-		t.Run("past its time the link is not found and a decision is refused", func(t *testing.T) {
+		t.Run("past its time, or its run cancelled, the link is not found and a decision is refused", func(t *testing.T) {
 			s := j.sub(t)
 			minute := s.create("Refunds within a minute", approvalDraft(j.target.URL, 60))
 			s.publish(minute, 1)
@@ -183,8 +183,18 @@ func TestAnApprovalIsDecidedOnceByAnApproverOrItsLink(t *testing.T) {
 			e.advance(2 * time.Minute)
 			s.do(req{method: "GET", path: path}).expect(t, http.StatusNotFound)
 			decide(s, boss, a["approval_id"].(string), map[string]any{"decision": "approved"}).expect(t, http.StatusConflict)
-			s.do(req{method: "POST", path: "/api/v1/runs/" + runID + "/cancel", token: owner.token}).expect(t, http.StatusAccepted)
 			e.advance(-2 * time.Minute)
+			// Within its time again, but its run cancelled: nothing decides it any more.
+			s.do(req{method: "POST", path: "/api/v1/runs/" + runID + "/cancel", token: owner.token}).expect(t, http.StatusAccepted)
+			s.finish(runID, "cancelled")
+			if after := s.approvalOf(boss, runID); after["can_decide"] != false || after["decide_url"] != nil {
+				t.Errorf("the approval of a cancelled run reads %v", after)
+			}
+			s.do(req{method: "GET", path: path}).expect(t, http.StatusNotFound)
+			decide(s, boss, a["approval_id"].(string), map[string]any{"decision": "approved"}).expect(t, http.StatusConflict)
+			if waiting := s.do(req{method: "GET", path: "/api/v1/approvals", token: boss.token}).expect(t, http.StatusOK).items(); len(waiting) != 0 {
+				t.Errorf("a cancelled run's approval still waits for the admin: %v", waiting)
+			}
 		})
 
 		t.Run("a wait nobody answers times out", func(t *testing.T) {

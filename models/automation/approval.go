@@ -318,7 +318,8 @@ func (s *Service) ApprovalAccess(ctx context.Context, userID, id uuid.UUID) (*Ap
 }
 
 // ApprovalByLink reads the approval a decide link names, while it is open or decided: a
-// token that does not sign the id, or an approval whose time is up, is not found.
+// token that does not sign the id, or an approval whose time is up or whose run ended while
+// it waited, is not found.
 // Errors: not_found.
 func (s *Service) ApprovalByLink(ctx context.Context, id uuid.UUID, token string) (*Approval, error) {
 	if !s.ApprovalLinks.Valid(id, token) {
@@ -331,6 +332,15 @@ func (s *Service) ApprovalByLink(ctx context.Context, id uuid.UUID, token string
 	if a.Status == ApprovalTimedOut || a.Status == ApprovalPending && !s.now().Before(a.ExpiresAt) {
 		return nil, models.NotFound("approval_not_found")
 	}
+	if a.Status == ApprovalPending {
+		var open int64
+		if err := s.DB.WithContext(ctx).Model(&Approval{}).Where("id = ?", a.ID).Where(openRun, openStatuses).Count(&open).Error; err != nil {
+			return nil, models.Internal("read approval's run: %w", err)
+		}
+		if open == 0 {
+			return nil, models.NotFound("approval_not_found") // its run ended while it waited
+		}
+	}
 	return a, nil
 }
 
@@ -342,6 +352,13 @@ func (s *Service) RunApprovals(ctx context.Context, runID uuid.UUID) ([]Approval
 	}
 	return out, nil
 }
+
+// openRun narrows approvals to those of runs that have not ended: a run cancelled while its
+// approval waited takes no decision any more.
+const openRun = "EXISTS (SELECT 1 FROM workflow_runs WHERE workflow_runs.id = workflow_approvals.run_id AND workflow_runs.status IN ?)"
+
+// openStatuses are the statuses of a run that has not ended.
+var openStatuses = []RunStatus{RunPending, RunRunning, RunWaiting}
 
 // maxWaitingApprovals bounds the list of what waits for one person.
 const maxWaitingApprovals = 200
@@ -356,7 +373,7 @@ func (s *Service) ApprovalsWaitingFor(ctx context.Context, userID uuid.UUID) ([]
 	err := s.DB.WithContext(ctx).Table("workflow_approvals").
 		Select("workflow_approvals.*, company_members.role AS member_role").
 		Joins("JOIN company_members ON company_members.company_id = workflow_approvals.company_id AND company_members.user_id = ?", userID).
-		Where("workflow_approvals.status = ? AND workflow_approvals.expires_at > ?", ApprovalPending, s.now()).
+		Where("workflow_approvals.status = ? AND workflow_approvals.expires_at > ?", ApprovalPending, s.now()).Where(openRun, openStatuses).
 		Order("workflow_approvals.expires_at, workflow_approvals.id").Limit(maxWaitingApprovals).Find(&rows).Error
 	if err != nil {
 		return nil, models.Internal("list waiting approvals: %w", err)
@@ -405,7 +422,7 @@ type Decision struct {
 // Decide records a decision of a pending approval whose time is not up, by a conditional
 // update, so of two decisions at once one wins and the other is a conflict; data must
 // match the approval's form schema. Errors: invalid (decision, comment, data), conflict
-// (approval_closed: decided already, or timed out), internal.
+// (approval_closed: decided already, timed out, or its run ended), internal.
 func (s *Service) Decide(ctx context.Context, a *Approval, d Decision) (*Approval, error) {
 	if d.Decision != ApprovalApproved && d.Decision != ApprovalRejected {
 		return nil, models.Invalid("invalid_decision", "decision")
@@ -437,7 +454,7 @@ func (s *Service) Decide(ctx context.Context, a *Approval, d Decision) (*Approva
 		updates["decided_by"], updates["link_used_at"] = DecidedByLink, now
 	}
 	res := s.DB.WithContext(ctx).Model(&Approval{}).
-		Where("id = ? AND status = ? AND expires_at > ?", a.ID, ApprovalPending, now).Updates(updates)
+		Where("id = ? AND status = ? AND expires_at > ?", a.ID, ApprovalPending, now).Where(openRun, openStatuses).Updates(updates)
 	if res.Error != nil {
 		return nil, models.Internal("record decision: %w", res.Error)
 	}
