@@ -30,6 +30,7 @@ const (
 	TriggerRelay    = "relay"
 	TriggerPayment  = "payment"
 	TriggerTask     = "task"
+	TriggerRunEvent = automation.TriggerRunEvent
 )
 
 // Default execution policy of activity actions; http.request's config may override it.
