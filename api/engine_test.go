@@ -16,6 +16,7 @@ import (
 	"agencyhub/engine"
 	"agencyhub/engine/devserver"
 	"agencyhub/engine/wiring"
+	"agencyhub/migrations/dbtest"
 	"agencyhub/models"
 	"agencyhub/models/aiemployee"
 	"agencyhub/models/automation"
@@ -73,6 +74,7 @@ func (e *env) withEngine(s *api.Server) {
 	e.t.Cleanup(func() { s.Bus.Close() })
 	s.Workflows = automation.NewService(e.db.DB, s.Company, s.Catalog, s.Bus)
 	s.Workflows.Now = s.Now
+	s.Workflows.ApprovalLinks = automation.ApprovalLinks{Key: dbtest.Keys(e.t).ApprovalLinks, BaseURL: s.PublicURL}
 	s.Desktop = desktop.NewInbox(e.db.DB, s.Bus)
 	s.Desktop.Now = s.Now
 	s.Billing.Bus, s.Work.Bus, s.SiteChat.Bus = s.Bus, s.Bus, s.Bus
@@ -150,6 +152,14 @@ func (e *env) addWorkflowIDs(u user, ids map[string]string) {
 	// that names no loop.
 	ids["loop_key"], ids["item_index"] = "lines", "0"
 	e.waitRun(u, r.str("workflow_run_id"))
+	// An approval of the run, recorded as approval.wait records it, and its signed link.
+	a, _, err := e.server.Workflows.RequestApproval(context.Background(), automation.ApprovalRequest{
+		CompanyID: uuid.MustParse(ids["company_id"]), RunID: uuid.MustParse(ids["workflow_run_id"]), ActionKey: "approve",
+		Title: "Fixture approval", ApproverRole: "admin", Timeout: time.Hour})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	ids["approval_id"], ids["token"] = a.ID.String(), e.server.Workflows.ApprovalLinks.Token(a.ID)
 }
 
 // waitRun waits until a run has finished and answers it.

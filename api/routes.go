@@ -49,6 +49,8 @@ func (s *Server) routes(r *gin.Engine) {
 	v1.POST("/invitations/lookup", s.invitationLookup)
 	v1.POST("/desktop/auth/start", s.desktopAuthStart)
 	v1.POST("/desktop/auth/poll", s.desktopAuthPoll)
+	v1.GET("/approval-links/:approval_id/:token", s.approvalLinkGet)
+	v1.POST("/approval-links/:approval_id/:token", s.approvalLinkDecide)
 
 	// Auth and workspace: the signed-in caller.
 	me := v1.Group("", s.authenticate)
@@ -193,6 +195,9 @@ func (s *Server) routes(r *gin.Engine) {
 	me.POST("/runs/:workflow_run_id/retry-action", s.inRun(work), s.runRetryAction)
 	me.POST("/schedules/preview", s.schedulePreview)
 	me.GET("/runs/:workflow_run_id/retry-preview", s.inRun(read), s.runRetryPreview)
+	me.GET("/runs/:workflow_run_id/approvals", s.inRun(read), s.runApprovals)
+	me.GET("/approvals", s.approvalsWaiting)
+	me.POST("/approvals/:approval_id/decision", s.approvalDecide)
 	me.GET("/runs/:workflow_run_id/replay-preview", s.inRun(read), s.runReplayPreview)
 
 	// Integrations and templates.

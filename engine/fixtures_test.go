@@ -63,6 +63,10 @@ func dataSet(key string, fields map[string]any) automation.Action {
 	return action(key, automation.TypeDataSet, map[string]any{"fields": fields})
 }
 
+func approvalWait(key string, timeoutSeconds int) automation.Action {
+	return action(key, automation.TypeApproval, map[string]any{"title": "Refund {{ start.amount }}", "timeout_seconds": timeoutSeconds})
+}
+
 func forEach(key, items string, config map[string]any) automation.Action {
 	a := action(key, automation.TypeLoop, config)
 	a.Config["items"] = items
@@ -327,6 +331,9 @@ func registerEngine(r engineRegistry, workflows *automation.Service, log *progre
 	for _, typ := range fakeActionTypes {
 		r.RegisterActivityWithOptions(runAction(deps, fakes.run), activity.RegisterOptions{Name: typ})
 	}
+	r.RegisterActivityWithOptions(runAction(deps, activities.ApprovalWait{Approvals: workflows}.Run),
+		activity.RegisterOptions{Name: automation.TypeApproval})
+	r.RegisterActivityWithOptions(expireApproval(workflows), activity.RegisterOptions{Name: approvalExpireActivity})
 }
 
 // testPolicy is the default execution policy of runs.go with short intervals.

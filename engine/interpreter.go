@@ -242,6 +242,12 @@ func (r *interpreter) succeed(a automation.Action, output, providerResponse map[
 		r.resolve(a.ActionKey, takeBranch(branch))
 	case automation.TypeLoop:
 		r.resolve(a.ActionKey, takeBranch(automation.BranchDone))
+	case automation.TypeApproval:
+		branch, _ := output["decision"].(string)
+		if branch == automation.ApprovalTimedOut {
+			branch = automation.BranchTimeout
+		}
+		r.resolve(a.ActionKey, takeBranch(branch))
 	case automation.TypeStop:
 		r.resolve(a.ActionKey, takeNone)
 	default:
@@ -396,9 +402,13 @@ func dataFields(config, scope map[string]any) (map[string]any, *activities.Failu
 
 // scope is what templates and conditions see: the outputs of finished actions under
 // steps, and the trigger's and the service's namespaces; in a loop item, also the steps
-// before the loop, and the item and loop namespaces.
+// before the loop, and the item and loop namespaces. An approval.wait's approval_id and
+// decide_url (a marker the worker swaps for the link) are there from the run's start.
 func (r *interpreter) scope() map[string]any {
 	steps := make(map[string]any, len(r.outputs))
+	for k, v := range automation.ApprovalScope(r.in.Graph, r.in.RunID) {
+		steps[k] = v
+	}
 	if r.item != nil {
 		maps.Copy(steps, r.item.outer)
 	}
@@ -458,6 +468,8 @@ func (r *interpreter) execute(a automation.Action, selector workflow.Selector) {
 		r.delay(a, config, selector)
 	case automation.TypeBotReply:
 		r.activity(a, config, selector, func(res activities.Result) { r.waitForReply(a, res, selector) })
+	case automation.TypeApproval:
+		r.activity(a, config, selector, func(res activities.Result) { r.waitForApproval(a, res, selector) })
 	case automation.TypeAgent:
 		// Runs of before the change ran ai.agent as an activity (which no worker executed).
 		if workflow.GetVersion(r.ctx, agentActionChange, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
@@ -499,42 +511,87 @@ func (r *interpreter) delay(a automation.Action, config map[string]any, selector
 }
 
 // waitForReply is the workflow half of bot.wait_for_reply, once its activity has recorded
-// the wait: the action waits, as a timer does, for the reply signal or for the time the
-// activity answered, and succeeds with the reply or with timed_out.
+// the wait: the action waits for the reply signal or for the time the activity answered,
+// and succeeds with the reply or with timed_out.
 func (r *interpreter) waitForReply(a automation.Action, recorded activities.Result, selector workflow.Selector) {
 	seconds := ToInt(recorded.Output["timeout_seconds"])
+	r.waitForSignal(a, ReplySignal(a.ActionKey), seconds, fmt.Sprintf("waiting %d seconds for the chat's reply", seconds), selector,
+		func(output map[string]any) { r.succeed(a, output, nil) })
+}
+
+// waitForApproval is the workflow half of approval.wait, once its activity has recorded
+// the approval: the action waits for the decision the API signals, or for the time left;
+// then the timeout is recorded through an activity, which answers a decision that was
+// recorded first instead. An approval decided already (the activity ran again after the
+// decision) succeeds at once.
+func (r *interpreter) waitForApproval(a automation.Action, recorded activities.Result, selector workflow.Selector) {
+	if _, decided := recorded.Output["decision"]; decided {
+		r.succeed(a, recorded.Output, nil)
+		return
+	}
+	seconds := ToInt(recorded.Output["wait_seconds"])
+	id, _ := recorded.Output["approval_id"].(string)
+	r.waitForSignal(a, ApprovalSignal(a.ActionKey), seconds, fmt.Sprintf("waiting %d seconds for a decision", seconds), selector,
+		func(output map[string]any) {
+			if output["timed_out"] != true {
+				r.succeed(a, output, nil)
+				return
+			}
+			r.inflight++
+			ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
+				StartToCloseTimeout: defaultActionTimeout, ScheduleToStartTimeout: ScheduleToStartTimeout,
+				RetryPolicy: &temporal.RetryPolicy{InitialInterval: defaultInitial, BackoffCoefficient: defaultBackoff, MaximumInterval: defaultMaxInterval},
+			})
+			expiry := ApprovalExpiry{CompanyID: r.in.CompanyID.String(), ApprovalID: id}
+			selector.AddFuture(workflow.ExecuteActivity(ctx, approvalExpireActivity, expiry), func(f workflow.Future) {
+				r.inflight--
+				var outcome map[string]any
+				if err := f.Get(r.ctx, &outcome); err != nil {
+					r.fail(a, automation.ActionFailed, activities.AsFailure(ErrorOf(err)))
+				} else {
+					r.succeed(a, outcome, nil)
+				}
+				r.runStatus()
+			})
+		})
+}
+
+// waitForSignal has an action wait, as a timer does (the run is waiting meanwhile), for
+// the first value signalled to it or for seconds to pass; done takes the value, or
+// {"timed_out": true}. A cancelled run fails the wait with the cancellation.
+func (r *interpreter) waitForSignal(a automation.Action, signal string, seconds int, waiting string, selector workflow.Selector,
+	done func(output map[string]any)) {
 	r.status[a.ActionKey] = automation.ActionWaiting
 	r.action(automation.ActionUpdate{ActionKey: a.ActionKey, Status: automation.ActionWaiting})
-	r.event("action.waiting", a.ActionKey, string(automation.ActionWaiting),
-		fmt.Sprintf("waiting %d seconds for the chat's reply", seconds), nil)
+	r.event("action.waiting", a.ActionKey, string(automation.ActionWaiting), waiting, nil)
 	r.inflight++
 	r.timers++
 	r.runStatus()
-	selector.AddFuture(r.awaitReply(a.ActionKey, time.Duration(seconds)*time.Second), func(f workflow.Future) {
+	selector.AddFuture(r.awaitSignal(signal, time.Duration(seconds)*time.Second), func(f workflow.Future) {
 		r.inflight--
 		r.timers--
 		var output map[string]any
 		if err := f.Get(r.ctx, &output); err != nil {
 			r.fail(a, automation.ActionFailed, activities.AsFailure(ErrorOf(err)))
 		} else {
-			r.succeed(a, output, nil)
+			done(output)
 		}
 		r.runStatus()
 	})
 }
 
-// awaitReply settles with the first reply signalled to the action, or with timed_out once
-// d has passed; a cancelled run settles it with the cancellation.
-func (r *interpreter) awaitReply(actionKey string, d time.Duration) workflow.Future {
+// awaitSignal settles with the first value signalled on the channel, or with timed_out
+// once d has passed; a cancelled run settles it with the cancellation.
+func (r *interpreter) awaitSignal(signal string, d time.Duration) workflow.Future {
 	future, settle := workflow.NewFuture(r.ctx)
 	workflow.Go(r.ctx, func(ctx workflow.Context) {
 		timerCtx, stopTimer := workflow.WithCancel(ctx)
 		defer stopTimer()
 		waiting := workflow.NewSelector(ctx)
-		waiting.AddReceive(workflow.GetSignalChannel(ctx, ReplySignal(actionKey)), func(c workflow.ReceiveChannel, _ bool) {
-			var reply map[string]any
-			c.Receive(ctx, &reply)
-			settle.SetValue(reply)
+		waiting.AddReceive(workflow.GetSignalChannel(ctx, signal), func(c workflow.ReceiveChannel, _ bool) {
+			var value map[string]any
+			c.Receive(ctx, &value)
+			settle.SetValue(value)
 		})
 		waiting.AddFuture(workflow.NewTimer(timerCtx, d), func(f workflow.Future) {
 			if err := f.Get(ctx, nil); err != nil {
@@ -550,6 +607,10 @@ func (r *interpreter) awaitReply(actionKey string, d time.Duration) workflow.Fut
 
 // ReplySignal names the signal that hands a run's bot.wait_for_reply action its reply.
 func ReplySignal(actionKey string) string { return "bot.wait_for_reply/" + actionKey }
+
+// ApprovalSignal names the signal that hands a run's approval.wait action its decision
+// (automation.Approval.Output), once the API has recorded it.
+func ApprovalSignal(actionKey string) string { return automation.TypeApproval + "/" + actionKey }
 
 // activity runs an action as its activity, a local one when its policy says so; done takes
 // its result.

@@ -34,8 +34,9 @@ import (
 // input's flags said how they write: the unbatched_* ones before RunInput.BatchedProgress,
 // separate_progress_local_retries before RunInput.ProgressWithAction, the others with
 // BatchedProgress, local_retries with both; marked_local_branching and language_steps (a
-// data step, a switch and an error path) and loop_items (a loop.for_each, with its loop's
-// own workflow in loop_items_loop) are runs of today, with the marker. They are kept
+// data step, a switch and an error path), loop_items (a loop.for_each, with its loop's
+// own workflow in loop_items_loop), approval_decided and approval_timed_out (an
+// approval.wait decided by signal, and one that timed out) are runs of today, with the marker. They are kept
 // as they are. local_retries and marked_local_branching have
 // actions run as local activities (ActionPolicy.Local), as new runs of short actions do,
 // the others as activity tasks. Record a new one, or the others again only for a
@@ -179,6 +180,7 @@ func TestRecordHistories(t *testing.T) {
 	r.markedLocalBranching()
 	r.languageSteps()
 	r.loopItems()
+	r.approvals()
 }
 
 // quickRetries keeps a recording short: the server really waits between attempts.
@@ -353,6 +355,46 @@ func (r *historyRecorder) loopItems() {
 		"lines[1].create": automation.ActionFailed, "mail": automation.ActionSucceeded,
 	})
 	r.save("loop_items_loop", in.RunID.String()+"/lines", "")
+}
+
+// approvals: an approval.wait whose link an e-mail carries before the wait, decided through
+// the API's signal (approval_decided), and one nobody decides, whose timeout the expiry
+// activity records (approval_timed_out).
+func (r *historyRecorder) approvals() {
+	decided := newRun(r.t, r.workflows, approvalGraph(3600), "start", map[string]any{"amount": 120})
+	p := r.record("approval_decided", decided, func(run client.WorkflowRun) {
+		if err := r.log.waitForEvent(r.ctx, "action.waiting", "approve"); err != nil {
+			r.t.Fatal(err)
+		}
+		a, err := r.workflows.RunApprovals(r.ctx, decided.RunID)
+		if err != nil || len(a) != 1 {
+			r.t.Fatalf("approvals %v, %v", a, err)
+		}
+		d, err := r.workflows.Decide(r.ctx, &a[0], automation.Decision{Decision: "approved", Comment: "fine", By: "boss@example.com"})
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		if err := r.c.SignalWorkflow(r.ctx, run.GetID(), run.GetRunID(), ApprovalSignal("approve"), d.Output()); err != nil {
+			r.t.Fatal(err)
+		}
+	})
+	r.want(p, automation.RunSucceeded, map[string]automation.ActionStatus{"on_approved": automation.ActionSucceeded, "on_timeout": automation.ActionSkipped})
+	late := newRun(r.t, r.workflows, approvalGraph(1), "start", map[string]any{"amount": 5})
+	p = r.record("approval_timed_out", late, nil)
+	r.want(p, automation.RunSucceeded, map[string]automation.ActionStatus{"on_approved": automation.ActionSkipped, "on_timeout": automation.ActionSucceeded})
+}
+
+// approvalGraph mails the decide link, waits timeoutSeconds for the decision and mails
+// along the branch taken.
+func approvalGraph(timeoutSeconds int) automation.Graph {
+	return graph([]automation.Action{
+		manualTrigger("start"),
+		emailSend("ask", map[string]any{"body": "{{ steps.approve.decide_url }}"}),
+		approvalWait("approve", timeoutSeconds),
+		emailSend("on_approved", map[string]any{"body": "{{ steps.approve.decided_by }}"}),
+		emailSend("on_timeout", nil),
+	}, edge("start", "ask"), edge("ask", "approve"), branch("approve", "on_approved", automation.BranchApproved),
+		branch("approve", "on_timeout", automation.BranchTimeout))
 }
 
 // cancelledDuringDelay: a cancellation while the run waits on a timer.

@@ -355,7 +355,8 @@ func (s *Runs) policies(g automation.Graph) map[string]ActionPolicy {
 		if readOnly, ok := config["read_only"].(bool); ok && a.ActionTypeKey == activities.ActionDBQuery {
 			p.Idempotent = readOnly // a read repeated reads again; a write may not be repeated
 		}
-		if secs := ToInt(config["timeout_seconds"]); secs > 0 {
+		// An approval's timeout_seconds is how long it waits, not how long its activity may take.
+		if secs := ToInt(config["timeout_seconds"]); secs > 0 && a.ActionTypeKey != automation.TypeApproval {
 			p.Timeout = time.Duration(secs)*time.Second + timeoutMargin
 		}
 		if rp, ok := config["retry_policy"].(map[string]any); ok {

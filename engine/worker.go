@@ -90,6 +90,9 @@ func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
 	w.RegisterWorkflowWithOptions(RunLoop, workflow.RegisterOptions{Name: LoopWorkflowName})
 	w.RegisterActivityWithOptions(d.writeProgress, activity.RegisterOptions{Name: progressActivity})
 	w.RegisterActivityWithOptions(d.Workflows.PriorItems, activity.RegisterOptions{Name: loopPriorsActivity})
+	w.RegisterActivityWithOptions(runAction(d, activities.ApprovalWait{Approvals: d.Workflows}.Run),
+		activity.RegisterOptions{Name: automation.TypeApproval})
+	w.RegisterActivityWithOptions(expireApproval(d.Workflows), activity.RegisterOptions{Name: approvalExpireActivity})
 	for _, key := range slices.Sorted(maps.Keys(d.Actions)) {
 		w.RegisterActivityWithOptions(runAction(d, d.Actions[key]), activity.RegisterOptions{Name: key})
 	}
@@ -153,7 +156,7 @@ func runAction(d WorkerDeps, fn activities.Func) func(context.Context, ActionReq
 			defer stop()
 		}
 		req.Attempt = attempt
-		res, err := callAction(ctx, activities.Redacting(fn), req.Request)
+		res, err := callAction(ctx, withApprovalLinks(d.Workflows.ApprovalLinks, activities.Redacting(fn)), req.Request)
 		settled := ""
 		if err == nil {
 			settled = mustJSON(res)

@@ -20,6 +20,8 @@ type Keys struct {
 	Sealer *Sealer
 	// FileLinks signs the expiring download links of stored files.
 	FileLinks []byte
+	// ApprovalLinks signs the decide links of approvals (automation.ApprovalLinks).
+	ApprovalLinks []byte
 }
 
 // DeriveKeys derives the purpose keys from a master key of at least 32 bytes.
@@ -38,7 +40,8 @@ func DeriveKeys(master []byte) (*Keys, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Keys{TokenSigning: derive("agencyhub token signing v1"), Sealer: sealer, FileLinks: derive("agencyhub file links v1")}, nil
+	return &Keys{TokenSigning: derive("agencyhub token signing v1"), Sealer: sealer, FileLinks: derive("agencyhub file links v1"),
+		ApprovalLinks: derive("agencyhub approval links v1")}, nil
 }
 
 // Sealer encrypts secrets stored in the database with AES-256-GCM.

@@ -46,6 +46,7 @@ var importable = []struct {
 	{"task.create", map[string]any{"board_id": someID, "title": "Call {{ payment.client.name }}"}},
 	{"ai.agent", map[string]any{"action_dependency_id": someID, "input": "Why did run {{ start.run_id }} fail?"}},
 	{"run.event_trigger", map[string]any{"events": []any{"run.failed", "run.cancelled"}, "workflow_ids": []any{someID}}},
+	{"approval.wait", map[string]any{"title": "Refund {{ steps.fetch.json.total }}", "approver_role": "admin", "timeout_seconds": 3600}},
 }
 
 var planned []string

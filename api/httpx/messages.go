@@ -350,6 +350,13 @@ var catalog = map[string]map[string]MessageText{
 		"no_running_timer":              {"No running timer", "You have no timer running in this company.", "Start a timer on a task first"},
 		"invalid_report":                {"Invalid report", "group_by is user, project, client or task, format json or csv, and the period from..to at most 366 days with from not after to.", "Correct the marked fields and try again"},
 		"run_task_board_unknown":        {"Unknown board", "board_id is not a board of the workflow's project or of its company as a whole.", "Pick a board of the workflow's project"},
+		// Approvals.
+		"approval_not_found":    {"Approval not found", "No such approval among your companies, or the link is not valid (any more).", "Check approval_id, or ask for a new link"},
+		"approval_role_too_low": {"Not an approver", "This approval waits for a member with a higher role in the company.", "Ask a member with the approver role to decide"},
+		"approval_closed":       {"Already decided", "The approval no longer waits for a decision: it was decided already, or its time is up.", "Read the run's approvals to see what became of it"},
+		"invalid_decision":      {"Invalid decision", "decision is approved or rejected.", "Send approved or rejected"},
+		"comment_too_long":      {"Comment too long", "A comment is at most 2000 characters.", "Shorten comment"},
+		"approval_data_invalid": {"Invalid form data", "data does not match the approval's form.", "Fill in the form's fields as it asks"},
 	},
 	"ru": {
 		"internal":                   {"Внутренняя ошибка", "Запрос не выполнен из-за ошибки на нашей стороне.", "Повторите позже; если ошибка повторяется, сообщите request_id"},
@@ -683,6 +690,13 @@ var catalog = map[string]map[string]MessageText{
 		"no_running_timer":              {"Таймер не запущен", "У вас нет запущенного таймера в этой компании.", "Сначала запустите таймер на задаче"},
 		"invalid_report":                {"Некорректный отчёт", "group_by — user, project, client или task, format — json или csv, период from..to не длиннее 366 дней и from не позже to.", "Исправьте отмеченные поля и попробуйте снова"},
 		"run_task_board_unknown":        {"Неизвестная доска", "board_id — не доска проекта процесса и не доска всей компании.", "Выберите доску проекта процесса"},
+		// Согласования.
+		"approval_not_found":    {"Согласование не найдено", "В ваших компаниях такого согласования нет, или ссылка недействительна (уже).", "Проверьте approval_id или попросите новую ссылку"},
+		"approval_role_too_low": {"Вы не утверждающий", "Это согласование ждёт решения участника с более высокой ролью в компании.", "Попросите решить участника с ролью утверждающего"},
+		"approval_closed":       {"Решение уже принято", "Согласование больше не ждёт решения: его уже приняли или время вышло.", "Посмотрите согласования запуска, чтобы узнать, чем всё кончилось"},
+		"invalid_decision":      {"Некорректное решение", "decision — approved или rejected.", "Передайте approved или rejected"},
+		"comment_too_long":      {"Слишком длинный комментарий", "Комментарий — не больше 2000 символов.", "Сократите comment"},
+		"approval_data_invalid": {"Некорректные данные формы", "data не соответствует форме согласования.", "Заполните поля формы так, как она просит"},
 	},
 }
 

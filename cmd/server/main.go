@@ -261,6 +261,7 @@ func (m *Main) openStores(ctx context.Context, keys *models.Keys, catalog *schem
 	st.billing = billing.NewService(m.db, st.companies, m.bus)
 	st.work = work.NewService(m.db, st.companies, m.bus)
 	st.workflows = automation.NewService(m.db, st.companies, catalog, m.bus)
+	st.workflows.ApprovalLinks = automation.ApprovalLinks{Key: keys.ApprovalLinks, BaseURL: m.Config.PublicURL}
 	st.integrations = integration.NewService(m.db, keys.Sealer, catalog)
 	st.webhooks = webhook.NewService(m.db, st.companies, st.workflows, m.Config.PublicURL)
 	st.relays = relay.NewService(m.db, keys.Sealer)

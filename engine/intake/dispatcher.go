@@ -30,10 +30,11 @@ import (
 // It hands the replies of bot updates to the runs waiting for them (bot.wait_for_reply)
 // the same way: the relay intake stores each reply with its wait, and the dispatcher
 // signals the run and forgets the wait. A reply signalled twice (a dispatcher died between
-// the two steps) is taken once: the run's first reply ends its wait. And it turns queued
-// payment and task events and the ends of failed and cancelled runs into the runs they
-// trigger (Intake.StartPaymentEvent, Intake.StartTaskEvent, Intake.StartRunEndEvent),
-// which it then hands over as any queued run.
+// the two steps) is taken once: the run's first reply ends its wait. It hands over the
+// decisions of approvals whose signal did not get through when they were recorded
+// (Runs.DeliverDecision), the same way. And it turns queued payment and task events and
+// the ends of failed and cancelled runs into the runs they trigger (Intake.StartPaymentEvent,
+// Intake.StartTaskEvent, Intake.StartRunEndEvent), which it then hands over as any queued run.
 type Dispatcher struct {
 	Runs   *engine.Runs
 	Intake *Intake
@@ -148,10 +149,17 @@ func (d *Dispatcher) dispatch(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	decisions, err := d.Runs.Workflows.UndeliveredDecisions(ctx)
+	if err != nil {
+		return false, err
+	}
 	var signalling errgroup.Group
 	signalling.SetLimit(dispatchConcurrency)
 	for _, w := range replies {
 		signalling.Go(func() error { return d.signalReply(ctx, w) })
+	}
+	for i := range decisions {
+		signalling.Go(func() error { return d.Runs.DeliverDecision(ctx, &decisions[i]) })
 	}
 	return full || len(runs) == dispatchBatch || len(replies) == dispatchBatch, signalling.Wait()
 }

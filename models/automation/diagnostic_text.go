@@ -34,6 +34,10 @@ var diagnosticTexts = map[string]map[string]string{
 		"en": "output_schema does not compile: %v",
 		"ru": "output_schema не разбирается: %v",
 	},
+	"invalid_form_schema": {
+		"en": "form_schema_json is not a JSON Schema that compiles: %v",
+		"ru": "form_schema_json не разбирается как JSON Schema: %v",
+	},
 	"invalid_expression": {
 		"en": "the condition does not compile: %v",
 		"ru": "Условие не разбирается: %v",

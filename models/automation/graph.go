@@ -135,7 +135,7 @@ const (
 // Branches are the labels the connections leaving a (non-trigger) action may carry besides
 // BranchError, in the order the editor draws them: "" for the one way on, a condition's
 // true and false, a reply wait's "" and timeout, a loop's each and done, a switch's case
-// names and default.
+// names and default, an approval's approved, rejected and timeout.
 func Branches(a Action) []string {
 	switch a.ActionTypeKey {
 	case TypeCondition:
@@ -144,6 +144,8 @@ func Branches(a Action) []string {
 		return []string{"", BranchTimeout}
 	case TypeLoop:
 		return []string{BranchEach, BranchDone}
+	case TypeApproval:
+		return []string{BranchApproved, BranchRejected, BranchTimeout}
 	case TypeSwitch:
 		out := []string{}
 		for _, c := range SwitchCases(a.Config) {

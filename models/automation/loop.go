@@ -23,7 +23,7 @@ const (
 
 // loopBodyRefused are the action types a loop's body may not hold: they wait for a signal
 // the run's own workflow receives, which an item's does not.
-var loopBodyRefused = map[string]bool{TypeBotReply: true}
+var loopBodyRefused = map[string]bool{TypeBotReply: true, TypeApproval: true}
 
 // LoopBody lists the actions of a loop's body in graph order: those its "each" connections
 // lead to, and everything they lead to. A valid graph has no connection into the body from

@@ -63,13 +63,16 @@ var PatchRules = []string{
 		"edges leaving condition.branch carry branch \"true\" or \"false\", those leaving bot.wait_for_reply \"\" or " +
 		"\"timeout\", those leaving condition.switch a case name or \"default\", those leaving loop.for_each \"each\" " +
 		"(into its body, the actions run once per item, which connect only to each other) or \"done\" (after every " +
-		"item), all others \"\"; any action but a " +
+		"item), those leaving approval.wait \"approved\", \"rejected\" or \"timeout\", all others \"\"; any action but a " +
 		"trigger may also have edges with branch \"error\", taken when it fails, which then reach its failure as " +
 		"steps.<action_key>.error (message, retry_class, status_code).",
 	"Expressions (condition.branch text, condition.switch case texts, data.set field values) are expr-lang over " +
 		"the same variables as templates, without braces: steps.fetch.json.total * 2, map(steps.fetch.json.orders, .id), " +
 		"\"Order \" + order_created.id. Inside a loop's body, item is the current item, loop.index its index from 0, " +
 		"loop.parent.item the item of the loop around it.",
+	"steps.<key>.decide_url of an approval.wait is its signed decide link, readable by any action of the run, also " +
+		"before the wait: send it by email.send or a messenger action placed before the approval.wait. An approval.wait " +
+		"cannot be inside a loop's body.",
 	"Integration identifiers are never invented: use an action_dependency_id from available_integrations of the " +
 		"type the action needs. When the project lacks one, leave the id empty and name the missing integration in " +
 		"change_description. An id the project does not have is emptied and reported.",

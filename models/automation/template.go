@@ -65,8 +65,7 @@ func shownStart(s string, n int) string {
 // objects keep their type; elsewhere values are spelled as text. A path that resolves to
 // nothing renders as "". Render is pure: the interpreter calls it inside workflow code.
 func Render(v any, scope map[string]any) any {
-	switch x := v.(type) {
-	case string:
+	return mapStrings(v, func(x string) any {
 		if m := templatePattern.FindStringSubmatchIndex(x); m != nil && m[0] == 0 && m[1] == len(x) {
 			val, _ := Lookup(scope, x[m[2]:m[3]])
 			return val
@@ -78,20 +77,7 @@ func Render(v any, scope map[string]any) any {
 			}
 			return fmt.Sprint(val)
 		})
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = Render(e, scope)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = Render(e, scope)
-		}
-		return out
-	}
-	return v
+	})
 }
 
 // Lookup resolves a dotted path in nested maps and slices.

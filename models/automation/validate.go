@@ -113,6 +113,11 @@ func (v *validator) actions() {
 				v.add("invalid_output_schema", a.ActionKey, "config.output_schema", err)
 			}
 		}
+		if doc, ok := a.Config["form_schema_json"].(map[string]any); ok && a.ActionTypeKey == TypeApproval && len(fields) == 0 {
+			if _, err := schemas.CompileJSONSchema(doc); err != nil {
+				v.add("invalid_form_schema", a.ActionKey, "config.form_schema_json", err)
+			}
+		}
 		if len(fields) == 0 {
 			v.expressions(a)
 		}
@@ -272,7 +277,7 @@ func (v *validator) templates() {
 				ok := false
 				switch {
 				case head == "steps":
-					ok = upstream[second]
+					ok = upstream[second] || approvalLink(v.g, second, rest)
 				case head == "system":
 					ok = systemVariables[rest]
 				case head == "item" || head == "loop":
@@ -289,6 +294,14 @@ func (v *validator) templates() {
 			}
 		})
 	}
+}
+
+// approvalLink reports whether a path after steps. is an approval.wait's approval_id or
+// decide_url, which any action of the run may read, before the wait too: that is how a
+// message sent ahead of the wait carries its link.
+func approvalLink(g Graph, key, path string) bool {
+	a, ok := g.Action(key)
+	return ok && a.ActionTypeKey == TypeApproval && (path == key+".decide_url" || path == key+".approval_id")
 }
 
 // upstream lists the actions that always or possibly run before key.

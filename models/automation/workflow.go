@@ -101,6 +101,8 @@ type Service struct {
 	// announces the runs' domain events (RunStarted, RunFinished).
 	Bus realtime.Bus
 	Now func() time.Time
+	// ApprovalLinks signs the decide links of approval.wait actions.
+	ApprovalLinks ApprovalLinks
 }
 
 // NewService returns a service on the real clock that publishes run changes on bus.

@@ -28,6 +28,7 @@ const (
 	KindRunFailed            = "run.failed"
 	KindPaymentActionDue     = "payment_action.due"
 	KindConversationOpened   = "site_chat.conversation_opened"
+	KindApprovalRequested    = "workflow_approval.requested"
 )
 
 // Limits of what a notice may carry; longer titles and bodies are cut, not refused, since

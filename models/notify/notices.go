@@ -121,6 +121,26 @@ func (n *Notifier) conversationOpened(ctx context.Context, ev sitechat.Conversat
 	return nil, n.tell(ctx, notice, map[string]value{"widget": plain(c.WidgetName), "page": plain(c.Title)}, users...)
 }
 
+// approvalRequested tells the members who may decide an approval that it waits for them.
+func (n *Notifier) approvalRequested(ctx context.Context, ev automation.ApprovalRequested) (func(), error) {
+	a, users, err := n.Workflows.Approvers(ctx, ev.ApprovalID)
+	if models.IsKind(err, models.KindNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	notice := desktop.Notice{
+		CompanyID:   a.CompanyID,
+		ProjectID:   &a.ProjectID,
+		Kind:        desktop.KindApprovalRequested,
+		SubjectType: "workflow_run",
+		SubjectID:   a.RunID.String(),
+		DedupeKey:   desktop.KindApprovalRequested + ":" + a.ID.String(),
+	}
+	return nil, n.tell(ctx, notice, map[string]value{"title": plain(a.Title)}, users...)
+}
+
 // tell posts notice to each of users whose account still exists, its title and body the
 // catalog's texts of its kind in the user's language, filled with values. Errors: internal.
 func (n *Notifier) tell(ctx context.Context, notice desktop.Notice, values map[string]value, users ...uuid.UUID) error {

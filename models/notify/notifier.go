@@ -63,6 +63,7 @@ var handlers = map[string]handler{
 	work.TaskAssigned{}.EventName():                   on((*Notifier).taskAssigned),
 	aiemployee.ToolCallAwaitingApproval{}.EventName(): on((*Notifier).toolCallAwaitingApproval),
 	sitechat.ConversationOpened{}.EventName():         on((*Notifier).conversationOpened),
+	automation.ApprovalRequested{}.EventName():        on((*Notifier).approvalRequested),
 }
 
 var names = slices.Sorted(maps.Keys(handlers))

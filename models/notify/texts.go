@@ -24,6 +24,7 @@ var noticeTexts = map[string]map[string]noticeText{
 		desktop.KindTaskAssigned:         {"Task assigned to you: {task}", "{description}"},
 		desktop.KindToolCallNeedsApprove: {"The AI employee asks to run {tool}", "Approve or reject it in the session."},
 		desktop.KindConversationOpened:   {"A visitor started a conversation on {widget}", "{page}"},
+		desktop.KindApprovalRequested:    {"Waiting for your approval: {title}", "Approve or reject it in the run, or in your approvals."},
 	},
 	"ru": {
 		desktop.KindRunFailed:            {"Запуск процесса {workflow} завершился ошибкой", "{reason}"},
@@ -31,6 +32,7 @@ var noticeTexts = map[string]map[string]noticeText{
 		desktop.KindTaskAssigned:         {"Вам назначена задача: {task}", "{description}"},
 		desktop.KindToolCallNeedsApprove: {"ИИ-сотрудник просит разрешения запустить {tool}", "Одобрите или отклоните запуск в сессии."},
 		desktop.KindConversationOpened:   {"Посетитель начал разговор в виджете {widget}", "{page}"},
+		desktop.KindApprovalRequested:    {"Ждёт вашего согласования: {title}", "Одобрите или отклоните в запуске или в списке ваших согласований."},
 	},
 }
 

@@ -52,6 +52,7 @@ export function Layout() {
             <NavLink to="/runs" end>
               {t("runs")}
             </NavLink>
+            <NavLink to="/approvals">{t("approvals")}</NavLink>
             <ClientsAndBillingLinks />
             <NavLink to="/work">{t("work")}</NavLink>
             <SiteChatNavLink />

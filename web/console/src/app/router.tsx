@@ -24,6 +24,11 @@ export const router = createBrowserRouter([
     path: "/reset-password",
     lazy: () => import("../features/auth/ResetPasswordPage").then((m) => ({ Component: m.ResetPasswordPage })),
   },
+  // A signed decide link opens here, for someone without an account.
+  {
+    path: "/approve/:approvalId/:token",
+    lazy: () => import("../features/runs/ApprovalLinkPage").then((m) => ({ Component: m.ApprovalLinkPage })),
+  },
   {
     path: "/invitations/accept",
     lazy: () => import("../features/auth/InvitationAcceptPage").then((m) => ({ Component: m.InvitationAcceptPage })),
@@ -65,6 +70,7 @@ export const router = createBrowserRouter([
             lazy: () => import("../features/runs/RunsPage").then((m) => ({ Component: m.RunsPage })),
           },
           { path: "runs", lazy: () => import("../features/runs/RunsPage").then((m) => ({ Component: m.RunsPage })) },
+          { path: "approvals", lazy: () => import("../features/runs/ApprovalsPage").then((m) => ({ Component: m.ApprovalsPage })) },
           {
             path: "runs/:runId",
             lazy: () => import("../features/runs/RunInspectorPage").then((m) => ({ Component: m.RunInspectorPage })),

@@ -4,7 +4,7 @@ import type { Branch } from "./graph";
 import "./texts";
 
 /** The branches the canvas words itself; any other is a switch's case, named by its author. */
-const worded = new Set<string>(["", "true", "false", "timeout", "default", "error", "each", "done"]);
+const worded = new Set<string>(["", "true", "false", "timeout", "default", "error", "each", "done", "approved", "rejected"]);
 
 /** useBranchLabel names a branch in the person's language: "true", "on error", or a
  * switch case's own name. */

@@ -28,6 +28,7 @@ describe("graph <-> canvas", () => {
     expect(outputsOf({ action_type_key: "condition.branch" })).toEqual(["true", "false"]);
     expect(outputsOf({ action_type_key: "bot.wait_for_reply" })).toEqual(["", "timeout"]);
     expect(outputsOf({ action_type_key: "http.request" })).toEqual([""]);
+    expect(outputsOf({ action_type_key: "approval.wait" })).toEqual(["approved", "rejected", "timeout"]);
     const cases = [{ name: "north", text: "x" }, { name: "south", text: "y" }];
     expect(outputsOf({ action_type_key: "condition.switch", config: { cases } })).toEqual(["north", "south", "default"]);
     expect(outputsOf({ action_type_key: "condition.switch", config: { cases, default: false } })).toEqual(["north", "south"]);

@@ -20,9 +20,13 @@ export const LOOP_TYPE = "loop.for_each";
 export const EACH_BRANCH = "each";
 export const DONE_BRANCH = "done";
 
+/** An approval.wait waits for a person's decision and goes on along approved, rejected or
+ * timeout (automation.TypeApproval). */
+export const APPROVAL_TYPE = "approval.wait";
+
 /** The ways on from an action, as the server's automation.Branches has them: most have one
- * (""), a condition true and false, a reply wait "" and timeout, a loop each and done, a
- * switch its case names
+ * (""), a condition true and false, a reply wait "" and timeout, a loop each and done, an
+ * approval approved, rejected and timeout, a switch its case names
  * and, where it is on, default. Besides these, every action but a trigger has the error
  * branch (handlesOf). */
 export function outputsOf(action: Pick<Action, "action_type_key" | "config">): Branch[] {
@@ -33,6 +37,8 @@ export function outputsOf(action: Pick<Action, "action_type_key" | "config">): B
       return ["", "timeout"];
     case LOOP_TYPE:
       return [EACH_BRANCH, DONE_BRANCH];
+    case APPROVAL_TYPE:
+      return ["approved", "rejected", "timeout"];
     case "condition.switch": {
       const cases = Array.isArray(action.config?.cases) ? (action.config.cases as { name?: unknown }[]) : [];
       const names = cases.map((c) => (typeof c?.name === "string" ? c.name : "")).filter((n) => n !== "");

@@ -10,6 +10,7 @@ import { useLiveRun } from "./live";
 import { ItemDetails, LoopPanel } from "./LoopPanel";
 import { actionOfLoopKey, isLoop, itemReceipts, loopRunKey, readItem, useLoopItem, type ChosenItem } from "./loops";
 import { useRunGraphShape } from "./run";
+import { RunApprovals } from "./RunApprovals";
 import { RunHeader } from "./RunHeader";
 import { CancelRun, ReplayRun, RetryOrWhyNot } from "./RunSteps";
 import { shownStatus } from "./status";
@@ -119,6 +120,7 @@ export function RunInspectorPage() {
           {shape && <GraphView graph={shape} marks={marks} edgeClass={edgeClass} onSelect={select} selected={selected} />}
         </section>
         <aside className="run-side" aria-label={t("details")}>
+          <RunApprovals runId={runId} live={!run.terminal} />
           {chosen && ofItem && itemLoop && (
             <p className="item-back">
               <button type="button" className="link" onClick={() => select(itemLoop)}>

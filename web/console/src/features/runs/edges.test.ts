@@ -83,6 +83,26 @@ describe("edgeStates", () => {
     expect(Object.fromEntries(edgeStates(g, outputs({ wait: { timed_out: true } })))).toEqual({ "wait->reply:": "untaken", "wait->late:timeout": "taken" });
   });
 
+  it("follows an approval's decision, and its timeout as timeout", () => {
+    const connections = [
+      { from: "approve", to: "ok", branch: "approved" as const },
+      { from: "approve", to: "no", branch: "rejected" as const },
+      { from: "approve", to: "late", branch: "timeout" as const },
+    ];
+    const g = graph({ approve: ["approval.wait", "succeeded"], ok: ["http.request", "skipped"], no: ["http.request", "succeeded"], late: ["http.request", "skipped"] }, connections);
+    expect(Object.fromEntries(edgeStates(g, outputs({ approve: { decision: "rejected" } })))).toEqual({
+      "approve->ok:approved": "untaken",
+      "approve->no:rejected": "taken",
+      "approve->late:timeout": "untaken",
+    });
+    const late = graph({ approve: ["approval.wait", "succeeded"], ok: ["http.request", "skipped"], no: ["http.request", "skipped"], late: ["http.request", "succeeded"] }, connections);
+    expect(Object.fromEntries(edgeStates(late, outputs({ approve: { decision: "timed_out" } })))).toEqual({
+      "approve->ok:approved": "untaken",
+      "approve->no:rejected": "untaken",
+      "approve->late:timeout": "taken",
+    });
+  });
+
   it("takes a loop's each into the body the item shown ran, and done once the loop succeeded", () => {
     const connections = [
       { from: "lines", to: "post", branch: "each" as const },

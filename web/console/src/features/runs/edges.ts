@@ -1,10 +1,10 @@
 // Which connections a run took. The engine resolves an action's outgoing connections when it
 // finishes: a condition takes the branch its result names, a switch its case, a reply wait
-// its reply or its timeout, a loop "each" into its body for every item and "done" once they
+// its reply or its timeout, an approval its decision or timeout, a loop "each" into its body for every item and "done" once they
 // all finished, a stop none, every other action its one way on; a failed action
 // takes its error path where it has one (its output then holds the error), a skipped one
 // none.
-import { DONE_BRANCH, EACH_BRANCH, edgeId, ERROR_BRANCH, LOOP_TYPE, type Branch, type Connection } from "../../canvas/graph";
+import { APPROVAL_TYPE, DONE_BRANCH, EACH_BRANCH, edgeId, ERROR_BRANCH, LOOP_TYPE, type Branch, type Connection } from "../../canvas/graph";
 import type { ActionRun, ActionStatus, RunGraphView } from "./types";
 
 export type EdgeState = "taken" | "untaken";
@@ -26,6 +26,8 @@ function chosenBranch(actionTypeKey: string, output: Record<string, unknown> | u
       return output ? (output.timed_out === true ? "timeout" : "") : undefined;
     case LOOP_TYPE:
       return DONE_BRANCH;
+    case APPROVAL_TYPE:
+      return typeof output?.decision === "string" ? (output.decision === "timed_out" ? "timeout" : output.decision) : undefined;
     default:
       return "";
   }

@@ -96,6 +96,22 @@ describe("variablesInScope", () => {
     expect(vip.some((p) => p.startsWith("steps.done"))).toBe(false);
   });
 
+  it("offers an approval's link and id to actions before it, and nothing else of it", () => {
+    const g: Graph = {
+      actions: [action("start", "manual.trigger"), action("ask", "http.request"), action("approve", "approval.wait"), action("after", "stop")],
+      connections: [
+        { from: "start", to: "ask", branch: "" },
+        { from: "ask", to: "approve", branch: "" },
+        { from: "approve", to: "after", branch: "approved" },
+      ],
+    };
+    const ask = paths(g, "ask");
+    expect(ask).toContain("steps.approve.decide_url");
+    expect(ask).toContain("steps.approve.approval_id");
+    expect(ask).not.toContain("steps.approve.decision");
+    expect(paths(g, "approve")).not.toContain("steps.approve.decide_url");
+  });
+
   it("offers both branches to the action where they join", () => {
     const done = paths(branches, "done");
     expect(done).toContain("steps.vip.status_code");

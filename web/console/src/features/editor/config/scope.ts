@@ -2,7 +2,7 @@
 // "Templates and conditions"; models/automation/validate.go): the namespaces the graph's
 // triggers provide, steps.<key> of the actions that run before it, and system.*.
 import type { ActionType } from "../../../canvas/catalog";
-import { loopsOf, type Graph } from "../../../canvas/graph";
+import { APPROVAL_TYPE, loopsOf, type Graph } from "../../../canvas/graph";
 import { isRecord } from "../../../lib/isRecord";
 
 export type Variable = {
@@ -103,6 +103,14 @@ export function variablesInScope({ graph, actionKey, types, testInput }: ScopeIn
     add({ path: prefix, kind: "object", description: action.label || undefined });
     if (types.get(action.action_type_key)?.trigger) triggerFields(key, prefix);
     else schemaPaths(types.get(action.action_type_key)?.result_schema_json, prefix, add);
+  }
+
+  // An approval's link and id are known from the run's start: a message before the wait
+  // sends the link (models/automation/validate.go approvalLink).
+  for (const a of graph.actions) {
+    if (a.action_type_key !== APPROVAL_TYPE || a.action_key === actionKey) continue;
+    add({ path: `steps.${a.action_key}.decide_url`, kind: "string", description: a.label || undefined });
+    add({ path: `steps.${a.action_key}.approval_id`, kind: "string" });
   }
 
   loopVariables({ graph, actionKey, types, testInput }, add);
