@@ -3,7 +3,6 @@ package activities
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/google/uuid"
 
@@ -44,33 +43,28 @@ func loadDependency(ctx context.Context, deps ActionDependencies, req Request, f
 		if !required {
 			return nil, nil
 		}
-		return nil, Fail(ClassValidation, dependencyNotFoundCode,
-			fmt.Sprintf("Config field %s names no %s integration.", field, typeKey),
-			fmt.Sprintf("Choose a %s integration of this project in %s", typeKey, field))
+		return nil, Failed(ClassValidation, dependencyNotFoundCode, "dependency_not_found", "",
+			Args{"field": field, "type": typeKey})
 	}
 	id, err := uuid.Parse(raw)
 	if err != nil {
-		return nil, Fail(ClassValidation, "invalid_dependency_id",
-			fmt.Sprintf("Config field %s is not an integration id.", field),
-			fmt.Sprintf("Choose a %s integration of this project in %s", typeKey, field))
+		return nil, Failed(ClassValidation, "invalid_dependency_id", "invalid_dependency_id", "dependency_not_found.next",
+			Args{"field": field, "type": typeKey})
 	}
 	dep, err := deps.Unseal(ctx, req.CompanyID, req.ProjectID, id)
 	switch {
 	case errors.Is(err, integration.ErrActionDependencyNotFound) || err == nil && dep == nil:
-		return nil, Fail(ClassValidation, dependencyNotFoundCode,
-			fmt.Sprintf("Integration %s in config field %s does not exist in this project.", id, field),
-			fmt.Sprintf("Choose an existing %s integration in %s", typeKey, field))
+		return nil, Failed(ClassValidation, dependencyNotFoundCode, "dependency_missing", "",
+			Args{"id": id.String(), "field": field, "type": typeKey})
 	case err != nil:
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, Fail(ClassTransient, "dependency_lookup_failed",
-			fmt.Sprintf("Integration %s in config field %s could not be loaded.", id, field),
-			"The action is retried automatically")
+		return nil, Failed(ClassTransient, "dependency_lookup_failed", "dependency_lookup_failed", "retried.next",
+			Args{"id": id.String(), "field": field})
 	case dep.TypeKey != typeKey:
-		return nil, Fail(ClassValidation, "dependency_type_mismatch",
-			fmt.Sprintf("Integration %s in config field %s is a %s integration, not %s.", id, field, dep.TypeKey, typeKey),
-			fmt.Sprintf("Choose a %s integration in %s", typeKey, field))
+		return nil, Failed(ClassValidation, "dependency_type_mismatch", "dependency_type_mismatch", "",
+			Args{"id": id.String(), "field": field, "actual": dep.TypeKey, "type": typeKey})
 	}
 	for _, secret := range dep.Secrets {
 		useSecret(ctx, secret)

@@ -171,3 +171,53 @@ func TestAnAddressTheEgressPolicyRefusesIsExplainedInTheReadersLanguage(t *testi
 		})
 	}
 }
+
+// TestAnActionsFailureAndTheRunsReasonReadInTheReadersLanguage: an http.request whose
+// templated URL turns out not to be a web address fails; its reason, what to do, and the
+// run's terminal reason read in English and in Russian.
+func TestAnActionsFailureAndTheRunsReasonReadInTheReadersLanguage(t *testing.T) {
+	e, ada, projectID := shop(t, dbtest.SQLite(t))
+	id := e.publishGraph(ada, projectID, "Fetch", map[string]any{
+		"actions": []any{
+			map[string]any{"action_key": "orders", "action_type_key": "manual.trigger", "config": map[string]any{}},
+			map[string]any{"action_key": "fetch", "action_type_key": "http.request", "config": map[string]any{"url": "{{ orders.url }}"}},
+		},
+		"connections": []any{map[string]any{"from": "orders", "to": "fetch"}},
+	})
+	runID := e.do(req{method: "POST", path: "/api/v1/workflows/" + id + "/runs/manual", token: ada.token,
+		body: map[string]any{"input": map[string]any{"url": "ftp://nowhere"}}}).expect(t, http.StatusAccepted).str("workflow_run_id")
+	if run := e.waitRun(ada, runID); run.str("status") != "failed" {
+		t.Fatalf("the run: %s", run.Body)
+	}
+	for _, tc := range []struct{ lang, reason, next, terminal, listed string }{
+		{"en", "Field url must be an absolute http or https URL.", "Fix url and run the action again",
+			"action fetch failed: Field url must be an absolute http or https URL.",
+			"action fetch failed: Field url must be an absolute http or https URL."},
+		{"ru", "Поле url должно быть полным адресом со схемой «http» или «https».", "Исправьте url и выполните действие ещё раз",
+			"Действие fetch не удалось: Поле url должно быть полным адресом со схемой «http» или «https».",
+			"Действие fetch не удалось."},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			lang := map[string]string{"Accept-Language": tc.lang}
+			var fetch map[string]any
+			for _, a := range e.do(req{method: "GET", path: "/api/v1/runs/" + runID + "/actions", token: ada.token, header: lang}).
+				expect(t, http.StatusOK).items() {
+				if a["action_key"] == "fetch" {
+					fetch = a
+				}
+			}
+			d, _ := fetch["diagnostics"].(map[string]any)
+			if fetch["error"] != tc.reason || d["human_reason"] != tc.reason || d["next_action"] != tc.next || d["text_key"] != "field_absolute_url" {
+				t.Errorf("the request's action: %v", fetch)
+			}
+			run := e.do(req{method: "GET", path: "/api/v1/runs/" + runID, token: ada.token, header: lang}).expect(t, http.StatusOK)
+			if run.str("terminal_reason") != tc.terminal || run.str("error") != tc.terminal {
+				t.Errorf("the run: %s", run.Body)
+			}
+			listed := e.do(req{method: "GET", path: "/api/v1/workflows/" + id + "/runs", token: ada.token, header: lang}).expect(t, http.StatusOK).items()
+			if len(listed) != 1 || listed[0]["terminal_reason"] != tc.listed {
+				t.Errorf("the list: %v", listed)
+			}
+		})
+	}
+}
