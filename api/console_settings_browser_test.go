@@ -232,3 +232,19 @@ func (tb *tab) roleOf(email string) string {
 	})()`, &role)
 	return role
 }
+
+// TestConsoleSettingsOpensItsFirstPage: /settings, as the header's link and as an address
+// typed, opens the first page of its menu, the person's profile.
+func TestConsoleSettingsOpensItsFirstPage(t *testing.T) {
+	t.Parallel()
+	site := newConsoleSite(t)
+	tb := site.tab(t)
+	tb.signUpAndSetUp("Ada", "ada@example.com")
+	tb.open("/settings")
+	tb.at("/settings/profile")
+	tb.seeHeading("Profile")
+	tb.open("/workflows")
+	tb.clickLinkTo("/settings")
+	tb.at("/settings/profile")
+	tb.seeHeading("Profile")
+}
