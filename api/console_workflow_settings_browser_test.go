@@ -144,11 +144,10 @@ func TestConsolePublishingClearsWhatChanged(t *testing.T) {
 	t.Parallel()
 	site := newConsoleSite(t)
 	ada, projectID := site.member("Ada")
-	id := site.newWorkflow(ada, projectID, "Orders")
-	site.do(req{method: "PUT", path: "/api/v1/workflows/" + id + "/draft", token: ada.token, body: map[string]any{
+	id := site.workflowWithDraft(ada, projectID, "Orders", map[string]any{
 		"actions":     []any{act("start", "manual.trigger", map[string]any{}), act("done", "stop", map[string]any{})},
 		"connections": []any{map[string]any{"from": "start", "to": "done"}},
-	}}).expect(t, http.StatusOK)
+	})
 	tb := site.tab(t)
 	tb.open("/sign-in")
 	tb.signIn(ada)

@@ -134,23 +134,31 @@ func actionStatuses(e *env, u user, runID string) map[string]string {
 	return out
 }
 
+// failedFetch publishes a manual start followed by an http.request "fetch" of url and runs
+// it by hand with input, answering the workflow and the run, which must fail.
+func failedFetch(t *testing.T, e *env, ada user, projectID, url string, input map[string]any) (workflowID, runID string) {
+	t.Helper()
+	workflowID = e.publishGraph(ada, projectID, "Fetch", map[string]any{
+		"actions": []any{
+			map[string]any{"action_key": "orders", "action_type_key": "manual.trigger", "config": map[string]any{}},
+			map[string]any{"action_key": "fetch", "action_type_key": "http.request", "config": map[string]any{"url": url}},
+		},
+		"connections": []any{map[string]any{"from": "orders", "to": "fetch"}},
+	})
+	runID = e.do(req{method: "POST", path: "/api/v1/workflows/" + workflowID + "/runs/manual", token: ada.token,
+		body: map[string]any{"input": input}}).expect(t, http.StatusAccepted).str("workflow_run_id")
+	if run := e.waitRun(ada, runID); run.str("status") != "failed" {
+		t.Fatalf("the run: %s", run.Body)
+	}
+	return workflowID, runID
+}
+
 // TestAnAddressTheEgressPolicyRefusesIsExplainedInTheReadersLanguage: an http.request whose
 // templated host turns out to be one the egress policy refuses fails saying so, and what to
 // do, in the language of whoever reads the run's actions.
 func TestAnAddressTheEgressPolicyRefusesIsExplainedInTheReadersLanguage(t *testing.T) {
 	e, ada, projectID := shop(t, dbtest.SQLite(t))
-	id := e.publishGraph(ada, projectID, "Fetch", map[string]any{
-		"actions": []any{
-			map[string]any{"action_key": "orders", "action_type_key": "manual.trigger", "config": map[string]any{}},
-			map[string]any{"action_key": "fetch", "action_type_key": "http.request", "config": map[string]any{"url": "http://{{ orders.host }}/latest"}},
-		},
-		"connections": []any{map[string]any{"from": "orders", "to": "fetch"}},
-	})
-	runID := e.do(req{method: "POST", path: "/api/v1/workflows/" + id + "/runs/manual", token: ada.token,
-		body: map[string]any{"input": map[string]any{"host": "169.254.169.254"}}}).expect(t, http.StatusAccepted).str("workflow_run_id")
-	if run := e.waitRun(ada, runID); run.str("status") != "failed" {
-		t.Fatalf("the run: %s", run.Body)
-	}
+	_, runID := failedFetch(t, e, ada, projectID, "http://{{ orders.host }}/latest", map[string]any{"host": "169.254.169.254"})
 	for _, tc := range []struct{ lang, reason, next string }{
 		{"en", "169.254.169.254 may not be called: link-local address.", "Use a public address, or ask the operator to allow-list it in APP_EGRESS_ALLOW"},
 		{"ru", "Политика исходящих соединений не пускает к 169.254.169.254: это локальный адрес канала (link-local).",
@@ -177,18 +185,7 @@ func TestAnAddressTheEgressPolicyRefusesIsExplainedInTheReadersLanguage(t *testi
 // run's terminal reason read in English and in Russian.
 func TestAnActionsFailureAndTheRunsReasonReadInTheReadersLanguage(t *testing.T) {
 	e, ada, projectID := shop(t, dbtest.SQLite(t))
-	id := e.publishGraph(ada, projectID, "Fetch", map[string]any{
-		"actions": []any{
-			map[string]any{"action_key": "orders", "action_type_key": "manual.trigger", "config": map[string]any{}},
-			map[string]any{"action_key": "fetch", "action_type_key": "http.request", "config": map[string]any{"url": "{{ orders.url }}"}},
-		},
-		"connections": []any{map[string]any{"from": "orders", "to": "fetch"}},
-	})
-	runID := e.do(req{method: "POST", path: "/api/v1/workflows/" + id + "/runs/manual", token: ada.token,
-		body: map[string]any{"input": map[string]any{"url": "ftp://nowhere"}}}).expect(t, http.StatusAccepted).str("workflow_run_id")
-	if run := e.waitRun(ada, runID); run.str("status") != "failed" {
-		t.Fatalf("the run: %s", run.Body)
-	}
+	id, runID := failedFetch(t, e, ada, projectID, "{{ orders.url }}", map[string]any{"url": "ftp://nowhere"})
 	for _, tc := range []struct{ lang, reason, next, terminal, listed string }{
 		{"en", "Field url must be an absolute http or https URL.", "Fix url and run the action again",
 			"action fetch failed: Field url must be an absolute http or https URL.",
