@@ -218,3 +218,37 @@ func TestAnActionsFailureAndTheRunsReasonReadInTheReadersLanguage(t *testing.T) 
 		})
 	}
 }
+
+// TestAReceiptsReasonsReadInTheReadersLanguage: the webhook receipt of a run whose action
+// failed gives the run's and the action's reasons in the language of whoever reads it.
+func TestAReceiptsReasonsReadInTheReadersLanguage(t *testing.T) {
+	e, ada, projectID := shop(t, dbtest.SQLite(t))
+	id := e.publishGraph(ada, projectID, "Orders", map[string]any{
+		"actions": []any{
+			act("orders", "webhook.trigger", map[string]any{"endpoint_key": "orders", "auth_type": "none"}),
+			act("fetch", "http.request", map[string]any{"url": "{{ orders.url }}"}),
+		},
+		"connections": []any{map[string]any{"from": "orders", "to": "fetch"}},
+	})
+	e.do(req{method: "POST", path: "/api/v1/workflows/" + id + "/webhook-endpoints", token: ada.token,
+		body: map[string]any{"endpoint_key": "orders", "auth_type": "none"}}).expect(t, http.StatusCreated)
+	hookKey := e.do(req{method: "GET", path: "/api/v1/projects/" + projectID, token: ada.token}).expect(t, http.StatusOK).str("hook_key")
+	accepted := e.do(req{method: "POST", path: "/hooks/" + hookKey + "/orders", body: `{"url":"ftp://nowhere"}`}).expect(t, http.StatusAccepted)
+	for _, tc := range []struct{ lang, run, action string }{
+		{"en", "action fetch failed: Field url must be an absolute http or https URL.", "Field url must be an absolute http or https URL."},
+		{"ru", "Действие fetch не удалось: Поле url должно быть полным адресом со схемой «http» или «https».",
+			"Поле url должно быть полным адресом со схемой «http» или «https»."},
+	} {
+		r := e.do(req{method: "GET", path: receiptPath(accepted) + "?wait=30", header: map[string]string{"Accept-Language": tc.lang}}).expect(t, http.StatusOK)
+		actions, _ := r.json["actions"].([]any)
+		var fetch map[string]any
+		for _, a := range actions {
+			if a, _ := a.(map[string]any); a["action_key"] == "fetch" {
+				fetch = a
+			}
+		}
+		if r.str("status") != "failed" || r.str("terminal_reason") != tc.run || fetch["terminal_reason"] != tc.action {
+			t.Errorf("%s: the receipt %s", tc.lang, r.Body)
+		}
+	}
+}
