@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"errors"
+	"maps"
 
 	"github.com/google/uuid"
 
@@ -19,13 +20,16 @@ type ActionDependencies interface {
 	Unseal(ctx context.Context, companyID, projectID, id uuid.UUID) (*integration.Unsealed, error)
 }
 
-// integrationIn names an integration in a failure's text: by its type, and by the config
-// field that chose it when there is one.
-func integrationIn(typeKey, field string) string {
+// integrationFailed is the validation failure of an integration of type typeKey that an
+// action cannot use, worded by key: naming the config field that chose it, or, without a
+// field (its connection test), by key+"_itself"; the next action is key's either way.
+func integrationFailed(code, key, typeKey, field string, args Args) *Failure {
+	all := Args{"type": typeKey, "field": field}
+	maps.Copy(all, args)
 	if field == "" {
-		return "the " + typeKey + " integration"
+		return Failed(ClassValidation, code, key+"_itself", key+".next", all)
 	}
-	return "the " + typeKey + " integration in " + field
+	return Failed(ClassValidation, code, key, "", all)
 }
 
 // loadDependency loads the integration whose id is in config field, which must be of type

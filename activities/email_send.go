@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
-	"fmt"
 	netmail "net/mail"
 	"net/textproto"
 	"slices"
@@ -144,15 +143,13 @@ func addressList(cfg map[string]any, field string) ([]string, error) {
 // security none and starttls both use STARTTLS when the server offers it and go on
 // without it otherwise: mailer.Sender has no switch to demand it or to leave it out.
 func smtpConfig(dep *integration.Unsealed, field string) (mailer.Config, error) {
-	invalid := func(problem string) error {
-		return Fail(ClassValidation, "invalid_dependency",
-			fmt.Sprintf("Cannot use %s: it %s.", integrationIn(integration.TypeSMTPServer, field), problem),
-			"Fix the integration's settings")
+	invalid := func(key string, args Args) error {
+		return integrationFailed("invalid_dependency", key, integration.TypeSMTPServer, field, args)
 	}
 	var cfg mailer.Config
 	cfg.Host, _ = optionalString(dep.Metadata, "host")
 	if cfg.Host == "" {
-		return cfg, invalid("has no host")
+		return cfg, invalid("smtp_no_host", nil)
 	}
 	security, _ := optionalString(dep.Metadata, "security")
 	switch strings.ToLower(security) {
@@ -162,18 +159,18 @@ func smtpConfig(dep *integration.Unsealed, field string) (mailer.Config, error) 
 		cfg.ImplicitTLS = true
 		cfg.Port = mailer.DefaultSMTPSPort
 	default:
-		return cfg, invalid("has security " + security + ", not starttls, tls or none")
+		return cfg, invalid("smtp_security", Args{"value": security})
 	}
 	if p, _ := optionalString(dep.Metadata, "port"); p != "" {
 		port, err := strconv.Atoi(p)
 		if err != nil || port < 1 || port > 65535 {
-			return cfg, invalid("has port " + p + ", not a number between 1 and 65535")
+			return cfg, invalid("smtp_port", Args{"value": p})
 		}
 		cfg.Port = port
 	}
 	from, _ := optionalString(dep.Metadata, "from")
 	if _, err := netmail.ParseAddress(from); err != nil {
-		return cfg, invalid("has no valid from address")
+		return cfg, invalid("smtp_from", nil)
 	}
 	name, _ := optionalString(dep.Metadata, "from_name")
 	cfg.From = (&netmail.Address{Name: name, Address: from}).String()
@@ -187,11 +184,11 @@ func smtpConfig(dep *integration.Unsealed, field string) (mailer.Config, error) 
 	case "":
 	case mailer.AuthPlain, mailer.AuthLogin:
 		if cfg.Username == "" {
-			return cfg, invalid("asks for " + auth + " authentication but has no username")
+			return cfg, invalid("smtp_username", Args{"value": auth})
 		}
 		cfg.Auth = strings.ToLower(auth)
 	default:
-		return cfg, invalid("has auth " + auth + ", not plain or login")
+		return cfg, invalid("smtp_auth", Args{"value": auth})
 	}
 	return cfg, nil
 }

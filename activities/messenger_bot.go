@@ -3,7 +3,6 @@ package activities
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
 
@@ -60,25 +59,14 @@ type botIntegration struct {
 func readBot(dep *integration.Unsealed, field, provider, defaultBaseURL string) (botIntegration, error) {
 	token, _ := optionalString(dep.Auth, "bot_token")
 	if token == "" {
-		return botIntegration{}, Fail(ClassValidation, "invalid_dependency",
-			fmt.Sprintf("No bot token is set in %s.", integrationIn(dep.TypeKey, field)),
-			"Enter the bot token in the integration")
+		return botIntegration{}, integrationFailed("invalid_dependency", "bot_token_missing", dep.TypeKey, field, nil)
 	}
 	base, _ := optionalString(dep.Metadata, "api_base_url")
 	if base == "" {
 		base = defaultBaseURL
 	}
 	if base == "" {
-		return botIntegration{}, Fail(
-			ClassValidation,
-			"api_base_url_missing",
-			fmt.Sprintf(
-				"No %s API address is known: %s has no api_base_url and the server has no default.",
-				provider,
-				integrationIn(dep.TypeKey, field),
-			),
-			"Set api_base_url on the integration, or ask the operator to configure the default",
-		)
+		return botIntegration{}, integrationFailed("api_base_url_missing", "bot_base_url_missing", dep.TypeKey, field, Args{"provider": provider})
 	}
 	return botIntegration{baseURL: base, token: token}, nil
 }
@@ -86,9 +74,7 @@ func readBot(dep *integration.Unsealed, field, provider, defaultBaseURL string) 
 // invalidBot is the failure of a bot integration a client refused; the client's error
 // never holds the token.
 func invalidBot(typeKey, field string, err error) *Failure {
-	return Fail(ClassValidation, "invalid_dependency",
-		fmt.Sprintf("Cannot use %s: %v.", integrationIn(typeKey, field), err),
-		"Fix the integration's api_base_url or bot token")
+	return integrationFailed("invalid_dependency", "bot_unusable", typeKey, field, Args{"error": err.Error()})
 }
 
 // messengerFailure classifies a failed send; one the run's cancellation cut off fails with
