@@ -49,6 +49,11 @@ const (
 	ClassUnknownOutcome = "unknown_outcome"
 )
 
+// RetryClasses are the retry classes, in the specification's order.
+var RetryClasses = []string{
+	ClassValidation, ClassAuth, ClassPermanent, ClassTransient, ClassRateLimited, ClassTimeoutUnknown, ClassCanceled, ClassUnknownOutcome,
+}
+
 // Failure is a classified action failure. The engine maps Retryable onto the Temporal retry
 // policy and shows the rest in the action's diagnostics.
 type Failure struct {

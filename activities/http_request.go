@@ -49,9 +49,11 @@ const providerBodyLimit = 2048
 // (the parsed body, or null). ProviderResponse holds status_code, headers and the body cut
 // to 2 KiB, in results and failures alike.
 //
-// Failures are classified so that nothing that may have taken effect is repeated
+// Every request carries an Idempotency-Key header (IdempotencyKey) unless headers_json sets
+// one. Failures are classified so that nothing that may have taken effect is repeated
 // automatically. Idempotent methods are GET, HEAD, OPTIONS, PUT and DELETE (RFC 9110
-// 9.2.2); POST and PATCH are not.
+// 9.2.2); POST and PATCH are not, unless the author sets target_deduplicates: the target
+// acts once per Idempotency-Key, so any call may be repeated with it.
 //
 //	config or integration unusable                               validation
 //	target refused by the egress policy                          validation
@@ -93,6 +95,9 @@ type httpCall struct {
 	// forwardTrace: the integration lets the target learn the run's trace
 	// (metadata.forward_trace_context).
 	forwardTrace bool
+	// targetDeduplicates: the author says the target acts once per Idempotency-Key
+	// (config target_deduplicates), so repeating the call cannot do more than doing it once.
+	targetDeduplicates bool
 }
 
 // Run executes one http.request.
@@ -122,6 +127,9 @@ func (a HTTPRequest) Run(ctx context.Context, req Request) (Result, error) {
 		return Result{}, invalidField("url", "field_url_unusable", nil)
 	}
 	httpReq.Header = call.header
+	if httpReq.Header.Get("Idempotency-Key") == "" {
+		httpReq.Header.Set("Idempotency-Key", IdempotencyKey(req))
+	}
 
 	resp, err := a.client(call).Do(httpReq)
 	if err != nil {
@@ -240,6 +248,8 @@ func parseHTTPCall(cfg map[string]any) (*httpCall, error) {
 		return nil, err
 	}
 	call.timeout = time.Duration(seconds * float64(time.Second))
+
+	call.targetDeduplicates, _ = cfg["target_deduplicates"].(bool)
 
 	call.responseFormat, err = optionalString(cfg, "response_format")
 	if err != nil {
@@ -362,8 +372,13 @@ func (c *httpCall) authorize(ctx context.Context, dep *integration.Unsealed) err
 
 // idempotent tells whether repeating the call cannot do more than doing it once.
 func (c *httpCall) idempotent() bool {
-	return c.method != http.MethodPost && c.method != http.MethodPatch
+	return c.targetDeduplicates || c.method != http.MethodPost && c.method != http.MethodPatch
 }
+
+// IdempotencyKey is the Idempotency-Key header of an http.request: the run and the action
+// in it (scoped by its loop item), so every attempt of the action, automatic or by
+// retry-action, and after any restart, carries the same key, and no other action's does.
+func IdempotencyKey(req Request) string { return req.RunID.String() + "/" + req.ActionKey }
 
 // transportFailure classifies a call that got no response; sent tells whether the request
 // was written to a connection.

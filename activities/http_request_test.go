@@ -129,6 +129,39 @@ func TestHTTPRequestSendsBodiesAsConfigured(t *testing.T) {
 	}
 }
 
+// TestHTTPRequestCarriesOneIdempotencyKeyPerRunAndAction: every attempt of an action in a
+// run sends the same Idempotency-Key, another action or run another, and a key the author
+// set in headers_json is sent instead.
+func TestHTTPRequestCarriesOneIdempotencyKeyPerRunAndAction(t *testing.T) {
+	e := startEndpoint(t, answerWith(200, "ok"))
+	deps := newProjectDependencies()
+	client := loopbackClient(t, 5*time.Second)
+	send := func(req Request) string {
+		t.Helper()
+		if _, err := (HTTPRequest{ActionDependencies: deps, Client: client}).Run(context.Background(), req); err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+		seen := e.seen()
+		return seen[len(seen)-1].Header.Get("Idempotency-Key")
+	}
+	req := deps.request(ActionHTTPRequest, map[string]any{"method": "POST", "url": e.URL, "body": "x"})
+	first := send(req)
+	req.Attempt = 2
+	if again := send(req); first == "" || again != first {
+		t.Errorf("two attempts sent keys %q and %q, want one key", first, again)
+	}
+	other := req
+	other.ActionKey = "lines[1]." + req.ActionKey
+	if key := send(other); key == first || key != IdempotencyKey(other) {
+		t.Errorf("the same action of a loop item sent %q, want its own key %q", key, IdempotencyKey(other))
+	}
+	own := deps.request(ActionHTTPRequest, map[string]any{"method": "POST", "url": e.URL, "body": "x",
+		"headers_json": map[string]any{"Idempotency-Key": "order-A-1001"}})
+	if key := send(own); key != "order-A-1001" {
+		t.Errorf("a request whose headers set the key sent %q", key)
+	}
+}
+
 func TestHTTPRequestAddsTheCredentialsOfItsAuthIntegration(t *testing.T) {
 	e := startEndpoint(t, answerWith(200, "ok"))
 	deps := newProjectDependencies()
@@ -243,31 +276,38 @@ func TestHTTPRequestClassifiesAnswersByStatusAndMethod(t *testing.T) {
 		status       int
 		retryAfter   string
 		class, waits string
+		deduplicates bool
 	}{
-		{"GET", 401, "", ClassAuth, ""},
-		{"POST", 403, "", ClassAuth, ""},
-		{"GET", 400, "", ClassPermanent, ""},
-		{"DELETE", 404, "", ClassPermanent, ""},
-		{"GET", 410, "", ClassPermanent, ""},
-		{"POST", 422, "", ClassPermanent, ""},
-		{"POST", 409, "", ClassPermanent, ""},
-		{"POST", 429, "30", ClassRateLimited, "30s"},
-		{"GET", 408, "", ClassRateLimited, ""},
-		{"PUT", 425, "", ClassRateLimited, ""},
-		{"GET", 503, "", ClassTransient, ""},
-		{"HEAD", 500, "", ClassTransient, ""},
-		{"PUT", 502, "", ClassTransient, ""},
-		{"DELETE", 504, "", ClassTransient, ""},
-		{"POST", 500, "", ClassUnknownOutcome, ""},
-		{"PATCH", 503, "", ClassUnknownOutcome, ""},
+		{"GET", 401, "", ClassAuth, "", false},
+		{"POST", 403, "", ClassAuth, "", false},
+		{"GET", 400, "", ClassPermanent, "", false},
+		{"DELETE", 404, "", ClassPermanent, "", false},
+		{"GET", 410, "", ClassPermanent, "", false},
+		{"POST", 422, "", ClassPermanent, "", false},
+		{"POST", 409, "", ClassPermanent, "", false},
+		{"POST", 429, "30", ClassRateLimited, "30s", false},
+		{"GET", 408, "", ClassRateLimited, "", false},
+		{"PUT", 425, "", ClassRateLimited, "", false},
+		{"GET", 503, "", ClassTransient, "", false},
+		{"HEAD", 500, "", ClassTransient, "", false},
+		{"PUT", 502, "", ClassTransient, "", false},
+		{"DELETE", 504, "", ClassTransient, "", false},
+		{"POST", 500, "", ClassUnknownOutcome, "", false},
+		{"PATCH", 503, "", ClassUnknownOutcome, "", false},
+		// The author says the target acts once per Idempotency-Key: sending again is safe.
+		{"POST", 500, "", ClassTransient, "", true},
+		{"PATCH", 503, "", ClassTransient, "", true},
 	}
 	deps := newProjectDependencies()
 	client := loopbackClient(t, 5*time.Second)
 	for _, tt := range tests {
 		name := fmt.Sprintf("%s answered %d is %s", tt.method, tt.status, tt.class)
+		if tt.deduplicates {
+			name += " when the target deduplicates"
+		}
 		t.Run(name, func(t *testing.T) {
 			e := startEndpoint(t, answerWith(tt.status, `{"error":"nope"}`, "Retry-After", tt.retryAfter))
-			_, err := runHTTPRequest(t, deps, client, map[string]any{"method": tt.method, "url": e.URL, "body": "x"})
+			_, err := runHTTPRequest(t, deps, client, map[string]any{"method": tt.method, "url": e.URL, "body": "x", "target_deduplicates": tt.deduplicates})
 			f := requireFailure(t, err, tt.class, fmt.Sprintf("http_%d", tt.status))
 			if f.ProviderResponse["status_code"] != tt.status {
 				t.Errorf("provider response = %v, want status_code %d", f.ProviderResponse, tt.status)

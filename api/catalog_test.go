@@ -53,9 +53,10 @@ func TestCatalogEndpoints(t *testing.T) {
 				t.Errorf("%s: config_schema_json %v", key, it["config_schema_json"])
 			}
 		}
-		// The specification's 19, and condition.switch and data.set of the workflow language.
-		if !slices.Equal(got, want) || len(got) != 22 {
-			t.Fatalf("action types %v, want the 22 of the catalog %v", got, want)
+		// The specification's 19, and condition.switch, data.set and run.event_trigger of the
+		// workflow language.
+		if !slices.Equal(got, want) || len(got) != 23 {
+			t.Fatalf("action types %v, want the 23 of the catalog %v", got, want)
 		}
 	})
 	t.Run("an action whose credential is optional needs no provider", func(t *testing.T) {

@@ -13,8 +13,7 @@ import (
 // connections as "from -branch-> to".
 func (s *consoleSite) draftOf(u user, workflowID string) (actions, connections []string) {
 	s.t.Helper()
-	draft, _ := s.do(req{method: "GET", path: "/api/v1/workflows/" + workflowID, token: u.token}).
-		expect(s.t, http.StatusOK).json["draft"].(map[string]any)
+	draft := s.savedDraft(u, workflowID)
 	for _, a := range draft["actions"].([]any) {
 		actions = append(actions, a.(map[string]any)["action_key"].(string))
 	}
@@ -25,6 +24,14 @@ func (s *consoleSite) draftOf(u user, workflowID string) (actions, connections [
 	}
 	slices.Sort(actions)
 	return actions, connections
+}
+
+// savedDraft is the workflow's draft as the API answers it.
+func (s *consoleSite) savedDraft(u user, workflowID string) map[string]any {
+	s.t.Helper()
+	draft, _ := s.do(req{method: "GET", path: "/api/v1/workflows/" + workflowID, token: u.token}).
+		expect(s.t, http.StatusOK).json["draft"].(map[string]any)
+	return draft
 }
 
 // newWorkflow creates an empty workflow in the project through the API.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
+	"agencyhub/activities"
 	"agencyhub/api/httpx"
 	"agencyhub/models"
 	"agencyhub/models/automation"
@@ -157,7 +159,7 @@ func (s *Server) runList(c *gin.Context) {
 		if err != nil {
 			return nil, "", err
 		}
-		return s.Workflows.Runs(c, workflow(c).ID, filter, page)
+		return s.Workflows.Runs(c, workflow(c), filter, page)
 	}, each(func(r automation.Run) runView { return s.viewRun(&r).in(httpx.Lang(c), nil) }))
 }
 
@@ -182,10 +184,16 @@ func (s *Server) projectRunList(c *gin.Context) {
 }
 
 // runFilter reads the filters of a run list (status, trigger_type, workflow_version_id,
-// created_from, created_to).
+// created_from, created_to, q, failed_action_key, retry_class).
 // Errors: invalid (the parameter).
 func runFilter(c *gin.Context) (automation.RunFilter, error) {
-	f := automation.RunFilter{Status: automation.RunStatus(c.Query("status")), TriggerType: c.Query("trigger_type")}
+	f := automation.RunFilter{
+		Status: automation.RunStatus(c.Query("status")), TriggerType: c.Query("trigger_type"),
+		Q: c.Query("q"), FailedActionKey: c.Query("failed_action_key"), RetryClass: c.Query("retry_class"),
+	}
+	if f.RetryClass != "" && !slices.Contains(activities.RetryClasses, f.RetryClass) {
+		return f, models.Invalid("invalid_run_filter", "retry_class")
+	}
 	if v := c.Query("workflow_version_id"); v != "" {
 		id, err := uuid.Parse(v)
 		if err != nil {

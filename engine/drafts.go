@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/google/uuid"
 
@@ -28,7 +29,8 @@ const MaxCallDepth = 5
 // field, like any other unknown reference, so that such a draft is not published to fail
 // at run time. A disabled integration is a warning: runs treat it as missing until it is
 // enabled again. A workflow.call must name a published workflow of the project that does
-// not lead back to this one through its own calls (call_cycle). A URL whose host the egress
+// not lead back to this one through its own calls (call_cycle). A run.event_trigger's
+// workflow_ids must be workflows of the project other than this one (run_event_self). A URL whose host the egress
 // policy refuses as it is written (egress_refused) is an error on its field.
 type Drafts struct {
 	Catalog      *schemas.Catalog
@@ -62,6 +64,13 @@ func (d *Drafts) Validate(ctx context.Context, w *automation.Workflow, g automat
 				diag.ActionKey, diag.Field = a.ActionKey, "config.workflow_id"
 				ds = append(ds, *diag)
 			}
+		}
+		if a.ActionTypeKey == automation.TypeRunEvent && !flagged[a.ActionKey+" config.workflow_ids"] {
+			watched, err := d.watched(ctx, w, a, flagged)
+			if err != nil {
+				return nil, err
+			}
+			ds = append(ds, watched...)
 		}
 		for _, field := range []string{t.DependencyField, templateField(a)} {
 			id, named := a.Config[field].(string)
@@ -141,6 +150,43 @@ func (d *Drafts) call(ctx context.Context, w *automation.Workflow, raw string) (
 		next = calls
 	}
 	return nil, nil
+}
+
+// watched checks the workflows a run.event_trigger's workflow_ids names: workflows of the
+// project (published or not: a draft's runs fail once it is), other than w itself.
+// A field the schema already refused (flagged) is not checked again.
+func (d *Drafts) watched(ctx context.Context, w *automation.Workflow, a automation.Action, flagged map[string]bool) ([]automation.Diagnostic, error) {
+	var ds []automation.Diagnostic
+	ids, _ := a.Config["workflow_ids"].([]any)
+	for i, raw := range ids {
+		field := fmt.Sprintf("config.workflow_ids.%d", i)
+		if flagged[a.ActionKey+" "+field] {
+			continue
+		}
+		problem := func(code string, args ...any) {
+			diag := automation.Diagnosed(automation.SeverityError, code, code, args...)
+			diag.ActionKey, diag.Field = a.ActionKey, field
+			ds = append(ds, diag)
+		}
+		s, _ := raw.(string)
+		id, err := uuid.Parse(s)
+		switch {
+		case err != nil:
+			problem("invalid_reference", fmt.Sprintf("workflow_ids.%d", i), s)
+			continue
+		case id == w.ID:
+			problem("run_event_self")
+			continue
+		}
+		watched, err := d.Workflows.WorkflowOf(ctx, w.CompanyID, id)
+		switch {
+		case models.IsKind(err, models.KindNotFound) || err == nil && watched.ProjectID != w.ProjectID:
+			problem("workflow_not_found", id)
+		case err != nil:
+			return nil, err
+		}
+	}
+	return ds, nil
 }
 
 // Writes tells whether the graph has a db.query that writes (read_only false): only an

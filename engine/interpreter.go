@@ -652,6 +652,7 @@ func (r *interpreter) finish() error {
 		result = temporal.NewCanceledError()
 	case r.failure != "":
 		update.Status, update.TerminalReason, update.Error = automation.RunFailed, r.failure, r.failure
+		update.FailedActionKey = r.failedKey // for run.event_trigger; the write's input only, no command changes
 	}
 	r.progress.end(update)
 	r.event("run."+string(update.Status), "", string(update.Status), update.TerminalReason, nil)

@@ -338,3 +338,72 @@ func (o *crashOutbound) ExecuteLocalActivity(ctx workflow.Context, activityType 
 	}
 	return answer
 }
+
+// TestAnUnansweredPostIsSentAgainOnlyToATargetThatDeduplicates: a worker that dies after a
+// POST left, before its answer was recorded, leaves its outcome unknown. The next attempt
+// refuses to send it again, unless the author said the target acts once per
+// Idempotency-Key: then it is sent again, with the same key.
+func TestAnUnansweredPostIsSentAgainOnlyToATargetThatDeduplicates(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		deduplicate bool
+		want        automation.RunStatus
+		sends       int
+	}{
+		{"the target deduplicates: sent again", true, automation.RunSucceeded, 1},
+		{"it does not: refused as an unknown outcome", false, automation.RunFailed, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			died := &dieAfterSending{}
+			l := newLiveEngine(t, nil, died)
+			died.workflows = l.workflows
+			run := l.start(t, graph([]automation.Action{manualTrigger("start"), httpRequest("charge",
+				map[string]any{"method": "POST", "url": "https://pay.example/charges", "target_deduplicates": c.deduplicate})},
+				edge("start", "charge")))
+			done := awaitStatus(t, l.workflows, run, c.want)
+			sent := l.fakes.requests("charge")
+			if len(sent) != c.sends || c.sends > 0 && sent[0].Attempt != 2 {
+				t.Fatalf("after the lost attempt charge was sent %d times (%+v), want %d, as attempt 2", len(sent), sent, c.sends)
+			}
+			if c.want == automation.RunFailed {
+				actions, err := l.workflows.ActionRuns(context.Background(), done)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if a := actions[1]; a.RetryClass != activities.ClassUnknownOutcome {
+					t.Fatalf("charge failed as %q, want unknown_outcome", a.RetryClass)
+				}
+			}
+		})
+	}
+}
+
+// dieAfterSending plays a worker that dies while its first http.request is in flight: the
+// attempt is recorded as begun, and never settled, and Temporal retries the activity.
+type dieAfterSending struct {
+	interceptor.WorkerInterceptorBase
+	workflows *automation.Service
+	died      atomic.Bool
+}
+
+func (d *dieAfterSending) InterceptActivity(ctx context.Context, next interceptor.ActivityInboundInterceptor) interceptor.ActivityInboundInterceptor {
+	i := &diesAfterSending{worker: d}
+	i.Next = next
+	return i
+}
+
+type diesAfterSending struct {
+	interceptor.ActivityInboundInterceptorBase
+	worker *dieAfterSending
+}
+
+func (i *diesAfterSending) ExecuteActivity(ctx context.Context, in *interceptor.ExecuteActivityInput) (any, error) {
+	req, ok := in.Args[0].(ActionRequest)
+	if ok && activity.GetInfo(ctx).ActivityType.Name == activities.ActionHTTPRequest && i.worker.died.CompareAndSwap(false, true) {
+		if err := i.worker.workflows.BeginAttempt(ctx, req.RunID, req.ActionKey, 1); err != nil {
+			return nil, err
+		}
+		return nil, errors.New("the worker died with the request in flight")
+	}
+	return i.Next.ExecuteActivity(ctx, in)
+}

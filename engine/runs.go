@@ -30,6 +30,7 @@ const (
 	TriggerRelay    = "relay"
 	TriggerPayment  = "payment"
 	TriggerTask     = "task"
+	TriggerRunEvent = automation.TriggerRunEvent
 )
 
 // Default execution policy of activity actions; http.request's config may override it.
@@ -308,7 +309,8 @@ func (s *Runs) policies(g automation.Graph) map[string]ActionPolicy {
 		config := t.ApplyDefaults(a.Config)
 		p.Idempotent = t.Idempotent
 		if method, ok := config["method"].(string); ok && a.ActionTypeKey == activities.ActionHTTPRequest {
-			p.Idempotent = idempotentMethods[method]
+			// A target that acts once per Idempotency-Key makes any method safe to repeat.
+			p.Idempotent = idempotentMethods[method] || config["target_deduplicates"] == true
 		}
 		if readOnly, ok := config["read_only"].(bool); ok && a.ActionTypeKey == activities.ActionDBQuery {
 			p.Idempotent = readOnly // a read repeated reads again; a write may not be repeated

@@ -45,6 +45,7 @@ var importable = []struct {
 	{"task.event_trigger", map[string]any{}},
 	{"task.create", map[string]any{"board_id": someID, "title": "Call {{ payment.client.name }}"}},
 	{"ai.agent", map[string]any{"action_dependency_id": someID, "input": "Why did run {{ start.run_id }} fail?"}},
+	{"run.event_trigger", map[string]any{"events": []any{"run.failed", "run.cancelled"}, "workflow_ids": []any{someID}}},
 }
 
 var planned []string

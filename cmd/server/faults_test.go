@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -272,7 +274,7 @@ func (l *load) run(t *testing.T, length time.Duration, faults ...func()) {
 
 // deliver sends one delivery until it is answered 202, for up to three minutes, and records
 // the run the answer names. A delivery cut off inside an instance that died is answered 409
-// (in progress) until another instance may take it over, two minutes after it was claimed
+// (in progress) until another instance may take it over, 35 s after it was claimed
 // (models/webhook's claimTimeout).
 func (l *load) deliver(id string, n int64) error {
 	began := time.Now()
@@ -444,17 +446,50 @@ func TestFaultAWorkerKilledMidLoad(t *testing.T) {
 	l.check(t)
 }
 
-// TestFaultAnAPIInstanceKilledMidLoad: an API instance killed with SIGKILL mid-load; the
-// deliveries it answered 202 all run, and those sent again through the proxy to the other
-// instance make no second run.
+// TestFaultAnAPIInstanceKilledMidLoad: an API instance killed with SIGKILL mid-load, with
+// one delivery surely in flight there (cutDelivery) beside those the load happens to have
+// on it; the deliveries it answered 202 all run, and those sent again through the proxy to
+// the other instance make no second run.
 func TestFaultAnAPIInstanceKilledMidLoad(t *testing.T) {
 	cl := startCluster(t)
 	l := newLoad(t, cl)
-	l.run(t, 20*time.Second, func() { kill9(t, cl.apiPIDs[0]) })
-	if l.resent.Load() == 0 {
-		t.Error("no delivery was sent again: none was in flight on the killed instance")
-	}
+	l.run(t, 20*time.Second, func() {
+		resend := l.cutDelivery(t, cl.apiAddrs[0])
+		kill9(t, cl.apiPIDs[0])
+		resend()
+	})
 	l.check(t)
+}
+
+// cutDelivery sends a delivery straight to an API instance with half its body, so that a
+// request is in flight there whatever the load's timing; resend, called once the instance
+// is killed, checks the request was cut off unanswered and sends the delivery again through
+// the proxy until it is accepted, as a sender does.
+func (l *load) cutDelivery(t *testing.T, addr string) (resend func()) {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Errorf("connect to the API instance %s: %v", addr, err)
+		return func() {}
+	}
+	const id, body = "delivery-cut", `{"order":0}`
+	u, _ := url.Parse(l.hookURL)
+	_, err = fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nwebhook-id: %s\r\nContent-Length: %d\r\n\r\n%s",
+		u.RequestURI(), addr, id, len(body), body[:len(body)/2])
+	if err != nil {
+		t.Errorf("send half a delivery to %s: %v", addr, err)
+	}
+	return func() {
+		defer conn.Close()
+		_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		if answer, err := bufio.NewReader(conn).ReadString('\n'); err == nil {
+			t.Errorf("the killed instance answered the delivery in flight: %q", answer)
+		}
+		l.resent.Add(1)
+		if err := l.deliver(id, 0); err != nil {
+			t.Error(err)
+		}
+	}
 }
 
 // TestFaultPostgresConnectionsDropped: every connection of the instances to their database

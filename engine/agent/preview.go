@@ -147,7 +147,7 @@ func (a *Agent) previewOverview(ctx context.Context, p *company.Project) (string
 		if w.CurrentVersionID != nil {
 			published++
 		}
-		runs, _, err := a.Workflows.Runs(ctx, w.ID, automation.RunFilter{Status: automation.RunFailed}, models.PageRequest{Limit: 20})
+		runs, _, err := a.Workflows.Runs(ctx, &w, automation.RunFilter{Status: automation.RunFailed}, models.PageRequest{Limit: 20})
 		if err != nil {
 			return "", err
 		}

@@ -235,7 +235,7 @@ func toolListRuns(ctx context.Context, t *toolScope, in map[string]any) (map[str
 	status, _ := in["status"].(string)
 	rows, _, err := t.agent.Workflows.Runs(
 		ctx,
-		w.ID,
+		w,
 		automation.RunFilter{Status: automation.RunStatus(status)},
 		models.PageRequest{Limit: 20},
 	)

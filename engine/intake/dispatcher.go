@@ -12,6 +12,7 @@ import (
 
 	"agencyhub/engine"
 	"agencyhub/models"
+	"agencyhub/models/automation"
 	"agencyhub/models/billing"
 	"agencyhub/models/relay"
 	"agencyhub/models/work"
@@ -30,8 +31,9 @@ import (
 // the same way: the relay intake stores each reply with its wait, and the dispatcher
 // signals the run and forgets the wait. A reply signalled twice (a dispatcher died between
 // the two steps) is taken once: the run's first reply ends its wait. And it turns queued
-// payment and task events into the runs they trigger (Intake.StartPaymentEvent,
-// Intake.StartTaskEvent), which it then hands over as any queued run.
+// payment and task events and the ends of failed and cancelled runs into the runs they
+// trigger (Intake.StartPaymentEvent, Intake.StartTaskEvent, Intake.StartRunEndEvent),
+// which it then hands over as any queued run.
 type Dispatcher struct {
 	Runs   *engine.Runs
 	Intake *Intake
@@ -98,8 +100,8 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	}
 }
 
-// dispatch turns one batch of queued payment events and one of queued task events into
-// queued runs, then hands one batch of queued runs and one of claimed replies to Temporal,
+// dispatch turns one batch each of queued payment events, task events and run end events
+// into queued runs, then hands one batch of queued runs and one of claimed replies to Temporal,
 // and reports whether a batch was full. Errors: the first failure.
 func (d *Dispatcher) dispatch(ctx context.Context) (bool, error) {
 	full := false
@@ -121,6 +123,15 @@ func (d *Dispatcher) dispatch(ctx context.Context) (bool, error) {
 		}
 		full = full || n == dispatchBatch
 	}
+	ends := d.Intake.Workflows
+	n, err := startEvents(ctx, d, ends.QueuedRunEndEvents, d.Intake.StartRunEndEvent, ends.MarkRunEndEventDispatched,
+		func(ev automation.RunEndEvent) []any {
+			return []any{"run_end_event_id", ev.ID, "event_type", ev.EventType, "workflow_run_id", ev.RunID}
+		})
+	if err != nil {
+		return false, err
+	}
+	full = full || n == dispatchBatch
 	runs, err := d.Runs.Workflows.Undispatched(ctx, dispatchBatch)
 	if err != nil {
 		return false, err

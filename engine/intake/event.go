@@ -11,15 +11,17 @@ import (
 )
 
 // domainEvent is an event of one of the domain event queues (billing's payment events, the
-// tracker's task events) as the intake starts runs from it: the workflows of its project
-// whose current version has a trigger of actionType that takes it.
+// tracker's task events, the ends of runs) as the intake starts runs from it: the
+// workflows of its project whose current version has a trigger of actionType that takes it.
 type domainEvent struct {
 	ID                   uuid.UUID
 	CompanyID, ProjectID uuid.UUID
 	// ActionType is the trigger action type; TriggerType the runs' trigger_type.
 	ActionType, TriggerType string
-	// EventType must be among the trigger's event_types (its defaults applied).
-	EventType string
+	// EventType must be among the trigger's event_types (its defaults applied), or the
+	// list its TypesField names.
+	EventType  string
+	TypesField string
 	// Takes tells whether a trigger whose event_types lists the event takes it (its other
 	// config, defaults applied); nil takes every one.
 	Takes func(config map[string]any) bool
@@ -47,7 +49,11 @@ func (in *Intake) startOnEvent(ctx context.Context, ev domainEvent) ([]uuid.UUID
 	var fired firings
 	for _, t := range triggers {
 		config := typ.ApplyDefaults(t.Config)
-		types, _ := config["event_types"].([]any)
+		field := ev.TypesField
+		if field == "" {
+			field = "event_types"
+		}
+		types, _ := config[field].([]any)
 		if !slices.Contains(types, any(ev.EventType)) || (ev.Takes != nil && !ev.Takes(config)) || !fired.first(t) {
 			continue
 		}

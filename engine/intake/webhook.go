@@ -2,7 +2,6 @@ package intake
 
 import (
 	"context"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -11,9 +10,6 @@ import (
 	"agencyhub/models/automation"
 	"agencyhub/models/webhook"
 )
-
-// webhookStartTimeout bounds starting the run of one delivery.
-const webhookStartTimeout = 30 * time.Second
 
 // Webhook takes a delivery to a webhook endpoint: it has the delivery stored (or finds the
 // answer a delivery with the same id got), queues the run of the endpoint's trigger with the
@@ -30,7 +26,7 @@ func (in *Intake) Webhook(ctx context.Context, t *webhook.Target, d webhook.Deli
 	}
 	// The request's own cancellation does not interrupt the start: a sender that hung up
 	// finds the run started when it retries.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), webhookStartTimeout)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), webhook.StartTimeout)
 	defer cancel()
 	run, err := in.fire(ctx, t.Trigger, engine.TriggerWebhook, engine.Start{RunID: *ev.PlannedRunID, Payload: ev.Payload, Queued: true})
 	if err != nil {

@@ -150,6 +150,10 @@ var diagnosticTexts = map[string]map[string]string{
 		"en": "the project has no workflow %s",
 		"ru": "В проекте нет сценария %s",
 	},
+	"run_event_self": {
+		"en": "a workflow does not watch its own runs: its runs from this trigger never start it, and an error path handles its other failures",
+		"ru": "Сценарий не может следить за своими запусками: запуски от этого триггера его не запускают, а другие сбои обрабатывает путь ошибки",
+	},
 	"workflow_not_published": {
 		"en": "workflow %q is not published",
 		"ru": "Сценарий %q не опубликован: опубликуйте его",

@@ -195,6 +195,7 @@ const (
 	TypeBotReply  = "bot.wait_for_reply"
 	TypePayment   = "payment.event_trigger"
 	TypeTask      = "task.event_trigger"
+	TypeRunEvent  = "run.event_trigger"
 	// TypeAgent runs as a child workflow of the run (AgentAction of engine/agent).
 	TypeAgent = "ai.agent"
 )

@@ -130,6 +130,8 @@ func TemplateVariables(g Graph, catalog *schemas.Catalog) []TemplateNamespace {
 				"payment_action.payment_action_id", "client.name", "payment.amount")
 		case TypeTask:
 			add("task", a.ActionKey, "event_type", "task_id", "title", "status", "from_status", "assignee_user_id", "due_date", "comment.body")
+		case TypeRunEvent:
+			add("run_event", a.ActionKey, "event_type", "run_id", "workflow_id", "workflow_name", "failed_action_key", "error", "run_url")
 		}
 	}
 	for _, a := range g.Actions {

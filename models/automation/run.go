@@ -173,6 +173,9 @@ type RunUpdate struct {
 	Error          string
 	StartedAt      *time.Time
 	FinishedAt     *time.Time
+	// FailedActionKey is the action whose failure fails the run, with its terminal update;
+	// it is not a column: the run's end event carries it (RunEndEvent).
+	FailedActionKey string
 }
 
 // ActionUpdate changes one action row; empty fields are left alone except Status. An
@@ -212,6 +215,9 @@ func (s *Service) CreateRun(ctx context.Context, run *Run, maxAttempts map[strin
 	run.UpdatedAt = run.CreatedAt
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Create(run).Error; err != nil {
+			return err
+		}
+		if err := storeTerms(tx, run, termInput, inputTerms(run.InputJSON())); err != nil {
 			return err
 		}
 		// The actions of loop bodies get a row per item as the items run.
@@ -271,6 +277,9 @@ func (s *Service) ReopenRun(ctx context.Context, r *Run, retryKey string) error 
 		if err != nil {
 			return err
 		}
+		if err := tx.Where("run_id = ? AND kind = ?", r.ID, termError).Delete(&RunTerm{}).Error; err != nil {
+			return err
+		}
 		if retryKey != "" {
 			// The interpreter allows the retried action its policy's attempts beyond those
 			// made; the same sum is written here so the view never shows the old limit.
@@ -302,7 +311,7 @@ func (s *Service) RefuseRun(ctx context.Context, runID uuid.UUID, reason string)
 	now := s.now()
 	finished := false
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) (err error) {
-		if finished, err = recordFinish(tx, runID, RunFailed, reason, now); err != nil {
+		if finished, err = recordFinish(tx, runID, &RunUpdate{Status: RunFailed, TerminalReason: reason, Error: reason}, now); err != nil {
 			return err
 		}
 		return tx.Model(&Run{}).Where("id = ?", runID).Updates(map[string]any{
@@ -349,7 +358,7 @@ func (s *Service) ApplyProgress(ctx context.Context, p Progress) error {
 			}
 		}
 		if p.Run != nil {
-			if finished, err = recordFinish(tx, p.RunID, p.Run.Status, p.Run.TerminalReason, now); err != nil {
+			if finished, err = recordFinish(tx, p.RunID, p.Run, now); err != nil {
 				return err
 			}
 			update := tx.Model(&Run{}).Where("id = ?", p.RunID)
@@ -358,6 +367,11 @@ func (s *Service) ApplyProgress(ctx context.Context, p Progress) error {
 			}
 			if err := update.Updates(runChanges(p.Run, now)).Error; err != nil {
 				return err
+			}
+			if finished && p.Run.Status == RunFailed {
+				if err := storeErrorTerms(tx, p.RunID, p.Run.Error); err != nil {
+					return err
+				}
 			}
 		}
 		for _, a := range p.Actions {
@@ -575,10 +589,33 @@ type RunFilter struct {
 	WorkflowVersionID *uuid.UUID
 	// CreatedFrom and CreatedTo bound created_at, both inclusive.
 	CreatedFrom, CreatedTo *time.Time
+	// Q is the words a run must carry (run_search.go).
+	Q string
+	// FailedActionKey and RetryClass keep the runs with an action (outside loops) of that
+	// key, or of that retry class, that failed or was dead-lettered.
+	FailedActionKey, RetryClass string
 }
 
-// apply narrows q, whose runs table is workflow_runs, by the filter. Errors: invalid (status).
-func (f RunFilter) apply(q *gorm.DB) (*gorm.DB, error) {
+// apply narrows q, whose runs table is workflow_runs, to the filter's runs of the project.
+// Errors: invalid (status, q).
+func (f RunFilter) apply(q *gorm.DB, projectID uuid.UUID) (*gorm.DB, error) {
+	words, err := searchWords(f.Q)
+	if err != nil {
+		return nil, err
+	}
+	q = search(q, projectID, words)
+	if f.FailedActionKey != "" || f.RetryClass != "" {
+		failed := q.Session(&gorm.Session{NewDB: true}).Model(&ActionRun{}).Select("1").
+			Where("workflow_action_runs.run_id = workflow_runs.id AND item_key = '' AND workflow_action_runs.status IN ?",
+				[]ActionStatus{ActionFailed, ActionDeadLettered})
+		if f.FailedActionKey != "" {
+			failed = failed.Where("action_key = ?", f.FailedActionKey)
+		}
+		if f.RetryClass != "" {
+			failed = failed.Where("retry_class = ?", f.RetryClass)
+		}
+		q = q.Where("EXISTS (?)", failed)
+	}
 	if f.Status != "" {
 		if !slices.Contains(RunStatuses, f.Status) {
 			return nil, models.Invalid("invalid_status", "status")
@@ -601,9 +638,9 @@ func (f RunFilter) apply(q *gorm.DB) (*gorm.DB, error) {
 }
 
 // Runs lists a workflow's runs of the filter, oldest first or, as page says, newest first.
-// Errors: invalid (status).
-func (s *Service) Runs(ctx context.Context, workflowID uuid.UUID, filter RunFilter, page models.PageRequest) ([]Run, string, error) {
-	q, err := filter.apply(s.DB.WithContext(ctx).Where("workflow_id = ?", workflowID))
+// Errors: invalid (status, q).
+func (s *Service) Runs(ctx context.Context, w *Workflow, filter RunFilter, page models.PageRequest) ([]Run, string, error) {
+	q, err := filter.apply(s.DB.WithContext(ctx).Where("workflow_id = ?", w.ID), w.ProjectID)
 	if err != nil {
 		return nil, "", err
 	}
@@ -622,13 +659,13 @@ type ProjectRun struct {
 }
 
 // ProjectRuns lists the runs of every workflow of a company's project, with their
-// workflows' names, as Runs lists a workflow's. Errors: invalid (status).
+// workflows' names, as Runs lists a workflow's. Errors: invalid (status, q).
 func (s *Service) ProjectRuns(ctx context.Context, companyID, projectID uuid.UUID, filter RunFilter,
 	page models.PageRequest) ([]ProjectRun, string, error) {
 	q, err := filter.apply(s.DB.WithContext(ctx).Table("workflow_runs").
 		Select("workflow_runs.*, workflows.name AS workflow_name").
 		Joins("JOIN workflows ON workflows.id = workflow_runs.workflow_id").
-		Where("workflow_runs.project_id = ? AND workflow_runs.company_id = ?", projectID, companyID))
+		Where("workflow_runs.project_id = ? AND workflow_runs.company_id = ?", projectID, companyID), projectID)
 	if err != nil {
 		return nil, "", err
 	}

@@ -36,20 +36,25 @@ type RunFinished struct {
 
 func (RunFinished) EventName() string { return "workflow_run.finished" }
 
-// recordFinish reads the run that a write is about to give status and, when that write
-// finishes it (status is terminal and the stored one is not), records RunFinished in tx.
-// It answers whether it recorded one.
-func recordFinish(tx *gorm.DB, runID uuid.UUID, status RunStatus, reason string, at time.Time) (bool, error) {
-	if !(&Run{Status: status}).Terminal() {
+// recordFinish reads the run that the write u is about to give its status and, when that
+// write finishes it (the status is terminal and the stored one is not), records RunFinished
+// in tx and queues the run's end for run.event_trigger (queueRunEnd). It answers whether
+// it recorded one.
+func recordFinish(tx *gorm.DB, runID uuid.UUID, u *RunUpdate, at time.Time) (bool, error) {
+	if !(&Run{Status: u.Status}).Terminal() {
 		return false, nil
 	}
 	var before Run
-	err := tx.Select("id", "company_id", "project_id", "workflow_id", "status", "trigger_type", "is_test").Take(&before, "id = ?", runID).Error
+	err := tx.Select("id", "company_id", "project_id", "workflow_id", "status", "trigger_type", "trigger_action_key", "is_test").
+		Take(&before, "id = ?", runID).Error
 	if err != nil {
 		return false, err
 	}
 	if before.Terminal() {
 		return false, nil
+	}
+	if err := queueRunEnd(tx, &before, u, at); err != nil {
+		return false, err
 	}
 	return true, models.RecordEvent(tx, at, RunFinished{
 		RunID:       before.ID,
@@ -58,8 +63,8 @@ func recordFinish(tx *gorm.DB, runID uuid.UUID, status RunStatus, reason string,
 		WorkflowID:  before.WorkflowID,
 		TriggerType: before.TriggerType,
 		IsTest:      before.IsTest,
-		Status:      status,
-		Reason:      reason,
+		Status:      u.Status,
+		Reason:      u.TerminalReason,
 		FinishedAt:  at,
 	})
 }

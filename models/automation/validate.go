@@ -302,8 +302,8 @@ func (v *validator) upstream(key string) map[string]bool {
 
 // TriggerNamespaces are the template namespaces the graph's triggers provide: a webhook's
 // endpoint_key, a schedule's schedule_key and "schedule", the relay's namespaces and bot
-// key, a manual trigger's action key (which carries the manual run input), "payment" and
-// "task".
+// key, a manual trigger's action key (which carries the manual run input), "payment",
+// "task" and "run_event".
 func TriggerNamespaces(g Graph) map[string]bool {
 	out := map[string]bool{}
 	for _, a := range g.Actions {
@@ -329,6 +329,8 @@ func TriggerNamespaces(g Graph) map[string]bool {
 			out["payment"] = true
 		case TypeTask:
 			out["task"] = true
+		case TypeRunEvent:
+			out["run_event"] = true
 		}
 	}
 	delete(out, "")

@@ -24,12 +24,14 @@ const (
 )
 
 // Timing of duplicate deliveries: a duplicate waits up to Service.DuplicateWait for the
-// first delivery's answer, and a delivery whose run has not started claimTimeout after it
-// was claimed (its process died) may be claimed by a duplicate.
+// first delivery's answer. What follows a claim (starting the delivery's run and recording
+// its answer, engine/intake) is bounded by StartTimeout, so a claim older than claimTimeout
+// is one whose process died, never one still at work, and a duplicate may take it over.
 const (
 	DefaultDuplicateWait = 5 * time.Second
 	duplicatePoll        = 25 * time.Millisecond
-	claimTimeout         = 2 * time.Minute
+	StartTimeout         = 30 * time.Second
+	claimTimeout         = StartTimeout + 5*time.Second
 )
 
 // Event is one request an endpoint accepted, stored as it arrived.

@@ -186,6 +186,8 @@ func TestIngestRetriesADeliveryTheEngineRefused(t *testing.T) {
 	})
 }
 
+// TestIngestTakesOverAnAbandonedDelivery: a delivery whose process died after claiming it
+// is taken over by a duplicate once the claim is older than a start may take, not before.
 func TestIngestTakesOverAnAbandonedDelivery(t *testing.T) {
 	dbtest.ForEachDialect(t, func(t *testing.T, db *dbtest.DB) {
 		w := newIngestWorld(t, db)
@@ -205,7 +207,12 @@ func TestIngestTakesOverAnAbandonedDelivery(t *testing.T) {
 		if _, err := w.ingest(ctx, d); !models.IsKind(err, models.KindConflict) {
 			t.Fatalf("a duplicate of a delivery in progress: %v, want conflict", err)
 		}
-		w.now = w.now.Add(3 * time.Minute)
+		// Until its start's time is up the first claimant may still be at work.
+		w.now = w.now.Add(webhook.StartTimeout)
+		if _, err := w.ingest(ctx, d); !models.IsKind(err, models.KindConflict) {
+			t.Fatalf("a duplicate within the start's time: %v, want conflict", err)
+		}
+		w.now = w.now.Add(6 * time.Second)
 		a, err := w.ingest(ctx, d)
 		if err != nil || a.Status != http.StatusAccepted || w.engine.starts.Load() != 1 {
 			t.Fatalf("the duplicate after the claim expired: %+v, %v, %d starts", a, err, w.engine.starts.Load())

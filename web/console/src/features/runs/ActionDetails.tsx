@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import { durationMs, useRunFormat } from "./format";
 import { PayloadView } from "./PayloadView";
 import { StatusWord } from "./StatusWord";
@@ -15,13 +16,16 @@ type ActionDetailsProps = {
   onClose: () => void;
   /** retry is the button that retries this action, when it can be retried. */
   retry?: ReactNode;
+  /** failedRuns is the address of the runs list of the runs that failed at this action,
+   * offered when it failed. */
+  failedRuns?: string;
   /** children show what the action's type adds (a loop's items), above its diagnostics. */
   children?: ReactNode;
 };
 
 /** ActionDetails is what one action of the run did: its status, attempts, diagnostics and
  * payloads (collapsed, previewed when opened). */
-export function ActionDetails({ action, receipt, now, onClose, retry, children }: ActionDetailsProps) {
+export function ActionDetails({ action, receipt, now, onClose, retry, failedRuns, children }: ActionDetailsProps) {
   const { t } = useTranslation("runs");
   const format = useRunFormat();
   const status = receipt?.status ?? action.status;
@@ -48,6 +52,11 @@ export function ActionDetails({ action, receipt, now, onClose, retry, children }
         <Fact term={t("duration")}>{format.duration(durationMs(receipt?.started_at, receipt?.finished_at, now))}</Fact>
       </dl>
       {retry}
+      {failedRuns && (status === "failed" || status === "dead_lettered") && (
+        <p>
+          <Link to={failedRuns}>{t("runsFailedHere")}</Link>
+        </p>
+      )}
       {children}
       {receipt && <Diagnostics receipt={receipt} actionKey={action.action_key} />}
       {receipt && (

@@ -132,6 +132,7 @@ export function RunInspectorPage() {
               receipt={receipt}
               now={now}
               onClose={() => select(undefined)}
+              failedRuns={ofItem ? undefined : `/workflows/${run.workflow_id}/runs?failed=${encodeURIComponent(chosen.action_key)}`}
               retry={
                 !ofItem && run.terminal && run.status === "failed" && retryable.has(receipt?.status ?? chosen.status) ? (
                   <RetryOrWhyNot run={run} receipt={receipt} actionKey={chosen.action_key} label={chosen.label || chosen.action_key} />

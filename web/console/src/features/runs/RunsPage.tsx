@@ -1,11 +1,11 @@
-import { useId } from "react";
+import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams, useSearchParams } from "react-router";
-import { ProblemAlert } from "../../components/ProblemAlert";
+import { fieldError, fieldInvalid, ProblemAlert } from "../../components/ProblemAlert";
 import { WorkflowTabs } from "../workflows/WorkflowTabs";
 import { useActiveProjectId } from "../workspace/workspace";
 import { durationMs, useRunFormat } from "./format";
-import { readFilters, runStatuses, triggerTypes, useRunList, useVersionNumbers, type RunFilters, type RunRow, type RunScope } from "./runList";
+import { readFilters, retryClasses, runStatuses, triggerTypes, useRunList, useVersionNumbers, type RunFilters, type RunRow, type RunScope } from "./runList";
 import { StatusWord } from "./StatusWord";
 import "./runs.css";
 import "./texts";
@@ -53,10 +53,14 @@ function RunList({ scope }: { scope: RunScope }) {
     const number = t("versionNumber", { number: v.number });
     return ofProject ? `${names.get(v.workflowId) ?? ""} · ${number}` : number;
   };
+  // A search the server refuses is said on the search box; any other Problem above the list.
+  const searchProblem = fieldInvalid(list.error, "q");
   return (
     <>
+      <RunSearch key={filters.q ?? ""} q={filters.q} error={list.error} />
       <RunFiltersForm filters={filters} versionIds={[...versions.keys()]} versionLabel={versionLabel} />
-      <ProblemAlert error={list.error} />
+      <FilterChips filters={filters} versionLabel={versionLabel} />
+      {!searchProblem && <ProblemAlert error={list.error} />}
       {list.isPending ? (
         <p className="muted">{tc("loading")}</p>
       ) : runs.length === 0 ? (
@@ -130,13 +134,12 @@ type RunFiltersFormProps = {
   versionLabel: (versionId: string) => string;
 };
 
-/** RunFiltersForm narrows the list; each filter lives in the page's address, so a filtered
- * list can be shared and survives a reload. */
-function RunFiltersForm({ filters, versionIds, versionLabel }: RunFiltersFormProps) {
-  const { t } = useTranslation("runs");
+/** useSetFilter sets one filter of the address (names as readFilters reads them); an empty
+ * value removes it. Each filter lives in the page's address, so a filtered list can be
+ * shared and survives a reload. */
+function useSetFilter() {
   const [, setParams] = useSearchParams();
-  const id = useId();
-  const set = (name: string, value: string) =>
+  return (name: keyof RunFilters, value: string) =>
     setParams(
       (p) => {
         if (value) p.set(name, value);
@@ -145,6 +148,86 @@ function RunFiltersForm({ filters, versionIds, versionLabel }: RunFiltersFormPro
       },
       { replace: true },
     );
+}
+
+/** RunSearch finds runs by what they carried: a value of the trigger's payload (an order
+ * id), a word of the error, or the run's id. */
+function RunSearch({ q, error }: { q?: string; error: unknown }) {
+  const { t } = useTranslation("runs");
+  const set = useSetFilter();
+  const [text, setText] = useState(q ?? "");
+  const id = useId();
+  const message = fieldError(error, "q");
+  return (
+    <form
+      role="search"
+      className="runs-search"
+      onSubmit={(e) => {
+        e.preventDefault();
+        set("q", text.trim());
+      }}
+    >
+      <label htmlFor={id}>{t("search")}</label>
+      <div className="runs-search-row">
+        <input
+          id={id}
+          type="search"
+          value={text}
+          maxLength={200}
+          placeholder={t("searchPlaceholder")}
+          aria-invalid={fieldInvalid(error, "q") || undefined}
+          aria-describedby={message ? `${id}-error` : `${id}-hint`}
+          onChange={(e) => setText(e.target.value)}
+        />
+        <button type="submit">{t("searchButton")}</button>
+      </div>
+      {message ? (
+        <small id={`${id}-error`} className="field-error">
+          {message}
+        </small>
+      ) : (
+        <small id={`${id}-hint`} className="muted">
+          {t("searchHint")}
+        </small>
+      )}
+    </form>
+  );
+}
+
+/** FilterChips are the filters in force, each removable alone. */
+function FilterChips({ filters, versionLabel }: { filters: RunFilters; versionLabel: (versionId: string) => string }) {
+  const { t } = useTranslation("runs");
+  const set = useSetFilter();
+  const chips: { name: keyof RunFilters; label: string }[] = [];
+  if (filters.q) chips.push({ name: "q", label: t("chipSearch", { q: filters.q }) });
+  if (filters.status) chips.push({ name: "status", label: `${t("status")}: ${t(`status_${filters.status}`, { ns: "canvas" })}` });
+  if (filters.trigger) chips.push({ name: "trigger", label: `${t("trigger")}: ${t(`trigger_${filters.trigger}`)}` });
+  if (filters.version) chips.push({ name: "version", label: `${t("version")}: ${versionLabel(filters.version)}` });
+  if (filters.from) chips.push({ name: "from", label: `${t("from")}: ${filters.from}` });
+  if (filters.to) chips.push({ name: "to", label: `${t("to")}: ${filters.to}` });
+  if (filters.failed) chips.push({ name: "failed", label: t("chipFailedAt", { key: filters.failed }) });
+  if (filters.retry) chips.push({ name: "retry", label: `${t("retryClass")}: ${t(`retryClass_${filters.retry}`)}` });
+  if (chips.length === 0) return null;
+  return (
+    <ul className="filter-chips" aria-label={t("activeFilters")}>
+      {chips.map((c) => (
+        <li key={c.name} className="chip">
+          <span>{c.label}</span>
+          <button type="button" aria-label={t("removeFilter", { filter: c.label })} onClick={() => set(c.name, "")}>
+            ×
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** RunFiltersForm narrows the list. */
+function RunFiltersForm({ filters, versionIds, versionLabel }: RunFiltersFormProps) {
+  const { t } = useTranslation("runs");
+  const [, setParams] = useSearchParams();
+  const set = useSetFilter();
+  const id = useId();
   const versionOptions = versionIds.map((v) => ({ value: v, label: versionLabel(v) })).sort((a, b) => b.label.localeCompare(a.label, undefined, { numeric: true }));
   return (
     <form className="runs-filters" aria-label={t("filters")} onSubmit={(e) => e.preventDefault()}>
@@ -177,10 +260,41 @@ function RunFiltersForm({ filters, versionIds, versionLabel }: RunFiltersFormPro
         <label htmlFor={`${id}-to`}>{t("to")}</label>
         <input id={`${id}-to`} type="date" value={filters.to ?? ""} min={filters.from} onChange={(e) => set("to", e.target.value)} />
       </div>
+      <FilterSelect
+        label={t("retryClass")}
+        any={t("anyRetryClass")}
+        value={filters.retry}
+        onChange={(v) => set("retry", v)}
+        options={retryClasses.map((c) => ({ value: c, label: t(`retryClass_${c}`) }))}
+      />
+      <FailedActionField key={filters.failed ?? ""} value={filters.failed} onChange={(v) => set("failed", v)} />
       <button type="button" onClick={() => setParams({}, { replace: true })}>
         {t("clearFilters")}
       </button>
     </form>
+  );
+}
+
+/** FailedActionField keeps the runs that failed at an action, named by its key; it applies
+ * when the person leaves the field or presses Enter, not at each letter. */
+function FailedActionField({ value, onChange }: { value?: string; onChange: (value: string) => void }) {
+  const { t } = useTranslation("runs");
+  const [text, setText] = useState(value ?? "");
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{t("failedAction")}</label>
+      <input
+        id={id}
+        value={text}
+        placeholder={t("failedActionPlaceholder")}
+        onChange={(e) => setText(e.target.value)}
+        onBlur={() => onChange(text.trim())}
+        onKeyDown={(e) => {
+          if (e.key === "Enter") onChange(text.trim());
+        }}
+      />
+    </div>
   );
 }
 

@@ -1,23 +1,39 @@
 // The runs list's filters, kept in the page's address, and its pages.
 import { useInfiniteQuery, useQueries } from "@tanstack/react-query";
 import { api, data } from "../../api/client";
-import type { RunStatus, RunView } from "./types";
+import type { RetryClass, RunStatus, RunView } from "./types";
 
 export const runStatuses: RunStatus[] = ["pending", "running", "waiting", "succeeded", "failed", "cancelled"];
-export const triggerTypes: RunView["trigger_type"][] = ["manual", "test", "replay", "webhook", "schedule", "relay", "call", "payment", "task"];
+export const triggerTypes: RunView["trigger_type"][] = ["manual", "test", "replay", "webhook", "schedule", "relay", "call", "payment", "task", "run_event"];
 
-/** RunFilters are the list's filters as the address spells them. */
-export type RunFilters = { status?: RunStatus; trigger?: RunView["trigger_type"]; version?: string; from?: string; to?: string };
+export const retryClasses: RetryClass[] = ["validation", "auth", "permanent", "transient", "rate_limited", "timeout_unknown", "canceled", "unknown_outcome"];
+
+/** RunFilters are the list's filters as the address spells them: q is the words a run
+ * carried, failed the key of the action it failed at, retry the retry class it failed with. */
+export type RunFilters = {
+  q?: string;
+  status?: RunStatus;
+  trigger?: RunView["trigger_type"];
+  version?: string;
+  from?: string;
+  to?: string;
+  failed?: string;
+  retry?: RetryClass;
+};
 
 export function readFilters(params: URLSearchParams): RunFilters {
   const status = params.get("status");
   const trigger = params.get("trigger");
+  const retry = params.get("retry");
   return {
+    q: params.get("q")?.trim() || undefined,
     status: runStatuses.find((s) => s === status),
     trigger: triggerTypes.find((s) => s === trigger),
     version: params.get("version") || undefined,
     from: params.get("from") || undefined,
     to: params.get("to") || undefined,
+    failed: params.get("failed") || undefined,
+    retry: retryClasses.find((c) => c === retry),
   };
 }
 
@@ -33,6 +49,9 @@ export type RunScope = { workflowId: string } | { projectId: string };
 // midnight to the last millisecond before the next.
 function apiFilters(f: RunFilters) {
   return {
+    q: f.q,
+    failed_action_key: f.failed,
+    retry_class: f.retry,
     status: f.status,
     trigger_type: f.trigger,
     workflow_version_id: f.version,

@@ -8,3 +8,4 @@ export type ActionWithState = components["schemas"]["ActionWithState"];
 export type ActionRun = components["schemas"]["ActionRunView"];
 export type ActionStatus = components["schemas"]["ActionStatus"];
 export type RunEvent = components["schemas"]["RunEventView"];
+export type RetryClass = NonNullable<ActionRun["retry_class"]>;

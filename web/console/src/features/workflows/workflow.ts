@@ -51,6 +51,18 @@ export function useWorkflowList(projectId: string | undefined, q: string, archiv
   });
 }
 
+/** useProjectWorkflows is every workflow of the project that is not archived, for a form that
+ * names one (workflow.call's workflow, run.event_trigger's watched workflows). */
+export function useProjectWorkflows(projectId: string) {
+  return useEveryPage([...projectWorkflowsKey(projectId), "", false, "every"], (cursor) =>
+    data(
+      api.GET("/api/v1/projects/{project_id}/workflows", {
+        params: { path: { project_id: projectId }, query: { limit: 200, cursor: cursor || undefined, archived: false } },
+      }),
+    ),
+  );
+}
+
 /** The navigation state with which a new workflow's editor opens on the palette. */
 export const openOnPalette = { focus: "palette" } as const;
 

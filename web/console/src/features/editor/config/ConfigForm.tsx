@@ -16,6 +16,7 @@ import { JsonField } from "./JsonField";
 import { TemplateWidget } from "./TemplateWidget";
 import "./texts";
 import { FIELD, uiSchemaFor, WIDGET } from "./uiSchema";
+import { WorkflowField } from "./WorkflowField";
 import { uncheckedValidator, validatorFor } from "./validator";
 import { propertyOrder } from "./validators.gen";
 
@@ -30,6 +31,7 @@ const fields: RegistryFieldsType = {
   [FIELD.integration]: IntegrationField,
   [FIELD.json]: JsonField,
   [FIELD.body]: BodyField,
+  [FIELD.workflow]: WorkflowField,
 };
 
 type Props = {

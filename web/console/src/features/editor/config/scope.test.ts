@@ -172,3 +172,32 @@ describe("variablesInScope", () => {
   });
 });
 
+
+describe("variablesInScope of a run.event_trigger", () => {
+  it("offers the run that ended under run_event, from the trigger's result schema", () => {
+    const watched = new Map(types);
+    watched.set(
+      "run.event_trigger",
+      type("run.event_trigger", true, {
+        type: "object",
+        properties: {
+          run_id: { type: "string", description: "The run that ended." },
+          workflow_name: { type: "string" },
+          failed_action_key: { type: "string" },
+          error: { type: "string" },
+          run_url: { type: "string" },
+        },
+      }),
+    );
+    const graph: Graph = {
+      actions: [action("failed", "run.event_trigger", { events: ["run.failed"] }), action("tell", "http.request")],
+      connections: [{ from: "failed", to: "tell", branch: "" }],
+    };
+    const vars = variablesInScope({ graph, actionKey: "tell", types: watched, testInput: {} });
+    const got = vars.map((v) => v.path);
+    for (const p of ["run_event", "run_event.run_id", "run_event.workflow_name", "run_event.failed_action_key", "run_event.error", "run_event.run_url"]) {
+      expect(got).toContain(p);
+    }
+    expect(vars.find((v) => v.path === "run_event.run_id")?.description).toBe("The run that ended.");
+  });
+});

@@ -152,6 +152,8 @@ function triggerNamespaces(typeKey: string, actionKey: string, config: Record<st
       return ["payment"];
     case "task.event_trigger":
       return ["task"];
+    case "run.event_trigger":
+      return ["run_event"];
     default:
       return [];
   }

@@ -70,4 +70,13 @@ describe("uiSchemaFor", () => {
     expect(ui("ai.agent", "action_dependency_id").output_schema).toMatchObject({ "ui:field": "json" });
     expect(ui("task.event_trigger").board_id).toMatchObject({ "ui:field": "StringField", "ui:fieldReplacesAnyOrOneOf": true });
   });
+
+  it("picks workflows of the project for the fields that name one by id", () => {
+    expect(ui("workflow.call").workflow_id).toMatchObject({ "ui:field": "workflow", "ui:title": "Workflow" });
+    const watched = ui("run.event_trigger");
+    expect(watched.events).toMatchObject({ "ui:widget": "checkboxes" });
+    expect(watched.workflow_ids["ui:options"]).toEqual({ addLabel: "Add Workflow" });
+    expect(watched.workflow_ids.items("", 0)).toEqual({ "ui:title": "Workflow #1", "ui:field": "workflow" });
+    expect(ui("task.create").board_id["ui:field"]).not.toBe("workflow");
+  });
 });

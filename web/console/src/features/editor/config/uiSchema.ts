@@ -1,12 +1,13 @@
 // Which of our widgets edits each config field, chosen by the schema's shape and the field's
 // name, so a new action type gets them without code: template strings, free JSON, a body that
-// is text or JSON, durations in seconds, the integration picker and enum lists as checkboxes.
+// is text or JSON, durations in seconds, the integration and workflow pickers and enum lists
+// as checkboxes.
 import type { RJSFSchema, UiSchema } from "@rjsf/utils";
 
 type Schema = Record<string, unknown>;
 
 /** Our fields and widgets, as ConfigForm registers them. */
-export const FIELD = { integration: "integration", json: "json", body: "body" } as const;
+export const FIELD = { integration: "integration", json: "json", body: "body", workflow: "workflow" } as const;
 export const WIDGET = { template: "template", duration: "duration", checkboxes: "checkboxes" } as const;
 
 /** How a template widget reads its text: {{ templates }} in text, or a bare expression. */
@@ -80,6 +81,12 @@ function freeJson(s: Schema): boolean {
 /** A whole number of seconds: delay.wait's seconds, every *_seconds. */
 function seconds(name: string, s: Schema): boolean {
   return types(s).includes("integer") && (name === "seconds" || name.endsWith("_seconds"));
+}
+
+/** A workflow of the project by its id (workflow.call's workflow_id, an item of
+ * run.event_trigger's workflow_ids): picked from the project's workflows. */
+function workflowRef(name: string, s: Schema): boolean {
+  return types(s).includes("string") && s.format === "uuid" && (name === "workflow_id" || name === "workflow_ids");
 }
 
 /** An enum list whose items may not repeat: tick boxes. */
@@ -160,6 +167,7 @@ function propertyUi(name: string, path: string, s: Schema, root: Schema, choices
 function shapeUi(name: string, path: string, s: Schema, root: Schema, choices: UiChoices): UiSchema {
   const t = types(s);
   if (t.includes("string") && t.includes("object")) return { "ui:field": FIELD.body, "ui:fieldReplacesAnyOrOneOf": true };
+  if (workflowRef(name, s)) return { "ui:field": FIELD.workflow };
   if (freeJson(s)) return { "ui:field": FIELD.json };
   if (seconds(name, s)) return { "ui:widget": WIDGET.duration };
   if (enumSet(s)) return { "ui:widget": WIDGET.checkboxes };
@@ -183,8 +191,9 @@ function valueUi(name: string, path: string, s: Schema, root: Schema, choices: U
     const items = s.items;
     // An object item's fields get their widgets as any object's do (a switch case's condition
     // is an expression editor the panel's width), a string item its template editor.
-    const itemUi =
-      types(items).includes("object") && isSchema(items.properties)
+    const itemUi = workflowRef(name, items)
+      ? { "ui:field": FIELD.workflow }
+      : types(items).includes("object") && isSchema(items.properties)
         ? objectUi(`${path}/items`, items, root, choices)
         : templateUi(name, items, { ...root, description: mentionsTemplates(s.description) ? s.description : root.description });
     const itemTitle = typeof items.title === "string" && items.title !== "" ? items.title : undefined;
