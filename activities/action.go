@@ -10,6 +10,8 @@ import (
 	"fmt"
 
 	"github.com/google/uuid"
+
+	"agencyhub/models/automation"
 )
 
 // Request is one execution of an action: its rendered config and where it runs.
@@ -61,8 +63,12 @@ type Failure struct {
 	NextAction  string `json:"next_action"`
 	Provider    string `json:"provider,omitempty"`
 	Retryable   bool   `json:"retryable"`
-	// ReasonArgs are what the reason names (a missing value's path), so that readers in
-	// other languages can be told the same (automation.FailureText).
+	// TextKey and NextKey name the failure's texts in the failure table, ReasonArgs what
+	// they name (a missing value's path), so that readers in other languages can be told
+	// the same (automation.FailureText). A failure without TextKey is worded by its
+	// ReasonCode where the table has it, else only as recorded.
+	TextKey    string            `json:"text_key,omitempty"`
+	NextKey    string            `json:"next_key,omitempty"`
 	ReasonArgs map[string]string `json:"reason_args,omitempty"`
 	// ProviderResponse is what the provider answered, when it answered.
 	ProviderResponse map[string]any `json:"provider_response,omitempty"`
@@ -83,6 +89,25 @@ func Fail(class, reasonCode, humanReason, nextAction string) *Failure {
 	return &Failure{RetryClass: class, ReasonCode: reasonCode, HumanReason: humanReason, NextAction: nextAction, Retryable: retryable[class]}
 }
 
+// Args are what a failure's texts name, by placeholder.
+type Args = map[string]string
+
+// Failed builds a classified failure worded by the failure table: key's text as its
+// reason, nextKey's (key+".next" when empty) as its next action, both in English as the run
+// records them; the API words them again in the reader's language.
+func Failed(class, reasonCode, key, nextKey string, args Args) *Failure {
+	if nextKey == "" {
+		nextKey = key + ".next"
+	}
+	reason, next, ok := automation.FailureText("en", key, nextKey, args)
+	if !ok {
+		reason = key // a key the table lacks: TestEveryFailureKeyIsWorded names it
+	}
+	f := Fail(class, reasonCode, reason, next)
+	f.TextKey, f.NextKey, f.ReasonArgs = key, nextKey, args
+	return f
+}
+
 // AsFailure classifies any error an action returned: a *Failure as it is, a cancelled
 // context as canceled, anything else as an unknown outcome that is not retried.
 func AsFailure(err error) *Failure {
@@ -91,7 +116,7 @@ func AsFailure(err error) *Failure {
 		return f
 	}
 	if errors.Is(err, context.Canceled) {
-		return Fail(ClassCanceled, "canceled", "The run was cancelled while the action ran.", "Replay the run if the action is still needed")
+		return Failed(ClassCanceled, "canceled", "canceled", "", nil)
 	}
-	return Fail(ClassUnknownOutcome, "unexpected_error", err.Error(), "Check the action's configuration and retry it")
+	return Failed(ClassUnknownOutcome, "unexpected_error", "unexpected_error", "", Args{"error": err.Error()})
 }

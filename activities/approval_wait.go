@@ -51,7 +51,7 @@ func (a ApprovalWait) Run(ctx context.Context, req Request) (Result, error) {
 		role = string(company.RoleAdmin)
 	}
 	if !company.Role(role).Valid() {
-		return Result{}, invalidField("approver_role", "must be owner, admin, member or viewer")
+		return Result{}, invalidField("approver_role", "field_role", nil)
 	}
 	seconds, err := optionalSeconds(req.Config, "timeout_seconds", approvalDefaultTimeout, approvalMaxTimeout)
 	if err != nil {
@@ -67,8 +67,7 @@ func (a ApprovalWait) Run(ctx context.Context, req Request) (Result, error) {
 		if ctx.Err() != nil {
 			return Result{}, ctx.Err()
 		}
-		return Result{}, Fail(ClassTransient, "approval_not_recorded",
-			"The approval could not be recorded.", "The action is retried automatically")
+		return Result{}, Failed(ClassTransient, "approval_not_recorded", "approval_not_recorded", "retried.next", nil)
 	}
 	if approval.Status != automation.ApprovalPending {
 		return Result{Output: approval.Output()}, nil

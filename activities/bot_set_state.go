@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"regexp"
+	"strconv"
 	"time"
 
 	"agencyhub/models/relay"
@@ -51,7 +51,7 @@ func (a BotSetState) Run(ctx context.Context, req Request) (Result, error) {
 		return Result{}, err
 	}
 	if !stateKeyPattern.MatchString(stateKey) {
-		return Result{}, invalidField("state_key", "must be 1 to 128 letters, digits, _ . : or -")
+		return Result{}, invalidField("state_key", "field_state_key", nil)
 	}
 	botContext := map[string]any{}
 	switch v := req.Config["context_json"].(type) {
@@ -59,25 +59,22 @@ func (a BotSetState) Run(ctx context.Context, req Request) (Result, error) {
 	case map[string]any:
 		botContext = v
 	default:
-		return Result{}, invalidField("context_json", "must be an object")
+		return Result{}, invalidField("context_json", "field_object", nil)
 	}
 	if raw, err := json.Marshal(botContext); err != nil || len(raw) > maxBotContextBytes {
-		return Result{}, invalidField("context_json", fmt.Sprintf("must be a JSON object of at most %d bytes", maxBotContextBytes))
+		return Result{}, invalidField("context_json", "field_json_object_size", Args{"limit": strconv.Itoa(maxBotContextBytes)})
 	}
 	merge, _ := req.Config["merge_context"].(bool)
 
 	saved, err := a.Sessions.SetRunChatState(ctx, req.CompanyID, req.ProjectID, req.RunID, stateKey, botContext, merge)
 	switch {
 	case errors.Is(err, relay.ErrNoBotChat):
-		return Result{}, Fail(ClassValidation, "no_bot_chat",
-			"bot.set_state keeps the state of the chat whose bot update started the run, and no bot update started this run.",
-			"Start the workflow from its messenger_a.relay.trigger; test runs and manual runs have no chat")
+		return Result{}, Failed(ClassValidation, "no_bot_chat", "no_bot_chat_state", "no_bot_chat.next", nil)
 	case err != nil:
 		if ctx.Err() != nil {
 			return Result{}, ctx.Err()
 		}
-		return Result{}, Fail(ClassTransient, "state_not_saved",
-			"The dialog state could not be saved.", "The action is retried automatically")
+		return Result{}, Failed(ClassTransient, "state_not_saved", "state_not_saved", "retried.next", nil)
 	}
 	return Result{Output: map[string]any{"state_key": stateKey, "context_json": saved}}, nil
 }

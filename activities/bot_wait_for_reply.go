@@ -53,7 +53,7 @@ func (a BotWaitForReply) Run(ctx context.Context, req Request) (Result, error) {
 		return Result{}, err
 	}
 	if stateKey != "" && !stateKeyPattern.MatchString(stateKey) {
-		return Result{}, invalidField("state_key", "must be 1 to 128 letters, digits, _ . : or -")
+		return Result{}, invalidField("state_key", "field_state_key", nil)
 	}
 
 	whole := int(math.Ceil(seconds))
@@ -63,15 +63,12 @@ func (a BotWaitForReply) Run(ctx context.Context, req Request) (Result, error) {
 	}
 	switch {
 	case errors.Is(err, relay.ErrNoBotChat):
-		return Result{}, Fail(ClassValidation, "no_bot_chat",
-			"bot.wait_for_reply waits for the chat whose bot update started the run, and no bot update started this run.",
-			"Start the workflow from its messenger_a.relay.trigger; test runs and manual runs have no chat")
+		return Result{}, Failed(ClassValidation, "no_bot_chat", "no_bot_chat_wait", "no_bot_chat.next", nil)
 	case err != nil:
 		if ctx.Err() != nil {
 			return Result{}, ctx.Err()
 		}
-		return Result{}, Fail(ClassTransient, "wait_not_recorded",
-			"The wait for the chat's reply could not be recorded.", "The action is retried automatically")
+		return Result{}, Failed(ClassTransient, "wait_not_recorded", "wait_not_recorded", "retried.next", nil)
 	}
 	return Result{Output: map[string]any{"timeout_seconds": whole}}, nil
 }

@@ -2,7 +2,7 @@ package activities
 
 import (
 	"encoding/json"
-	"fmt"
+	"maps"
 	"math"
 	"strconv"
 	"strings"
@@ -13,11 +13,12 @@ import (
 // failures that name the field.
 
 // invalidField is the validation failure for a config or integration field the action
-// cannot use.
-func invalidField(field, problem string) *Failure {
-	return Fail(ClassValidation, "invalid_config",
-		fmt.Sprintf("Field %s %s.", field, problem),
-		fmt.Sprintf("Fix %s and run the action again", field))
+// cannot use, worded by key (a field_ entry of the failure table) with args beside the
+// field's name.
+func invalidField(field, key string, args Args) *Failure {
+	all := Args{"field": field}
+	maps.Copy(all, args)
+	return Failed(ClassValidation, "invalid_config", key, "field_invalid.next", all)
 }
 
 // optionalString reads a string field; numbers and booleans are accepted in their usual
@@ -39,7 +40,7 @@ func optionalString(m map[string]any, field string) (string, error) {
 	case bool:
 		return strconv.FormatBool(v), nil
 	default:
-		return "", invalidField(field, "must be text")
+		return "", invalidField(field, "field_not_text", nil)
 	}
 }
 
@@ -47,7 +48,7 @@ func optionalString(m map[string]any, field string) (string, error) {
 func requiredString(m map[string]any, field string) (string, error) {
 	s, err := optionalString(m, field)
 	if err == nil && s == "" {
-		return "", invalidField(field, "is required")
+		return "", invalidField(field, "field_required", nil)
 	}
 	return s, err
 }
@@ -68,7 +69,7 @@ func optionalSeconds(m map[string]any, field string, def, max float64) (float64,
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsNaN(v) || v <= 0 || v > max {
-		return 0, invalidField(field, fmt.Sprintf("must be a number of seconds above 0 and at most %g", max))
+		return 0, invalidField(field, "field_seconds", Args{"limit": strconv.FormatFloat(max, 'g', -1, 64)})
 	}
 	return v, nil
 }
@@ -87,12 +88,12 @@ func stringList(m map[string]any, field string) ([]string, error) {
 		for _, item := range v {
 			s, ok := item.(string)
 			if !ok {
-				return nil, invalidField(field, "must be a string or an array of strings")
+				return nil, invalidField(field, "field_string_list", nil)
 			}
 			items = append(items, s)
 		}
 	default:
-		return nil, invalidField(field, "must be a string or an array of strings")
+		return nil, invalidField(field, "field_string_list", nil)
 	}
 	var out []string
 	for _, item := range items {
@@ -107,7 +108,7 @@ func stringList(m map[string]any, field string) ([]string, error) {
 func requiredText(m map[string]any, field string) (string, error) {
 	s, err := rawString(m, field)
 	if err == nil && strings.TrimSpace(s) == "" {
-		return "", invalidField(field, "is required")
+		return "", invalidField(field, "field_required", nil)
 	}
 	return s, err
 }

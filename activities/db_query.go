@@ -124,8 +124,7 @@ func (a DBQuery) connConfig(dep *integration.Unsealed, timeoutSeconds int) (*pgx
 		port = int(p)
 	}
 	if host == "" || database == "" || user == "" {
-		return nil, Fail(ClassValidation, "integration_incomplete", "The database integration lacks its host, database or user name.",
-			"Complete the integration's settings")
+		return nil, Failed(ClassValidation, "integration_incomplete", "db_incomplete", "", nil)
 	}
 	u := url.URL{
 		Scheme:   "postgres",
@@ -136,12 +135,7 @@ func (a DBQuery) connConfig(dep *integration.Unsealed, timeoutSeconds int) (*pgx
 	}
 	cfg, err := pgx.ParseConfig(u.String())
 	if err != nil {
-		return nil, Fail(
-			ClassValidation,
-			"integration_incomplete",
-			"The database integration's settings do not make a connection: "+err.Error()+".",
-			"Fix the integration's settings",
-		)
+		return nil, Failed(ClassValidation, "integration_incomplete", "db_settings_unusable", "", Args{"error": err.Error()})
 	}
 	cfg.DialFunc = a.Policy.DialContext
 	cfg.RuntimeParams["statement_timeout"] = strconv.Itoa(timeoutSeconds * 1000)
@@ -214,43 +208,37 @@ func dbFailure(ctx context.Context, err error, readOnly bool) error {
 	if ctx.Err() == context.Canceled {
 		return ctx.Err()
 	}
-	fail := func(class, code, reason, next string) error {
-		f := Fail(class, code, reason, next)
+	fail := func(class, code, key, next string, args Args) error {
+		f := Failed(class, code, key, next, args)
 		f.Provider = postgresProvider
 		return f
 	}
 	var refused *egress.RefusedError
 	if errors.As(err, &refused) {
-		return fail(ClassValidation, "egress_refused", "The database may not be reached: "+refused.Reason+".",
-			"Use a database the service may reach, or ask the operator to allow-list it in APP_EGRESS_ALLOW")
+		return fail(ClassValidation, "egress_refused", "db_egress_refused", "", Args{"egress_reason": refused.Reason})
 	}
 	var pgErr *pgconn.PgError
 	if !errors.As(err, &pgErr) {
-		return fail(ClassTransient, "connection_failed", "The database could not be reached: "+err.Error()+".",
-			"The action is retried automatically; check the integration's host and port if it keeps failing")
+		return fail(ClassTransient, "connection_failed", "db_unreachable", "", Args{"error": err.Error()})
 	}
-	reason := fmt.Sprintf("The database answered %s (SQLSTATE %s).", pgErr.Message, pgErr.Code)
+	const said = "db_answered"
+	args := Args{"error": pgErr.Message, "status": pgErr.Code}
 	switch {
 	case pgErr.Code == "25006":
-		return fail(
-			ClassValidation,
-			"read_only_transaction",
-			reason,
-			"The statement writes: set read_only to false (an owner or admin publishes it)",
-		)
+		return fail(ClassValidation, "read_only_transaction", said, "db_read_only.next", args)
 	case pgErr.Code == "57014" && readOnly:
-		return fail(ClassTransient, "statement_timeout", reason, "Raise timeout_seconds or make the statement faster")
+		return fail(ClassTransient, "statement_timeout", said, "db_slow.next", args)
 	case pgErr.Code == "57014":
-		return fail(ClassTimeoutUnknown, "statement_timeout", reason, "Check whether the statement took effect before running it again")
+		return fail(ClassTimeoutUnknown, "statement_timeout", said, "db_took_effect.next", args)
 	case strings.HasPrefix(pgErr.Code, "28"):
-		return fail(ClassAuth, "database_auth_failed", reason, "Check the integration's user name and password")
+		return fail(ClassAuth, "database_auth_failed", said, "db_login.next", args)
 	case strings.HasPrefix(pgErr.Code, "42"), strings.HasPrefix(pgErr.Code, "22"), strings.HasPrefix(pgErr.Code, "23"), pgErr.Code == "08P01":
-		return fail(ClassValidation, "statement_refused", reason, "Fix the statement or its parameters")
+		return fail(ClassValidation, "statement_refused", said, "db_statement.next", args)
 	case strings.HasPrefix(pgErr.Code, "53"), strings.HasPrefix(pgErr.Code, "57"),
 		strings.HasPrefix(pgErr.Code, "40"), strings.HasPrefix(pgErr.Code, "08"):
-		return fail(ClassTransient, "database_busy", reason, "The action is retried automatically")
+		return fail(ClassTransient, "database_busy", said, "retried.next", args)
 	}
-	return fail(ClassPermanent, "database_error", reason, "Check the statement and the database")
+	return fail(ClassPermanent, "database_error", said, "db_check.next", args)
 }
 
 // boundedInt reads a whole number field from 1 to max; def when absent.
@@ -261,7 +249,7 @@ func boundedInt(m map[string]any, field string, def, max int) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 || n > max {
-		return 0, invalidField(field, fmt.Sprintf("must be a whole number from 1 to %d", max))
+		return 0, invalidField(field, "field_whole_number", Args{"limit": strconv.Itoa(max)})
 	}
 	return n, nil
 }

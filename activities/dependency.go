@@ -3,7 +3,7 @@ package activities
 import (
 	"context"
 	"errors"
-	"fmt"
+	"maps"
 
 	"github.com/google/uuid"
 
@@ -20,13 +20,16 @@ type ActionDependencies interface {
 	Unseal(ctx context.Context, companyID, projectID, id uuid.UUID) (*integration.Unsealed, error)
 }
 
-// integrationIn names an integration in a failure's text: by its type, and by the config
-// field that chose it when there is one.
-func integrationIn(typeKey, field string) string {
+// integrationFailed is the validation failure of an integration of type typeKey that an
+// action cannot use, worded by key: naming the config field that chose it, or, without a
+// field (its connection test), by key+"_itself"; the next action is key's either way.
+func integrationFailed(code, key, typeKey, field string, args Args) *Failure {
+	all := Args{"type": typeKey, "field": field}
+	maps.Copy(all, args)
 	if field == "" {
-		return "the " + typeKey + " integration"
+		return Failed(ClassValidation, code, key+"_itself", key+".next", all)
 	}
-	return "the " + typeKey + " integration in " + field
+	return Failed(ClassValidation, code, key, "", all)
 }
 
 // loadDependency loads the integration whose id is in config field, which must be of type
@@ -44,33 +47,28 @@ func loadDependency(ctx context.Context, deps ActionDependencies, req Request, f
 		if !required {
 			return nil, nil
 		}
-		return nil, Fail(ClassValidation, dependencyNotFoundCode,
-			fmt.Sprintf("Config field %s names no %s integration.", field, typeKey),
-			fmt.Sprintf("Choose a %s integration of this project in %s", typeKey, field))
+		return nil, Failed(ClassValidation, dependencyNotFoundCode, "dependency_not_found", "",
+			Args{"field": field, "type": typeKey})
 	}
 	id, err := uuid.Parse(raw)
 	if err != nil {
-		return nil, Fail(ClassValidation, "invalid_dependency_id",
-			fmt.Sprintf("Config field %s is not an integration id.", field),
-			fmt.Sprintf("Choose a %s integration of this project in %s", typeKey, field))
+		return nil, Failed(ClassValidation, "invalid_dependency_id", "invalid_dependency_id", "dependency_not_found.next",
+			Args{"field": field, "type": typeKey})
 	}
 	dep, err := deps.Unseal(ctx, req.CompanyID, req.ProjectID, id)
 	switch {
 	case errors.Is(err, integration.ErrActionDependencyNotFound) || err == nil && dep == nil:
-		return nil, Fail(ClassValidation, dependencyNotFoundCode,
-			fmt.Sprintf("Integration %s in config field %s does not exist in this project.", id, field),
-			fmt.Sprintf("Choose an existing %s integration in %s", typeKey, field))
+		return nil, Failed(ClassValidation, dependencyNotFoundCode, "dependency_missing", "",
+			Args{"id": id.String(), "field": field, "type": typeKey})
 	case err != nil:
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, Fail(ClassTransient, "dependency_lookup_failed",
-			fmt.Sprintf("Integration %s in config field %s could not be loaded.", id, field),
-			"The action is retried automatically")
+		return nil, Failed(ClassTransient, "dependency_lookup_failed", "dependency_lookup_failed", "retried.next",
+			Args{"id": id.String(), "field": field})
 	case dep.TypeKey != typeKey:
-		return nil, Fail(ClassValidation, "dependency_type_mismatch",
-			fmt.Sprintf("Integration %s in config field %s is a %s integration, not %s.", id, field, dep.TypeKey, typeKey),
-			fmt.Sprintf("Choose a %s integration in %s", typeKey, field))
+		return nil, Failed(ClassValidation, "dependency_type_mismatch", "dependency_type_mismatch", "",
+			Args{"id": id.String(), "field": field, "actual": dep.TypeKey, "type": typeKey})
 	}
 	for _, secret := range dep.Secrets {
 		useSecret(ctx, secret)

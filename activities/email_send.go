@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
-	"fmt"
 	netmail "net/mail"
 	"net/textproto"
 	"slices"
@@ -65,7 +64,7 @@ func (a EmailSend) Run(ctx context.Context, req Request) (Result, error) {
 	}
 	to, cc, bcc := lists[0], lists[1], lists[2]
 	if len(to)+len(cc)+len(bcc) == 0 {
-		return Result{}, invalidField("to", "needs at least one recipient (or give cc or bcc)")
+		return Result{}, invalidField("to", "field_recipients", nil)
 	}
 	subject, err := rawString(req.Config, "subject")
 	if err != nil {
@@ -89,16 +88,14 @@ func (a EmailSend) Run(ctx context.Context, req Request) (Result, error) {
 	if err := a.Policy.CheckHost(ctx, cfg.Host); err != nil {
 		var refused *egress.RefusedError
 		if errors.As(err, &refused) {
-			return Result{}, fromSMTP(Fail(ClassValidation, "egress_refused",
-				fmt.Sprintf("The mail server %s may not be reached: %s.", cfg.Host, refused.Reason),
-				"Use a public mail server, or ask the operator to allow-list it in APP_EGRESS_ALLOW"), nil)
+			return Result{}, fromSMTP(Failed(ClassValidation, "egress_refused", "smtp_egress_refused", "",
+				Args{"host": cfg.Host, "egress_reason": refused.Reason}), nil)
 		}
 		if ctx.Err() == context.Canceled {
 			return Result{}, ctx.Err()
 		}
-		return Result{}, fromSMTP(Fail(ClassTransient, "dns_failed",
-			fmt.Sprintf("The mail server's name %s could not be resolved: %v.", cfg.Host, err),
-			"The action is retried automatically; check the integration's host if it keeps failing"), nil)
+		return Result{}, fromSMTP(Failed(ClassTransient, "dns_failed", "smtp_dns_failed", "",
+			Args{"host": cfg.Host, "error": err.Error()}), nil)
 	}
 
 	sender := mailer.NewSender(cfg)
@@ -128,7 +125,7 @@ func addressList(cfg map[string]any, field string) ([]string, error) {
 	for _, item := range items {
 		addrs, err := netmail.ParseAddressList(item)
 		if err != nil {
-			return nil, invalidField(field, fmt.Sprintf("has %q, which is not a mail address", item))
+			return nil, invalidField(field, "field_not_mail_address", Args{"value": item})
 		}
 		for _, a := range addrs {
 			if a.Name == "" {
@@ -146,15 +143,13 @@ func addressList(cfg map[string]any, field string) ([]string, error) {
 // security none and starttls both use STARTTLS when the server offers it and go on
 // without it otherwise: mailer.Sender has no switch to demand it or to leave it out.
 func smtpConfig(dep *integration.Unsealed, field string) (mailer.Config, error) {
-	invalid := func(problem string) error {
-		return Fail(ClassValidation, "invalid_dependency",
-			fmt.Sprintf("Cannot use %s: it %s.", integrationIn(integration.TypeSMTPServer, field), problem),
-			"Fix the integration's settings")
+	invalid := func(key string, args Args) error {
+		return integrationFailed("invalid_dependency", key, integration.TypeSMTPServer, field, args)
 	}
 	var cfg mailer.Config
 	cfg.Host, _ = optionalString(dep.Metadata, "host")
 	if cfg.Host == "" {
-		return cfg, invalid("has no host")
+		return cfg, invalid("smtp_no_host", nil)
 	}
 	security, _ := optionalString(dep.Metadata, "security")
 	switch strings.ToLower(security) {
@@ -164,18 +159,18 @@ func smtpConfig(dep *integration.Unsealed, field string) (mailer.Config, error) 
 		cfg.ImplicitTLS = true
 		cfg.Port = mailer.DefaultSMTPSPort
 	default:
-		return cfg, invalid("has security " + security + ", not starttls, tls or none")
+		return cfg, invalid("smtp_security", Args{"value": security})
 	}
 	if p, _ := optionalString(dep.Metadata, "port"); p != "" {
 		port, err := strconv.Atoi(p)
 		if err != nil || port < 1 || port > 65535 {
-			return cfg, invalid("has port " + p + ", not a number between 1 and 65535")
+			return cfg, invalid("smtp_port", Args{"value": p})
 		}
 		cfg.Port = port
 	}
 	from, _ := optionalString(dep.Metadata, "from")
 	if _, err := netmail.ParseAddress(from); err != nil {
-		return cfg, invalid("has no valid from address")
+		return cfg, invalid("smtp_from", nil)
 	}
 	name, _ := optionalString(dep.Metadata, "from_name")
 	cfg.From = (&netmail.Address{Name: name, Address: from}).String()
@@ -189,11 +184,11 @@ func smtpConfig(dep *integration.Unsealed, field string) (mailer.Config, error) 
 	case "":
 	case mailer.AuthPlain, mailer.AuthLogin:
 		if cfg.Username == "" {
-			return cfg, invalid("asks for " + auth + " authentication but has no username")
+			return cfg, invalid("smtp_username", Args{"value": auth})
 		}
 		cfg.Auth = strings.ToLower(auth)
 	default:
-		return cfg, invalid("has auth " + auth + ", not plain or login")
+		return cfg, invalid("smtp_auth", Args{"value": auth})
 	}
 	return cfg, nil
 }
@@ -226,25 +221,20 @@ func smtpSessionFailure(err error, host string) *Failure {
 	hasReply := errors.As(err, &reply)
 	switch {
 	case errors.As(err, &certErr), errors.As(err, &unknownCA), errors.As(err, &hostErr):
-		return fromSMTP(Fail(ClassPermanent, "tls_certificate_invalid",
-			fmt.Sprintf("The mail server %s presented a TLS certificate that is not trusted.", host),
-			"Fix the server's certificate, or the integration's host and security"), nil)
+		return fromSMTP(Failed(ClassPermanent, "tls_certificate_invalid", "smtp_certificate_invalid", "", Args{"host": host}), nil)
 	case strings.Contains(err.Error(), "SMTP AUTH failed") || strings.Contains(err.Error(), "does not support SMTP AUTH"):
 		cause := errors.Unwrap(errors.Unwrap(err))
 		if cause == nil {
 			cause = err
 		}
-		return fromSMTP(Fail(ClassAuth, "smtp_auth_failed",
-			fmt.Sprintf("The mail server %s did not accept the login: %v.", host, cause),
-			"Check the integration's username, password and security"), replyResponse(reply))
+		return fromSMTP(Failed(ClassAuth, "smtp_auth_failed", "smtp_auth_failed", "",
+			Args{"host": host, "error": cause.Error()}), replyResponse(reply))
 	case hasReply && reply.Code >= 500:
-		return fromSMTP(Fail(ClassPermanent, "smtp_"+strconv.Itoa(reply.Code),
-			fmt.Sprintf("The mail server %s refused the session: %d %s.", host, reply.Code, reply.Msg),
-			"Check the integration's host, port and security"), replyResponse(reply))
+		return fromSMTP(Failed(ClassPermanent, "smtp_"+strconv.Itoa(reply.Code), "smtp_session_refused", "",
+			Args{"host": host, "status": strconv.Itoa(reply.Code), "error": reply.Msg}), replyResponse(reply))
 	}
-	return fromSMTP(Fail(ClassTransient, "connection_failed",
-		fmt.Sprintf("Could not reach the mail server %s, nothing was sent: %s.", host, egress.Reason(err)),
-		"The action is retried automatically"), replyResponse(reply))
+	return fromSMTP(Failed(ClassTransient, "connection_failed", "smtp_unreachable", "retried.next",
+		Args{"host": host, "error": egress.Reason(err)}), replyResponse(reply))
 }
 
 // sendErrorFailure classifies a failure inside the mail transaction.
@@ -260,46 +250,33 @@ func sendErrorFailure(se *mail.SendError, host string) *Failure {
 	if enhanced != "" {
 		response["enhanced_status"] = enhanced
 	}
-	said := fmt.Sprintf("The mail server %s refused the message: %s.", host, se.Error())
+	const said = "smtp_refused"
+	args := Args{"host": host, "error": se.Error()}
+	smtpCode := "smtp_" + strconv.Itoa(code)
 	switch se.Reason {
 	case mail.ErrGetSender, mail.ErrGetRcpts:
-		return fromSMTP(Fail(ClassValidation, "invalid_address", said, "Check the addresses in to, cc, bcc and the integration's from"), response)
+		return fromSMTP(Failed(ClassValidation, "invalid_address", said, "smtp_addresses.next", args), response)
 	case mail.ErrWriteContent, mail.ErrSMTPDataClose:
 		switch {
 		case code >= 500:
-			return fromSMTP(Fail(ClassPermanent, "smtp_"+strconv.Itoa(code), said, "Change the message or its recipients and run again"), response)
+			return fromSMTP(Failed(ClassPermanent, smtpCode, said, "smtp_message.next", args), response)
 		case code >= 400:
-			return fromSMTP(Fail(ClassTransient, "smtp_"+strconv.Itoa(code), said, "The action is retried automatically"), response)
+			return fromSMTP(Failed(ClassTransient, smtpCode, said, "retried.next", args), response)
 		}
-		return fromSMTP(Fail(
-			ClassUnknownOutcome,
-			"no_reply_after_data",
-			fmt.Sprintf(
-				"The message was handed to the mail server %s but no reply confirmed it: %s. It may or may not be delivered.",
-				host,
-				se.Error(),
-			),
-			"Ask a recipient whether it arrived, then retry the action by hand if it did not",
-		), response)
+		return fromSMTP(Failed(ClassUnknownOutcome, "no_reply_after_data", "smtp_unconfirmed", "smtp_ask.next", args), response)
 	case mail.ErrSMTPMailFrom, mail.ErrSMTPRcptTo, mail.ErrSMTPData, mail.ErrConnCheck, mail.ErrNoUnencoded:
 		switch {
 		case code == 530 || code == 534 || code == 535 || code == 538 || enhanced == "5.7.8" ||
 			se.Reason == mail.ErrSMTPMailFrom && enhanced == "5.7.0":
-			return fromSMTP(Fail(ClassAuth, "smtp_auth_required", said, "Set the integration's username and password"), response)
+			return fromSMTP(Failed(ClassAuth, "smtp_auth_required", said, "smtp_login.next", args), response)
 		case code >= 500:
-			return fromSMTP(
-				Fail(ClassPermanent, "smtp_"+strconv.Itoa(code), said, "Check the recipients and the integration's from address"),
-				response,
-			)
+			return fromSMTP(Failed(ClassPermanent, smtpCode, said, "smtp_recipients.next", args), response)
 		case code >= 400:
-			return fromSMTP(Fail(ClassTransient, "smtp_"+strconv.Itoa(code), said, "The action is retried automatically"), response)
+			return fromSMTP(Failed(ClassTransient, smtpCode, said, "retried.next", args), response)
 		}
-		return fromSMTP(Fail(ClassTransient, "connection_failed",
-			fmt.Sprintf("The connection to the mail server %s broke before the message was handed over: %s.", host, se.Error()),
-			"The action is retried automatically"), response)
+		return fromSMTP(Failed(ClassTransient, "connection_failed", "smtp_broke", "retried.next", args), response)
 	}
-	return fromSMTP(Fail(ClassUnknownOutcome, "smtp_failed", said,
-		"Ask a recipient whether it arrived, then retry the action by hand if it did not"), response)
+	return fromSMTP(Failed(ClassUnknownOutcome, "smtp_failed", said, "smtp_ask.next", args), response)
 }
 
 // replyResponse is an SMTP reply as ProviderResponse, or nil without one.

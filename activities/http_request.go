@@ -7,7 +7,6 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"net"
@@ -125,7 +124,7 @@ func (a HTTPRequest) Run(ctx context.Context, req Request) (Result, error) {
 	}
 	httpReq, err := http.NewRequestWithContext(callCtx, call.method, call.url.String(), bytes.NewReader(call.body))
 	if err != nil {
-		return Result{}, invalidField("url", "is not a usable URL")
+		return Result{}, invalidField("url", "field_url_unusable", nil)
 	}
 	httpReq.Header = call.header
 	if httpReq.Header.Get("Idempotency-Key") == "" {
@@ -155,9 +154,8 @@ func (a HTTPRequest) Run(ctx context.Context, req Request) (Result, error) {
 	var parsed any
 	if call.responseFormat == "json" || call.responseFormat == "auto" && isJSON(resp.Header.Get("Content-Type")) {
 		if err := json.Unmarshal(body, &parsed); err != nil && call.responseFormat == "json" {
-			return Result{}, fromEndpoint(Fail(ClassPermanent, "response_not_json",
-				fmt.Sprintf("%s answered %d but its body is not JSON, as response_format json requires.", call.url.Host, resp.StatusCode),
-				"Set response_format to auto or text, or fix the endpoint"), provider)
+			return Result{}, fromEndpoint(Failed(ClassPermanent, "response_not_json", "response_not_json", "",
+				Args{"host": call.url.Host, "status": strconv.Itoa(resp.StatusCode)}), provider)
 		}
 	}
 	return Result{
@@ -215,7 +213,7 @@ func parseHTTPCall(cfg map[string]any) (*httpCall, error) {
 		call.method = http.MethodGet
 	}
 	if !httpMethods[call.method] {
-		return nil, invalidField("method", "must be GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS")
+		return nil, invalidField("method", "field_method", nil)
 	}
 
 	raw, err := requiredString(cfg, "url")
@@ -224,7 +222,7 @@ func parseHTTPCall(cfg map[string]any) (*httpCall, error) {
 	}
 	call.url, err = url.Parse(raw)
 	if err != nil || (call.url.Scheme != "http" && call.url.Scheme != "https") || call.url.Hostname() == "" {
-		return nil, invalidField("url", "must be an absolute http or https URL")
+		return nil, invalidField("url", "field_absolute_url", nil)
 	}
 
 	if err := call.parseHeaders(cfg["headers_json"]); err != nil {
@@ -237,7 +235,7 @@ func parseHTTPCall(cfg map[string]any) (*httpCall, error) {
 	default:
 		b, err := json.Marshal(body)
 		if err != nil {
-			return nil, invalidField("body", "cannot be sent as JSON")
+			return nil, invalidField("body", "field_not_json", nil)
 		}
 		call.body = b
 		if call.header.Get("Content-Type") == "" {
@@ -262,7 +260,7 @@ func parseHTTPCall(cfg map[string]any) (*httpCall, error) {
 		call.responseFormat = "auto"
 	case "auto", "json", "text":
 	default:
-		return nil, invalidField("response_format", "must be auto, json or text")
+		return nil, invalidField("response_format", "field_response_format", nil)
 	}
 	return call, nil
 }
@@ -280,18 +278,18 @@ func (c *httpCall) parseHeaders(v any) error {
 			return nil
 		}
 		if err := json.Unmarshal([]byte(v), &headers); err != nil {
-			return invalidField("headers_json", "must be a JSON object of header names to values")
+			return invalidField("headers_json", "field_headers", nil)
 		}
 	default:
-		return invalidField("headers_json", "must be a JSON object of header names to values")
+		return invalidField("headers_json", "field_headers", nil)
 	}
 	for name, value := range headers {
 		text, err := optionalString(headers, name)
 		if err != nil || value == nil {
-			return invalidField("headers_json", fmt.Sprintf("value of %q must be text", name))
+			return invalidField("headers_json", "field_header_value", Args{"name": name})
 		}
 		if !validHeaderName(name) || strings.ContainsAny(text, "\r\n") {
-			return invalidField("headers_json", fmt.Sprintf("header %q is not a valid HTTP header", name))
+			return invalidField("headers_json", "field_header_name", Args{"name": name})
 		}
 		c.header.Set(name, text)
 	}
@@ -321,10 +319,8 @@ func (c *httpCall) authorize(ctx context.Context, dep *integration.Unsealed) err
 		}
 	}
 	if !hostAllowed(c.allowedHosts, c.url) {
-		return Fail(ClassValidation, "host_not_allowed",
-			fmt.Sprintf("The http.auth integration in auth_dependency_id may be sent only to %s, not to %s.",
-				strings.Join(c.allowedHosts, ", "), c.url.Hostname()),
-			"Call one of the integration's allowed_hosts, or ask an admin to add this host to them")
+		return Failed(ClassValidation, "host_not_allowed", "auth_host_not_allowed", "",
+			Args{"hosts": strings.Join(c.allowedHosts, ", "), "host": c.url.Hostname()})
 	}
 	scheme, _ := optionalString(dep.Auth, "scheme")
 	if scheme == "" {
@@ -333,9 +329,8 @@ func (c *httpCall) authorize(ctx context.Context, dep *integration.Unsealed) err
 	field := func(name string) (string, error) {
 		s, _ := optionalString(dep.Auth, name)
 		if s == "" {
-			return "", Fail(ClassValidation, "invalid_dependency",
-				fmt.Sprintf("The http.auth integration in auth_dependency_id has scheme %s but no %s.", scheme, name),
-				"Complete the integration's credentials")
+			return "", Failed(ClassValidation, "invalid_dependency", "auth_credential_missing", "",
+				Args{"scheme": scheme, "name": name})
 		}
 		return s, nil
 	}
@@ -365,16 +360,12 @@ func (c *httpCall) authorize(ctx context.Context, dep *integration.Unsealed) err
 			return err
 		}
 		if !validHeaderName(name) || strings.ContainsAny(value, "\r\n") {
-			return Fail(ClassValidation, "invalid_dependency",
-				"The http.auth integration in auth_dependency_id names an invalid header.",
-				"Fix the integration's header_name and header_value")
+			return Failed(ClassValidation, "invalid_dependency", "auth_header_invalid", "", nil)
 		}
 		c.header.Set(name, value)
 		c.secretHeader = name
 	default:
-		return Fail(ClassValidation, "invalid_dependency",
-			"The http.auth integration in auth_dependency_id has no scheme bearer, basic or header.",
-			"Set the integration's scheme")
+		return Failed(ClassValidation, "invalid_dependency", "auth_scheme_missing", "", nil)
 	}
 	return nil
 }
@@ -404,89 +395,69 @@ func (c *httpCall) transportFailure(err error, sent bool) *Failure {
 	)
 	switch {
 	case errors.As(err, &notAllowed):
-		return Fail(
-			ClassValidation,
-			"host_not_allowed",
-			fmt.Sprintf(
-				"%s redirected to %s, where the http.auth integration in auth_dependency_id may not be sent; the redirect was not followed.",
-				host,
-				notAllowed.host,
-			),
-			"Call the final address directly, if it is one of the integration's allowed_hosts",
-		)
+		return Failed(ClassValidation, "host_not_allowed", "auth_redirect_not_allowed", "",
+			Args{"host": host, "target": notAllowed.host})
 	case errors.As(err, &refused):
-		args := map[string]string{"host": host, "egress_reason": refused.Reason}
-		reason, next, _ := automation.FailureText("en", automation.ReasonEgressRefused, args)
-		f := Fail(ClassValidation, automation.ReasonEgressRefused, reason, next)
-		f.ReasonArgs = args
-		return f
+		return Failed(ClassValidation, automation.ReasonEgressRefused, automation.ReasonEgressRefused, "",
+			Args{"host": host, "egress_reason": refused.Reason})
 	case errors.Is(err, egress.ErrTooManyRedirects):
-		return Fail(ClassPermanent, "too_many_redirects",
-			fmt.Sprintf("%s redirected more than %d times.", host, egress.MaxRedirects),
-			"Call the final address directly")
+		return Failed(ClassPermanent, "too_many_redirects", "too_many_redirects", "",
+			Args{"host": host, "limit": strconv.Itoa(egress.MaxRedirects)})
 	case errors.As(err, &certErr), errors.As(err, &unknownCA), errors.As(err, &hostErr), errors.As(err, &invalid):
-		return Fail(ClassPermanent, "tls_certificate_invalid",
-			fmt.Sprintf("%s presented a TLS certificate that is not trusted: %s.", host, egress.Reason(err)),
-			"Fix the endpoint's certificate or the URL's host name")
+		return Failed(ClassPermanent, "tls_certificate_invalid", "tls_certificate_invalid", "",
+			Args{"host": host, "error": egress.Reason(err)})
 	case !sent && errors.As(err, &dnsErr):
-		return Fail(ClassTransient, "dns_failed",
-			fmt.Sprintf("Could not call %s: %s.", host, egress.Reason(err)),
-			"The action is retried automatically; check the URL if it keeps failing")
+		return Failed(ClassTransient, "dns_failed", "dns_failed", "", Args{"host": host, "error": egress.Reason(err)})
 	case !sent:
-		return Fail(ClassTransient, "connection_failed",
-			fmt.Sprintf("Could not connect to %s, nothing was sent: %s.", host, egress.Reason(err)),
-			"The action is retried automatically")
+		return Failed(ClassTransient, "connection_failed", "connection_failed", "retried.next",
+			Args{"host": host, "error": egress.Reason(err)})
 	}
-	return c.noAnswer(fmt.Sprintf("The request was sent to %s but no answer arrived: %s.", host, egress.Reason(err)))
+	return c.noAnswer("no_response", Args{"host": host, "error": egress.Reason(err)})
 }
 
 // readFailure classifies a response whose body could not be read.
 func (c *httpCall) readFailure(err error, status int) *Failure {
 	var tooLarge *egress.BodyTooLargeError
 	if errors.As(err, &tooLarge) {
-		return Fail(ClassPermanent, "response_too_large",
-			fmt.Sprintf("%s answered %d with a body larger than %d bytes.", c.url.Host, status, tooLarge.Limit),
-			"Ask the endpoint for less data, e.g. with paging or filters")
+		return Failed(ClassPermanent, "response_too_large", "response_too_large", "",
+			Args{"host": c.url.Host, "status": strconv.Itoa(status), "limit": strconv.FormatInt(tooLarge.Limit, 10)})
 	}
-	return c.noAnswer(fmt.Sprintf("%s answered %d but the body was cut off: %s.", c.url.Host, status, egress.Reason(err)))
+	return c.noAnswer("body_cut_off", Args{"host": c.url.Host, "status": strconv.Itoa(status), "error": egress.Reason(err)})
 }
 
-// noAnswer is the failure of a request that reached the target without a complete answer.
-func (c *httpCall) noAnswer(reason string) *Failure {
+// noAnswer is the failure of a request that reached the target without a complete answer,
+// worded by key (or its _unknown form, which adds that the method may have taken effect).
+func (c *httpCall) noAnswer(key string, args Args) *Failure {
 	if c.idempotent() {
-		return Fail(ClassTransient, "no_response", reason, "The action is retried automatically")
+		return Failed(ClassTransient, "no_response", key, "retried.next", args)
 	}
-	return Fail(ClassTimeoutUnknown, "no_response",
-		reason+" The "+c.method+" may or may not have taken effect.",
-		"Check the target system, then retry the action by hand if it did not take effect")
+	args["method"] = c.method
+	return Failed(ClassTimeoutUnknown, "no_response", key+"_unknown", "check_target.next", args)
 }
 
 // statusFailure classifies a complete answer; nil means success.
 func (c *httpCall) statusFailure(resp *http.Response, now time.Time) *Failure {
 	status := resp.StatusCode
-	answered := fmt.Sprintf("%s answered %d %s.", c.url.Host, status, http.StatusText(status))
+	code := "http_" + strconv.Itoa(status)
+	args := Args{"host": c.url.Host, "status": strconv.Itoa(status), "status_text": http.StatusText(status)}
 	switch {
 	case status < 400:
 		return nil
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		return Fail(ClassAuth, "http_"+strconv.Itoa(status), answered,
-			"Check the credentials in headers_json or the http.auth integration")
+		return Failed(ClassAuth, code, "http_status", "http_auth.next", args)
 	case status == http.StatusRequestTimeout || status == http.StatusTooEarly || status == http.StatusTooManyRequests:
-		next := "The action is retried automatically"
 		if wait, ok := egress.RetryAfter(resp.Header.Get("Retry-After"), now); ok {
-			answered += fmt.Sprintf(" It asked to wait %s before retrying.", wait)
-			next = fmt.Sprintf("Wait %s; the action is retried automatically", wait)
+			args["wait"] = wait.String()
+			return Failed(ClassRateLimited, code, "http_status_wait", "retried_after.next", args)
 		}
-		return Fail(ClassRateLimited, "http_"+strconv.Itoa(status), answered, next)
+		return Failed(ClassRateLimited, code, "http_status", "retried.next", args)
 	case status < 500:
-		return Fail(ClassPermanent, "http_"+strconv.Itoa(status), answered,
-			"Fix the request (method, URL, headers or body) and run again")
+		return Failed(ClassPermanent, code, "http_status", "http_rejected.next", args)
 	case c.idempotent():
-		return Fail(ClassTransient, "http_"+strconv.Itoa(status), answered, "The action is retried automatically")
+		return Failed(ClassTransient, code, "http_status", "retried.next", args)
 	}
-	return Fail(ClassUnknownOutcome, "http_"+strconv.Itoa(status),
-		answered+" The "+c.method+" may or may not have taken effect.",
-		"Check the target system, then retry the action by hand if it did not take effect")
+	args["method"] = c.method
+	return Failed(ClassUnknownOutcome, code, "http_status_unknown", "check_target.next", args)
 }
 
 func isJSON(contentType string) bool {

@@ -3,8 +3,8 @@ package activities
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
+	"strconv"
 
 	"agencyhub/activities/egress"
 	"agencyhub/activities/messenger"
@@ -59,25 +59,14 @@ type botIntegration struct {
 func readBot(dep *integration.Unsealed, field, provider, defaultBaseURL string) (botIntegration, error) {
 	token, _ := optionalString(dep.Auth, "bot_token")
 	if token == "" {
-		return botIntegration{}, Fail(ClassValidation, "invalid_dependency",
-			fmt.Sprintf("No bot token is set in %s.", integrationIn(dep.TypeKey, field)),
-			"Enter the bot token in the integration")
+		return botIntegration{}, integrationFailed("invalid_dependency", "bot_token_missing", dep.TypeKey, field, nil)
 	}
 	base, _ := optionalString(dep.Metadata, "api_base_url")
 	if base == "" {
 		base = defaultBaseURL
 	}
 	if base == "" {
-		return botIntegration{}, Fail(
-			ClassValidation,
-			"api_base_url_missing",
-			fmt.Sprintf(
-				"No %s API address is known: %s has no api_base_url and the server has no default.",
-				provider,
-				integrationIn(dep.TypeKey, field),
-			),
-			"Set api_base_url on the integration, or ask the operator to configure the default",
-		)
+		return botIntegration{}, integrationFailed("api_base_url_missing", "bot_base_url_missing", dep.TypeKey, field, Args{"provider": provider})
 	}
 	return botIntegration{baseURL: base, token: token}, nil
 }
@@ -85,9 +74,7 @@ func readBot(dep *integration.Unsealed, field, provider, defaultBaseURL string) 
 // invalidBot is the failure of a bot integration a client refused; the client's error
 // never holds the token.
 func invalidBot(typeKey, field string, err error) *Failure {
-	return Fail(ClassValidation, "invalid_dependency",
-		fmt.Sprintf("Cannot use %s: %v.", integrationIn(typeKey, field), err),
-		"Fix the integration's api_base_url or bot token")
+	return integrationFailed("invalid_dependency", "bot_unusable", typeKey, field, Args{"error": err.Error()})
 }
 
 // messengerFailure classifies a failed send; one the run's cancellation cut off fails with
@@ -120,60 +107,38 @@ func messengerFailure(ctx context.Context, err error) error {
 }
 
 func classifyMessengerError(me *messenger.Error) *Failure {
-	said := fmt.Sprintf("%s answered %d %s", me.Provider, me.StatusCode, http.StatusText(me.StatusCode))
+	said := "messenger_status"
+	args := Args{"provider": me.Provider, "status": strconv.Itoa(me.StatusCode), "status_text": http.StatusText(me.StatusCode)}
 	if me.Description != "" {
-		said += ": " + me.Description
+		said, args["description"] = "messenger_status_said", me.Description
 	}
-	said += "."
 	var refused *egress.RefusedError
 	switch {
 	case errors.As(me, &refused):
-		return Fail(ClassValidation, "egress_refused",
-			fmt.Sprintf("The %s API address may not be called: %s.", me.Provider, refused.Reason),
-			"Use a public api_base_url, or ask the operator to allow-list it in APP_EGRESS_ALLOW")
+		return Failed(ClassValidation, "egress_refused", "messenger_egress_refused", "",
+			Args{"provider": me.Provider, "egress_reason": refused.Reason})
 	case !me.Answered() && !me.Sent:
-		return Fail(ClassTransient, "connection_failed",
-			fmt.Sprintf("Could not reach the %s API, nothing was sent: %s.", me.Provider, networkReason(me)),
-			"The action is retried automatically")
+		return Failed(ClassTransient, "connection_failed", "messenger_unreachable", "retried.next",
+			Args{"provider": me.Provider, "error": networkReason(me)})
 	case !me.Answered():
-		return Fail(
-			ClassUnknownOutcome,
-			"no_answer",
-			fmt.Sprintf(
-				"The message was sent to the %s API but no answer arrived: %s. It may or may not have been delivered.",
-				me.Provider,
-				networkReason(me),
-			),
-			"Check the chat, then retry the action by hand if the message is missing",
-		)
+		return Failed(ClassUnknownOutcome, "no_answer", "messenger_no_answer", "", Args{"provider": me.Provider, "error": networkReason(me)})
 	case me.StatusCode < 400:
-		return Fail(
-			ClassUnknownOutcome,
-			"unreadable_answer",
-			fmt.Sprintf(
-				"The %s API accepted the call but its answer could not be read (%s). The message was probably delivered.",
-				me.Provider,
-				me.Description,
-			),
-			"Check the chat before retrying the action by hand",
-		)
+		return Failed(ClassUnknownOutcome, "unreadable_answer", "messenger_unreadable", "",
+			Args{"provider": me.Provider, "error": me.Description})
 	case me.StatusCode == http.StatusUnauthorized || me.StatusCode == http.StatusForbidden:
-		return Fail(ClassAuth, "bot_token_rejected", said,
-			"Check the bot token in the integration and that the bot may write to this chat")
+		return Failed(ClassAuth, "bot_token_rejected", said, "messenger_token.next", args)
 	case me.StatusCode == http.StatusBadRequest:
-		return Fail(ClassValidation, "request_rejected", said,
-			"Check chat_id, text and parse_mode")
+		return Failed(ClassValidation, "request_rejected", said, "messenger_request.next", args)
 	case me.StatusCode == http.StatusTooManyRequests:
-		next := "The action is retried automatically"
 		if me.RetryAfter > 0 {
-			said += fmt.Sprintf(" It asked to wait %s before retrying.", me.RetryAfter)
-			next = fmt.Sprintf("Wait %s; the action is retried automatically", me.RetryAfter)
+			args["wait"] = me.RetryAfter.String()
+			return Failed(ClassRateLimited, "rate_limited", said+"_wait", "retried_after.next", args)
 		}
-		return Fail(ClassRateLimited, "rate_limited", said, next)
+		return Failed(ClassRateLimited, "rate_limited", said, "retried.next", args)
 	case me.StatusCode >= 500:
-		return Fail(ClassTransient, "provider_unavailable", said, "The action is retried automatically")
+		return Failed(ClassTransient, "provider_unavailable", said, "retried.next", args)
 	}
-	return Fail(ClassPermanent, "request_rejected", said, "Check the action's settings and the integration")
+	return Failed(ClassPermanent, "request_rejected", said, "messenger_settings.next", args)
 }
 
 // networkReason is why a call got no answer, in a few words.

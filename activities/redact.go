@@ -60,6 +60,13 @@ func Redacting(fn Func) Func {
 		if err != nil {
 			f := *AsFailure(err)
 			f.HumanReason, f.NextAction = s.redactText(f.HumanReason), s.redactText(f.NextAction)
+			if f.ReasonArgs != nil {
+				args := make(Args, len(f.ReasonArgs))
+				for name, value := range f.ReasonArgs {
+					args[name] = s.redactText(value)
+				}
+				f.ReasonArgs = args
+			}
 			f.ProviderResponse = s.redactObject(f.ProviderResponse)
 			return Result{}, &f
 		}

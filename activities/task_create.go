@@ -49,7 +49,7 @@ func (a TaskCreate) Run(ctx context.Context, req Request) (Result, error) {
 		}
 		parsed, perr := uuid.Parse(s)
 		if perr != nil {
-			err = invalidField(field, "must be a UUID")
+			err = invalidField(field, "field_uuid", nil)
 			return nil
 		}
 		return &parsed
@@ -61,7 +61,7 @@ func (a TaskCreate) Run(ctx context.Context, req Request) (Result, error) {
 	if due := text("due_date"); err == nil && due != "" {
 		d, perr := models.ParseDate(due)
 		if perr != nil {
-			return Result{}, invalidField("due_date", "must be a date YYYY-MM-DD")
+			return Result{}, invalidField("due_date", "field_date", nil)
 		}
 		in.DueDate = &d
 	}
@@ -69,7 +69,7 @@ func (a TaskCreate) Run(ctx context.Context, req Request) (Result, error) {
 		return Result{}, err
 	}
 	if board == nil {
-		return Result{}, invalidField("board_id", "is required")
+		return Result{}, invalidField("board_id", "field_required", nil)
 	}
 	in.BoardID = *board
 	if labels, ok := req.Config["labels"].([]any); ok {
@@ -83,13 +83,12 @@ func (a TaskCreate) Run(ctx context.Context, req Request) (Result, error) {
 	switch {
 	case models.IsKind(err, models.KindInvalid):
 		e := models.AsError(err)
-		return Result{}, Fail(ClassValidation, e.Key, "The task cannot be created: check "+strings.Join(e.Fields, ", ")+".",
-			"Fix the action's config and run the action again")
+		return Result{}, Failed(ClassValidation, e.Key, "task_invalid", "", Args{"fields": strings.Join(e.Fields, ", ")})
 	case err != nil:
 		if ctx.Err() != nil {
 			return Result{}, ctx.Err()
 		}
-		return Result{}, Fail(ClassTransient, "task_not_saved", "The task could not be saved.", "The action is retried automatically")
+		return Result{}, Failed(ClassTransient, "task_not_saved", "task_not_saved", "retried.next", nil)
 	}
 	return Result{Output: task}, nil
 }

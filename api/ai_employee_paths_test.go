@@ -136,5 +136,22 @@ func TestAIEmployeeModelFailuresByClass(t *testing.T) {
 				t.Fatalf("events %s: %s", events, stream.Body)
 			}
 		})
+		t.Run("the failure reads in the reader's language", func(t *testing.T) {
+			w.model.failNext(http.StatusUnauthorized)
+			sessionID := w.session(t)
+			w.post(t, sessionID, "Check run "+w.runID)
+			ru := map[string]string{"Accept-Language": "ru"}
+			s := e.do(req{method: "GET", path: w.path("/ai/employee/sessions/" + sessionID), token: w.owner.token, header: ru}).expect(t, http.StatusOK)
+			state, _ := s.json["runtime_state_json"].(map[string]any)
+			const want = "провайдер модели ответил 401 Unauthorized: answered 401 on purpose"
+			if state["last_error"] != want {
+				t.Errorf("runtime state %v, want last_error %q", state, want)
+			}
+			stream := e.do(req{method: "POST", path: w.path("/ai/employee/sessions/" + sessionID + "/messages/stream"), token: w.owner.token,
+				header: map[string]string{"Last-Event-ID": "0", "Accept-Language": "ru"}}).expect(t, http.StatusOK)
+			if !strings.Contains(stream.Body.String(), `"detail":"`+want+`"`) {
+				t.Errorf("the error event: %s", stream.Body)
+			}
+		})
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"agencyhub/api/httpx"
 	"agencyhub/models"
 	"agencyhub/models/aiemployee"
+	"agencyhub/models/automation"
 	"agencyhub/models/company"
 )
 
@@ -156,6 +158,7 @@ func (s *Server) renderSession(c *gin.Context, status int, sess *aiemployee.Sess
 		httpx.WriteError(c, err)
 		return
 	}
+	v.RuntimeStateJSON = turnDetailIn(httpx.Lang(c), v.RuntimeStateJSON, "last_error")
 	c.JSON(status, v)
 }
 
@@ -311,6 +314,32 @@ func (s *Server) awaitTurn(c *gin.Context, sess *aiemployee.Session, done func(*
 	}
 }
 
+// turnDetailIn is m (a session's runtime state, an error event's data) with the failed
+// turn's detail under field worded in lang, where its field_key names it in the failure
+// table (with its field_args).
+func turnDetailIn(lang string, m map[string]any, field string) map[string]any {
+	key, _ := m[field+"_key"].(string)
+	if key == "" {
+		return m
+	}
+	args := map[string]string{}
+	switch recorded := m[field+"_args"].(type) {
+	case map[string]any:
+		for k, v := range recorded {
+			args[k], _ = v.(string)
+		}
+	case map[string]string:
+		args = recorded
+	}
+	text, _, ok := automation.FailureText(lang, key, "", args)
+	if !ok {
+		return m
+	}
+	out := maps.Clone(m)
+	out[field] = text
+	return out
+}
+
 // watchSession watches the session's events.
 func (s *Server) watchSession(id uuid.UUID) *busWatch { return s.watch(aiemployee.SessionTopic(id)) }
 
@@ -352,7 +381,7 @@ func (s *Server) aiEmployeeMessageStream(c *gin.Context) {
 				"sequence":   e.Sequence,
 				"turn":       e.Turn,
 				"event_type": e.EventType,
-				"data":       e.Data,
+				"data":       turnDetailIn(httpx.Lang(c), e.Data, "detail"),
 				"created_at": e.CreatedAt,
 			})
 			fmt.Fprintf(c.Writer, "id: %d\nevent: %s\ndata: %s\n\n", e.Sequence, e.EventType, data)

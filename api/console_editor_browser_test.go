@@ -41,6 +41,14 @@ func (s *consoleSite) newWorkflow(u user, projectID, name string) string {
 		body: map[string]any{"name": name}}).expect(s.t, http.StatusCreated).str("workflow_id")
 }
 
+// workflowWithDraft creates a workflow in the project whose draft is graph, through the API.
+func (s *consoleSite) workflowWithDraft(u user, projectID, name string, graph map[string]any) string {
+	s.t.Helper()
+	id := s.newWorkflow(u, projectID, name)
+	s.do(req{method: "PUT", path: "/api/v1/workflows/" + id + "/draft", token: u.token, body: graph}).expect(s.t, http.StatusOK)
+	return id
+}
+
 // editorOf signs the user in, in a new tab, and opens the workflow's editor there.
 func (s *consoleSite) editorOf(u user, workflowID string) *tab {
 	s.t.Helper()

@@ -139,11 +139,10 @@ func TestConsoleSwitchCasesReadAsCases(t *testing.T) {
 	t.Parallel()
 	site := newConsoleSite(t)
 	ada, projectID := site.member("Ada")
-	id := site.newWorkflow(ada, projectID, "Orders")
-	site.do(req{method: "PUT", path: "/api/v1/workflows/" + id + "/draft", token: ada.token, body: map[string]any{
+	id := site.workflowWithDraft(ada, projectID, "Orders", map[string]any{
 		"actions":     []any{act("route", "condition.switch", map[string]any{"cases": []any{map[string]any{"name": "north", "text": `trigger.region == "north"`}}})},
 		"connections": []any{},
-	}}).expect(t, http.StatusOK)
+	})
 	tb := site.editorOf(ada, id)
 	tb.clickNode("route")
 	tb.click("Add case")
@@ -163,4 +162,24 @@ func TestConsoleSwitchCasesReadAsCases(t *testing.T) {
 	tb.see("Вариант 2")
 	tb.click("Добавить вариант")
 	tb.see("Вариант 3")
+}
+
+// TestConsoleAnEmptyDataStepSaysHowToAddAField: a data.set without fields says, in its
+// form, how to write the first one, in both languages, instead of an empty box; the hint
+// goes once a field is written.
+func TestConsoleAnEmptyDataStepSaysHowToAddAField(t *testing.T) {
+	t.Parallel()
+	site := newConsoleSite(t)
+	ada, projectID := site.member("Ada")
+	id := site.workflowWithDraft(ada, projectID, "Orders", map[string]any{
+		"actions":     []any{act("shape", "data.set", map[string]any{"fields": map[string]any{}})},
+		"connections": []any{},
+	})
+	tb := site.editorOf(ada, id)
+	tb.clickNode("shape")
+	tb.see(`Nothing here yet. Write each entry as "name": "value" inside braces`)
+	tb.screenshot("data-set-empty-en")
+	tb.choose("Language", "Русский")
+	tb.see(`Пока пусто. Запишите каждую запись как "имя": "значение"`)
+	tb.screenshot("data-set-empty-ru")
 }

@@ -1,9 +1,12 @@
 package api_test
 
 import (
+	"context"
 	"net/http"
 	"testing"
 
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
 
@@ -48,4 +51,39 @@ func TestConsoleInboxBell(t *testing.T) {
 		json["unread_count"]; n != float64(0) {
 		t.Fatalf("unread_count %v after Mark all read", n)
 	}
+}
+
+// trackEventSources keeps every EventSource the page opens in window.__sources, for a test
+// to read their states. Injected before the page's own scripts.
+const trackEventSources = `(() => {
+	const Native = window.EventSource;
+	window.__sources = [];
+	window.EventSource = class extends Native {
+		constructor(...args) { super(...args); window.__sources.push(this); }
+	};
+})();`
+
+// TestConsoleStreamsCloseWhenThePageIsHidden: the inbox's live stream (open on every page
+// of a signed-in person) is closed when the page is hidden, so that a back/forward
+// navigation can keep the page and show it live again, and opened anew when the page is
+// shown from that cache.
+func TestConsoleStreamsCloseWhenThePageIsHidden(t *testing.T) {
+	t.Parallel()
+	site := newConsoleSite(t)
+	tb := site.tab(t)
+	if err := chromedp.Run(tb.ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := page.AddScriptToEvaluateOnNewDocument(trackEventSources).Do(ctx)
+		return err
+	})); err != nil {
+		t.Fatal(err)
+	}
+	tb.signUpAndSetUp("Grace", "grace@example.com")
+	tb.open("/workflows")
+	const open = `window.__sources.filter((s) => s.readyState !== EventSource.CLOSED).length`
+	tb.waitJS("the inbox stream to be open", `window.__sources.some((s) => s.readyState === EventSource.OPEN)`)
+	tb.eval(`window.dispatchEvent(new PageTransitionEvent("pagehide", {persisted: true}))`)
+	tb.waitJS("every stream to be closed once the page is hidden", open+` === 0`)
+	tb.eval(`window.dispatchEvent(new PageTransitionEvent("pageshow", {persisted: true}))`)
+	tb.waitJS("a stream to be open again once the page is shown", `window.__sources.some((s) => s.readyState === EventSource.OPEN)`)
+	tb.waitJS("one stream, not two", open+` === 1`)
 }

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -228,4 +229,53 @@ func (tb *tab) expanded(name string, want bool) {
 	tb.waitFor("“"+name+"” aria-expanded="+value, pageWait, func(ctx context.Context) (bool, error) {
 		return tb.onNamed(ctx, []string{"button"}, name, `function (v) { return this.getAttribute("aria-expanded") === v ? true : null; }`, nil, value)
 	})
+}
+
+// rowsOf counts the rows the elements a selector finds take: their distinct tops, a few
+// pixels apart counting as one.
+func rowsOf(selector string) string {
+	return `(() => {
+	const tops = [...document.querySelectorAll(` + "`" + selector + "`" + `)]
+		.filter((e) => e.getClientRects().length > 0)
+		.map((e) => e.getBoundingClientRect().top).sort((a, b) => a - b);
+	let rows = 0, last = -100;
+	for (const top of tops) { if (top - last > 8) rows++; last = top; }
+	return rows;
+})()`
+}
+
+// TestConsoleHeaderKeepsToOneRow: at 1000 and 1400 px, in English and in Russian, the
+// header's areas stand on one row, every one of them shown, and so do the person's
+// controls; the page does not scroll sideways.
+func TestConsoleHeaderKeepsToOneRow(t *testing.T) {
+	t.Parallel()
+	site := newConsoleSite(t)
+	tb := site.tab(t)
+	tb.signUpAndSetUp("Ada Lovelace", "ada@example.com")
+	tb.open("/workflows")
+	for _, lang := range []string{"en", "ru"} {
+		if lang == "ru" {
+			tb.choose("Language", "Русский")
+			tb.see("Сценарии")
+		}
+		for _, width := range []int64{1400, 1000} {
+			tb.resize(width, 900)
+			tb.waitJS("the header to be laid out", `document.querySelectorAll(".topbar nav a").length >= 6`)
+			tb.screenshot(fmt.Sprintf("header-%d-%s", width, lang))
+			var areas, controls int
+			tb.eval(rowsOf(".topbar nav a"), &areas)
+			tb.eval(rowsOf(".topbar-end > *"), &controls)
+			if areas != 1 || controls != 1 {
+				tb.fail("at %d px in %s the header's areas take %d rows, the person's controls %d", width, lang, areas, controls)
+			}
+			var hidden []string
+			tb.eval(`(() => { const nav = document.querySelector(".topbar nav").getBoundingClientRect();
+				return [...document.querySelectorAll(".topbar nav a")].filter((a) => { const r = a.getBoundingClientRect();
+					return r.width === 0 || r.left < nav.left - 1 || r.right > nav.right + 1; }).map((a) => a.textContent); })()`, &hidden)
+			if len(hidden) > 0 {
+				tb.fail("at %d px in %s these areas are not in sight: %v", width, lang, hidden)
+			}
+			tb.fitsWidth(fmt.Sprintf("the page at %d px in %s", width, lang))
+		}
+	}
 }

@@ -89,11 +89,18 @@ func TestConsoleSettingsIntegration(t *testing.T) {
 // theirs elsewhere, adds a member, changes her role and removes her, rotates a project's
 // hook secret (shown once), writes a message template against its preview, and switches
 // the console and the account to Russian in the profile. axe-core checks each settings page on the way.
+// It starts at /settings, which opens the profile.
 func TestConsoleSettingsAccount(t *testing.T) {
 	t.Parallel()
 	site := newConsoleSite(t)
 	tb := site.tab(t)
 	tb.signUpAndSetUp("Ada", "ada@example.com")
+
+	// /settings, typed, opens the first page of its menu (the header's link does too:
+	// TestConsoleSettingsIntegration).
+	tb.open("/settings")
+	tb.at("/settings/profile")
+	tb.seeHeading("Profile")
 
 	tb.open("/settings/api-keys")
 	tb.seeHeading("API keys")

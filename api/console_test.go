@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -209,6 +210,31 @@ func TestTheAPIReferenceIsFoundWhereAPersonLooks(t *testing.T) {
 			rec := e.do(req{method: "GET", path: path, header: map[string]string{"Accept": navigation}}).expect(t, http.StatusFound)
 			if got := rec.Header().Get("Location"); got != "/reference" {
 				t.Errorf("GET %s: Location %q, want /reference", path, got)
+			}
+		}
+	})
+
+	t.Run("HEAD answers as GET does, without the body", func(t *testing.T) {
+		srv := httptest.NewServer(e.handler)
+		defer srv.Close()
+		client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		for path, want := range map[string]int{"/reference": http.StatusOK, "/docs": http.StatusFound} {
+			r, _ := http.NewRequest(http.MethodHead, srv.URL+path, nil)
+			r.Header.Set("Accept", navigation)
+			resp, err := client.Do(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != want || len(body) != 0 {
+				t.Errorf("HEAD %s: %d with %d bytes, want %d without a body", path, resp.StatusCode, len(body), want)
+			}
+			if path == "/reference" && !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+				t.Errorf("HEAD /reference: Content-Type %q", resp.Header.Get("Content-Type"))
+			}
+			if path == "/docs" && resp.Header.Get("Location") != "/reference" {
+				t.Errorf("HEAD /docs: Location %q", resp.Header.Get("Location"))
 			}
 		}
 	})

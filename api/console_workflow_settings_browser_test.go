@@ -137,3 +137,25 @@ func TestConsoleWorkflowRenameArchiveAndSignOut(t *testing.T) {
 		t.Fatalf("after signing out the API answered 401 to %v", refused)
 	}
 }
+
+// TestConsolePublishingClearsWhatChanged: once the draft is published, "What changed" is
+// blank for the next version instead of offering the one just published again.
+func TestConsolePublishingClearsWhatChanged(t *testing.T) {
+	t.Parallel()
+	site := newConsoleSite(t)
+	ada, projectID := site.member("Ada")
+	id := site.workflowWithDraft(ada, projectID, "Orders", map[string]any{
+		"actions":     []any{act("start", "manual.trigger", map[string]any{}), act("done", "stop", map[string]any{})},
+		"connections": []any{map[string]any{"from": "start", "to": "done"}},
+	})
+	tb := site.tab(t)
+	tb.open("/sign-in")
+	tb.signIn(ada)
+	tb.at("/workflows")
+	tb.open("/workflows/" + id + "/versions")
+	tb.fill("What changed", "The first version")
+	tb.click("Publish")
+	tb.see("Version 1 is published.")
+	tb.see("The first version") // in the list of versions
+	tb.waitJS(`"What changed" to be blank`, `document.querySelector("textarea[name=description]").value === ""`)
+}

@@ -92,15 +92,20 @@ type webhookRunReceipt struct {
 	Actions        []webhookActionReceipt `json:"actions"`
 }
 
-func viewReceipt(r *automation.Run, actions []automation.ActionRun) webhookRunReceipt {
+// viewReceipt is the receipt of r as a reader of lang sees it: reasons worded in their
+// language where the failure table has them.
+func viewReceipt(lang string, r *automation.Run, actions []automation.ActionRun) webhookRunReceipt {
 	v := webhookRunReceipt{
-		WorkflowRunID: r.ID, Status: r.Status, Terminal: r.Terminal(), TerminalReason: r.TerminalReason,
+		WorkflowRunID: r.ID, Status: r.Status, Terminal: r.Terminal(), TerminalReason: terminalReason(lang, r.TerminalReason, actions),
 		StartedAt: r.StartedAt, FinishedAt: r.FinishedAt, Actions: make([]webhookActionReceipt, len(actions)),
 	}
 	for i, a := range actions {
 		reason := ""
 		if a.Error != nil {
 			reason = *a.Error
+			if worded, _, ok := failureText(lang, automation.DecodeObject(a.Diagnostics)); ok {
+				reason = worded
+			}
 		}
 		v.Actions[i] = webhookActionReceipt{
 			ActionKey: a.ActionKey, ActionTypeKey: a.ActionTypeKey, Status: receiptStatus(a), AttemptCount: a.SeriesAttempts(),
@@ -157,7 +162,7 @@ func (s *Server) hookReceipt(c *gin.Context) {
 		httpx.WriteError(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, viewReceipt(r, actions))
+	c.JSON(http.StatusOK, viewReceipt(httpx.Lang(c), r, actions))
 }
 
 // receiptStatus is an action's status in the specification's words, which have no

@@ -19,6 +19,8 @@ func (s *Server) routes(r *gin.Engine) {
 	v1 := r.Group("/api/v1")
 	r.GET("/reference", s.consolePage)
 	r.GET("/docs", s.docsReferenceRedirect)
+	r.HEAD("/reference", s.consolePage)
+	r.HEAD("/docs", s.docsReferenceRedirect)
 	v1.GET("/docs", s.docsReferenceRedirect)
 	v1.GET("/docs/openapi.yaml", s.docsOpenAPIYAML)
 	v1.GET("/docs/openapi.json", s.docsOpenAPIJSON)

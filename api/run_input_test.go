@@ -134,23 +134,31 @@ func actionStatuses(e *env, u user, runID string) map[string]string {
 	return out
 }
 
+// failedFetch publishes a manual start followed by an http.request "fetch" of url and runs
+// it by hand with input, answering the workflow and the run, which must fail.
+func failedFetch(t *testing.T, e *env, ada user, projectID, url string, input map[string]any) (workflowID, runID string) {
+	t.Helper()
+	workflowID = e.publishGraph(ada, projectID, "Fetch", map[string]any{
+		"actions": []any{
+			map[string]any{"action_key": "orders", "action_type_key": "manual.trigger", "config": map[string]any{}},
+			map[string]any{"action_key": "fetch", "action_type_key": "http.request", "config": map[string]any{"url": url}},
+		},
+		"connections": []any{map[string]any{"from": "orders", "to": "fetch"}},
+	})
+	runID = e.do(req{method: "POST", path: "/api/v1/workflows/" + workflowID + "/runs/manual", token: ada.token,
+		body: map[string]any{"input": input}}).expect(t, http.StatusAccepted).str("workflow_run_id")
+	if run := e.waitRun(ada, runID); run.str("status") != "failed" {
+		t.Fatalf("the run: %s", run.Body)
+	}
+	return workflowID, runID
+}
+
 // TestAnAddressTheEgressPolicyRefusesIsExplainedInTheReadersLanguage: an http.request whose
 // templated host turns out to be one the egress policy refuses fails saying so, and what to
 // do, in the language of whoever reads the run's actions.
 func TestAnAddressTheEgressPolicyRefusesIsExplainedInTheReadersLanguage(t *testing.T) {
 	e, ada, projectID := shop(t, dbtest.SQLite(t))
-	id := e.publishGraph(ada, projectID, "Fetch", map[string]any{
-		"actions": []any{
-			map[string]any{"action_key": "orders", "action_type_key": "manual.trigger", "config": map[string]any{}},
-			map[string]any{"action_key": "fetch", "action_type_key": "http.request", "config": map[string]any{"url": "http://{{ orders.host }}/latest"}},
-		},
-		"connections": []any{map[string]any{"from": "orders", "to": "fetch"}},
-	})
-	runID := e.do(req{method: "POST", path: "/api/v1/workflows/" + id + "/runs/manual", token: ada.token,
-		body: map[string]any{"input": map[string]any{"host": "169.254.169.254"}}}).expect(t, http.StatusAccepted).str("workflow_run_id")
-	if run := e.waitRun(ada, runID); run.str("status") != "failed" {
-		t.Fatalf("the run: %s", run.Body)
-	}
+	_, runID := failedFetch(t, e, ada, projectID, "http://{{ orders.host }}/latest", map[string]any{"host": "169.254.169.254"})
 	for _, tc := range []struct{ lang, reason, next string }{
 		{"en", "169.254.169.254 may not be called: link-local address.", "Use a public address, or ask the operator to allow-list it in APP_EGRESS_ALLOW"},
 		{"ru", "Политика исходящих соединений не пускает к 169.254.169.254: это локальный адрес канала (link-local).",
@@ -169,5 +177,78 @@ func TestAnAddressTheEgressPolicyRefusesIsExplainedInTheReadersLanguage(t *testi
 				t.Fatalf("the request's action: %v", fetch)
 			}
 		})
+	}
+}
+
+// TestAnActionsFailureAndTheRunsReasonReadInTheReadersLanguage: an http.request whose
+// templated URL turns out not to be a web address fails; its reason, what to do, and the
+// run's terminal reason read in English and in Russian.
+func TestAnActionsFailureAndTheRunsReasonReadInTheReadersLanguage(t *testing.T) {
+	e, ada, projectID := shop(t, dbtest.SQLite(t))
+	id, runID := failedFetch(t, e, ada, projectID, "{{ orders.url }}", map[string]any{"url": "ftp://nowhere"})
+	for _, tc := range []struct{ lang, reason, next, terminal, listed string }{
+		{"en", "Field url must be an absolute http or https URL.", "Fix url and run the action again",
+			"action fetch failed: Field url must be an absolute http or https URL.",
+			"action fetch failed: Field url must be an absolute http or https URL."},
+		{"ru", "Поле url должно быть полным адресом со схемой «http» или «https».", "Исправьте url и выполните действие ещё раз",
+			"Действие fetch не удалось: Поле url должно быть полным адресом со схемой «http» или «https».",
+			"Действие fetch не удалось."},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			lang := map[string]string{"Accept-Language": tc.lang}
+			var fetch map[string]any
+			for _, a := range e.do(req{method: "GET", path: "/api/v1/runs/" + runID + "/actions", token: ada.token, header: lang}).
+				expect(t, http.StatusOK).items() {
+				if a["action_key"] == "fetch" {
+					fetch = a
+				}
+			}
+			d, _ := fetch["diagnostics"].(map[string]any)
+			if fetch["error"] != tc.reason || d["human_reason"] != tc.reason || d["next_action"] != tc.next || d["text_key"] != "field_absolute_url" {
+				t.Errorf("the request's action: %v", fetch)
+			}
+			run := e.do(req{method: "GET", path: "/api/v1/runs/" + runID, token: ada.token, header: lang}).expect(t, http.StatusOK)
+			if run.str("terminal_reason") != tc.terminal || run.str("error") != tc.terminal {
+				t.Errorf("the run: %s", run.Body)
+			}
+			listed := e.do(req{method: "GET", path: "/api/v1/workflows/" + id + "/runs", token: ada.token, header: lang}).expect(t, http.StatusOK).items()
+			if len(listed) != 1 || listed[0]["terminal_reason"] != tc.listed {
+				t.Errorf("the list: %v", listed)
+			}
+		})
+	}
+}
+
+// TestAReceiptsReasonsReadInTheReadersLanguage: the webhook receipt of a run whose action
+// failed gives the run's and the action's reasons in the language of whoever reads it.
+func TestAReceiptsReasonsReadInTheReadersLanguage(t *testing.T) {
+	e, ada, projectID := shop(t, dbtest.SQLite(t))
+	id := e.publishGraph(ada, projectID, "Orders", map[string]any{
+		"actions": []any{
+			act("orders", "webhook.trigger", map[string]any{"endpoint_key": "orders", "auth_type": "none"}),
+			act("fetch", "http.request", map[string]any{"url": "{{ orders.url }}"}),
+		},
+		"connections": []any{map[string]any{"from": "orders", "to": "fetch"}},
+	})
+	e.do(req{method: "POST", path: "/api/v1/workflows/" + id + "/webhook-endpoints", token: ada.token,
+		body: map[string]any{"endpoint_key": "orders", "auth_type": "none"}}).expect(t, http.StatusCreated)
+	hookKey := e.do(req{method: "GET", path: "/api/v1/projects/" + projectID, token: ada.token}).expect(t, http.StatusOK).str("hook_key")
+	accepted := e.do(req{method: "POST", path: "/hooks/" + hookKey + "/orders", body: `{"url":"ftp://nowhere"}`}).expect(t, http.StatusAccepted)
+	for _, tc := range []struct{ lang, run, action string }{
+		{"en", "action fetch failed: Field url must be an absolute http or https URL.", "Field url must be an absolute http or https URL."},
+		{"ru", "Действие fetch не удалось: Поле url должно быть полным адресом со схемой «http» или «https».",
+			"Поле url должно быть полным адресом со схемой «http» или «https»."},
+	} {
+		r := e.do(req{method: "GET", path: receiptPath(accepted) + "?wait=30", header: map[string]string{"Accept-Language": tc.lang}}).expect(t, http.StatusOK)
+		actions, _ := r.json["actions"].([]any)
+		var fetch map[string]any
+		for _, a := range actions {
+			if a, _ := a.(map[string]any); a["action_key"] == "fetch" {
+				fetch = a
+			}
+		}
+		if r.str("status") != "failed" || r.str("terminal_reason") != tc.run || fetch["terminal_reason"] != tc.action {
+			t.Errorf("%s: the receipt %s", tc.lang, r.Body)
+		}
 	}
 }

@@ -50,6 +50,56 @@ func (s *Server) viewRun(r *automation.Run) runView {
 	}
 }
 
+// in is the run as a reader of lang sees it: its terminal reason and error, which the
+// interpreter records in English, worded again, a failed action's reason from actions (a
+// list of runs, which has none at hand, says only which action failed).
+func (v runView) in(lang string, actions []automation.ActionRun) runView {
+	v.TerminalReason = terminalReason(lang, v.TerminalReason, actions)
+	if v.Error != "" {
+		v.Error = terminalReason(lang, v.Error, actions)
+	}
+	return v
+}
+
+// terminalReason words a run's terminal reason, recorded in one of the forms of the
+// failure table's run.* entries, in lang; a reason in no such form stays as recorded.
+func terminalReason(lang, recorded string, actions []automation.ActionRun) string {
+	say := func(key string, args map[string]string) string {
+		text, _, _ := automation.FailureText(lang, key, "", args)
+		return text
+	}
+	for _, key := range []string{"run.succeeded", "run.cancelled"} {
+		if recorded == enText(key) {
+			return say(key, nil)
+		}
+	}
+	prefix, suffix, _ := strings.Cut(enText("run.failed"), "{action_key}")
+	suffix, _, _ = strings.Cut(suffix, "{reason}")
+	rest, ok := strings.CutPrefix(recorded, prefix)
+	key, reason, found := strings.Cut(rest, suffix)
+	if !ok || !found {
+		return recorded
+	}
+	for _, a := range actions {
+		if a.ActionKey == key && a.Error != nil && *a.Error == reason {
+			if worded, _, ok := failureText(lang, automation.DecodeObject(a.Diagnostics)); ok {
+				reason = worded
+			}
+			return say("run.failed", map[string]string{"action_key": key, "reason": reason})
+		}
+	}
+	if lang == "en" {
+		return recorded
+	}
+	return say("run.failed_short", map[string]string{"action_key": key})
+}
+
+// enText is the English text of a failure table entry without arguments.
+func enText(key string) string {
+	text, _, _ := automation.FailureText("en", key, "", map[string]string{"action_key": "{action_key}", "reason": "{reason}"})
+	return text
+}
+
 // historyURL is where the Temporal Web UI lists the executions of a run (a retry is a new
 // execution under the same workflow id); empty when no Web UI is known.
 func (s *Server) historyURL(runID uuid.UUID) string {
@@ -111,7 +161,7 @@ func (s *Server) runList(c *gin.Context) {
 			return nil, "", err
 		}
 		return s.Workflows.Runs(c, workflow(c), filter, page)
-	}, each(func(r automation.Run) runView { return s.viewRun(&r) }))
+	}, each(func(r automation.Run) runView { return s.viewRun(&r).in(httpx.Lang(c), nil) }))
 }
 
 type projectRunView struct {
@@ -130,7 +180,7 @@ func (s *Server) projectRunList(c *gin.Context) {
 		}
 		return s.Workflows.ProjectRuns(c, p.CompanyID, p.ID, filter, page)
 	}, each(func(r automation.ProjectRun) projectRunView {
-		return projectRunView{runView: s.viewRun(&r.Run), WorkflowName: r.WorkflowName}
+		return projectRunView{runView: s.viewRun(&r.Run).in(httpx.Lang(c), nil), WorkflowName: r.WorkflowName}
 	}))
 }
 
@@ -168,7 +218,15 @@ func runFilter(c *gin.Context) (automation.RunFilter, error) {
 }
 
 // runGet serves GET /api/v1/runs/{workflow_run_id}.
-func (s *Server) runGet(c *gin.Context) { c.JSON(http.StatusOK, s.viewRun(run(c))) }
+func (s *Server) runGet(c *gin.Context) {
+	r := run(c)
+	actions, err := s.Workflows.ActionRuns(c, r)
+	if err != nil {
+		httpx.WriteError(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, s.viewRun(r).in(httpx.Lang(c), actions))
+}
 
 type actionRunView struct {
 	ActionRunID          uuid.UUID               `json:"action_run_id"`
@@ -205,21 +263,26 @@ func viewActionRun(lang string, a automation.ActionRun) actionRunView {
 	}
 	if a.Status == automation.ActionDeadLettered {
 		// The last failure's advice was written while attempts remained.
-		_, v.Diagnostics["next_action"], _ = automation.FailureText(lang, automation.ReasonAttemptsExhausted, nil)
+		_, v.Diagnostics["next_action"], _ = automation.FailureText(lang, automation.ReasonAttemptsExhausted, "", nil)
 	}
 	return v
 }
 
 // failureText words the failure recorded in a diagnostics object (or a failure event's
-// data) in lang, when the catalog has its reason_code.
+// data) in lang, when the failure table has its text_key (or, recorded before failures had
+// one, its reason_code).
 func failureText(lang string, recorded map[string]any) (reason, next string, ok bool) {
-	code, _ := recorded["reason_code"].(string)
+	key, _ := recorded["text_key"].(string)
+	if key == "" {
+		key, _ = recorded["reason_code"].(string)
+	}
+	nextKey, _ := recorded["next_key"].(string)
 	recordedArgs, _ := recorded["reason_args"].(map[string]any)
 	args := make(map[string]string, len(recordedArgs))
 	for k, v := range recordedArgs {
 		args[k], _ = v.(string)
 	}
-	return automation.FailureText(lang, code, args)
+	return automation.FailureText(lang, key, nextKey, args)
 }
 
 // runActions serves GET /api/v1/runs/{workflow_run_id}/actions: every action of the run, in
@@ -297,6 +360,9 @@ func viewEvent(lang string, e automation.RunEvent) runEventView {
 	}
 	if reason, _, ok := failureText(lang, v.DataJSON); ok {
 		v.Message = reason
+	}
+	if strings.HasPrefix(e.EventType, "run.") {
+		v.Message = terminalReason(lang, v.Message, nil)
 	}
 	return v
 }

@@ -27,11 +27,11 @@ func expireApproval(approvals *automation.Service) func(context.Context, Approva
 	return func(ctx context.Context, e ApprovalExpiry) (map[string]any, error) {
 		id, err := uuid.Parse(e.ApprovalID)
 		if err != nil {
-			return nil, ApplicationError(activities.Fail(activities.ClassPermanent, "approval_not_found", "the approval is not recorded", "Replay the run"))
+			return nil, ApplicationError(activities.Failed(activities.ClassPermanent, "approval_not_found", "approval_not_found", "", nil))
 		}
 		a, err := approvals.ExpireApproval(ctx, id)
 		if models.IsKind(err, models.KindNotFound) || err == nil && a.CompanyID.String() != e.CompanyID {
-			return nil, ApplicationError(activities.Fail(activities.ClassPermanent, "approval_not_found", "the approval is not recorded", "Replay the run"))
+			return nil, ApplicationError(activities.Failed(activities.ClassPermanent, "approval_not_found", "approval_not_found", "", nil))
 		}
 		if err != nil {
 			return nil, err

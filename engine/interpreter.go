@@ -293,6 +293,9 @@ func (r *interpreter) fail(a automation.Action, status automation.ActionStatus, 
 	if len(f.ReasonArgs) > 0 {
 		data["reason_args"] = f.ReasonArgs
 	}
+	if f.TextKey != "" {
+		data["text_key"] = f.TextKey
+	}
 	r.event("action."+string(status), a.ActionKey, string(status), f.HumanReason, data)
 }
 
@@ -315,9 +318,9 @@ func errorOutput(f *activities.Failure) map[string]any {
 // earlierFailure is the failure of an action that failed in an earlier execution of a
 // resumed run, as its error path recorded it where it had one.
 func earlierFailure(prior ResumedAction) *activities.Failure {
-	f := activities.Fail(activities.ClassPermanent, "failed_earlier",
-		"the action failed in an earlier execution of this run", "Retry this action")
+	f := activities.Failed(activities.ClassPermanent, "failed_earlier", "failed_earlier", "retry.next", nil)
 	if e, ok := prior.Output["error"].(map[string]any); ok {
+		f.TextKey, f.NextKey = "", "" // worded as it was recorded
 		f.HumanReason, _ = e["message"].(string)
 		f.RetryClass, _ = e["retry_class"].(string)
 		f.ReasonCode, _ = e["reason_code"].(string)
@@ -338,6 +341,9 @@ func diagnostics(f *activities.Failure) map[string]any {
 	if len(f.ReasonArgs) > 0 {
 		d["reason_args"] = f.ReasonArgs
 	}
+	if f.TextKey != "" {
+		d["text_key"], d["next_key"] = f.TextKey, f.NextKey
+	}
 	return d
 }
 
@@ -347,7 +353,7 @@ func diagnostics(f *activities.Failure) map[string]any {
 func conditionFailure(err error) *activities.Failure {
 	var missing *automation.MissingValueError
 	if !errors.As(err, &missing) {
-		return activities.Fail(activities.ClassValidation, "condition_error", err.Error(), "Correct the condition's expression")
+		return activities.Failed(activities.ClassValidation, "condition_error", "condition_error", "", activities.Args{"error": err.Error()})
 	}
 	return recordedFailure(automation.ReasonMissingValue, map[string]string{"path": missing.Path})
 }
@@ -355,10 +361,7 @@ func conditionFailure(err error) *activities.Failure {
 // recordedFailure is a validation failure the interpreter words itself, in English as the
 // run records it (automation.FailureText words it for other readers).
 func recordedFailure(reasonCode string, args map[string]string) *activities.Failure {
-	reason, next, _ := automation.FailureText("en", reasonCode, args)
-	f := activities.Fail(activities.ClassValidation, reasonCode, reason, next)
-	f.ReasonArgs = args
-	return f
+	return activities.Failed(activities.ClassValidation, reasonCode, reasonCode, "", args)
 }
 
 // switchCase is the branch a condition.switch takes: the name of its first case whose
@@ -791,21 +794,18 @@ func ErrorOf(err error) error {
 				class = activities.ClassTransient
 			}
 		}
-		return activities.Fail(class, "activity_error", appErr.Message(), "Retry the action")
+		return activities.Failed(class, "activity_error", "activity_error", "", activities.Args{"error": appErr.Message()})
 	}
 	var timeoutErr *temporal.TimeoutError
 	if errors.As(err, &timeoutErr) && timeoutErr.TimeoutType() == enumspb.TIMEOUT_TYPE_SCHEDULE_TO_START {
-		return activities.Fail(activities.ClassPermanent, "no_worker",
-			"no worker picked the action up: no running worker executes this action type",
-			"Check that a worker is running, then retry the action")
+		return activities.Failed(activities.ClassPermanent, "no_worker", "no_worker", "", nil)
 	}
 	if errors.As(err, &timeoutErr) {
-		return activities.Fail(activities.ClassTimeoutUnknown, "timeout",
-			"the action did not finish in time; it may or may not have taken effect", "Check the target, then retry the action")
+		return activities.Failed(activities.ClassTimeoutUnknown, "timeout", "timeout", "check_target_crashed.next", nil)
 	}
 	var canceled *temporal.CanceledError
 	if errors.As(err, &canceled) {
-		return activities.Fail(activities.ClassCanceled, "canceled", "the run was cancelled", "Replay the run if the action is still needed")
+		return activities.Failed(activities.ClassCanceled, "canceled", "canceled_run", "canceled.next", nil)
 	}
 	return err
 }

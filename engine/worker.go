@@ -139,9 +139,8 @@ func runAction(d WorkerDeps, fn activities.Func) func(context.Context, ActionReq
 				// The last attempt timed out or its worker died before answering: it may
 				// have taken effect, so a non-idempotent action is not tried again on its own,
 				// and this refusal is no attempt.
-				return activities.Result{}, ApplicationError(activities.Fail(activities.ClassUnknownOutcome, "previous_attempt_unanswered",
-					"the previous attempt stopped without an answer (a timeout or a restart); it may have taken effect",
-					"Check the target, then retry the action if it did not take effect"))
+				return activities.Result{}, ApplicationError(activities.Failed(activities.ClassUnknownOutcome,
+					"previous_attempt_unanswered", "previous_attempt_unanswered", "", nil))
 			}
 		}
 		// A local activity counts its attempts afresh when its workflow task runs again, so
@@ -209,8 +208,7 @@ func callAction(ctx context.Context, fn activities.Func, req activities.Request)
 	defer func() {
 		if p := recover(); p != nil {
 			activity.GetLogger(ctx).Error("action panicked", "action_key", req.ActionKey, "panic", p, "stack", string(debug.Stack()))
-			err = activities.Fail(activities.ClassUnknownOutcome, "action_crashed",
-				"the action failed unexpectedly; it may or may not have taken effect", "Check the target, then retry the action")
+			err = activities.Failed(activities.ClassUnknownOutcome, "action_crashed", "action_crashed", "check_target_crashed.next", nil)
 		}
 	}()
 	return fn(ctx, req)

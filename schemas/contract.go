@@ -119,7 +119,7 @@ func parse(src []byte) (*Contract, error) {
 	paths, _ := doc["paths"].(map[string]any)
 	for _, path := range sortedKeys(paths) {
 		item, _ := paths[path].(map[string]any)
-		for _, method := range []string{"get", "put", "post", "delete", "patch"} {
+		for _, method := range []string{"get", "head", "put", "post", "delete", "patch"} {
 			raw, ok := item[method].(map[string]any)
 			if !ok {
 				continue

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -157,8 +158,8 @@ func AgentAction(ctx workflow.Context, req activities.Request) (activities.Resul
 			messages = append(messages, AgentActionMessage{Role: "tool", Content: string(raw), ToolCallID: call.ID})
 		}
 	}
-	return activities.Result{}, engine.ApplicationError(activities.Fail(activities.ClassPermanent, "agent_max_steps",
-		fmt.Sprintf("The agent was still calling tools after %d model steps.", maxSteps), "Raise max_steps, or narrow the task"))
+	return activities.Result{}, engine.ApplicationError(activities.Failed(activities.ClassPermanent, "agent_max_steps", "agent_max_steps", "",
+		activities.Args{"count": strconv.Itoa(maxSteps)}))
 }
 
 // childError hands an activity's classified failure on as the child's own, so the run's
@@ -196,12 +197,8 @@ func (a *Agent) actionStep(ctx context.Context, req AgentActionStep) (AgentActio
 	request := llm.Request{Model: firstNonEmpty(metaString(r.Config, "model"), metaString(dep.Metadata, "default_model"))}
 	if doc, ok := r.Config["output_schema"].(map[string]any); ok {
 		if schema, err = schemas.CompileJSONSchema(doc); err != nil {
-			return AgentActionReply{}, activities.Fail(
-				activities.ClassValidation,
-				"invalid_output_schema",
-				"output_schema does not compile: "+err.Error()+".",
-				"Correct output_schema",
-			)
+			return AgentActionReply{}, activities.Failed(activities.ClassValidation, "invalid_output_schema", "agent_invalid_output_schema", "",
+				activities.Args{"error": err.Error()})
 		}
 		request.OutputSchema = doc
 	}
@@ -247,13 +244,12 @@ func checkAnswer(schema *jsonschema.Schema, content string) (any, error) {
 	}
 	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
 	if err != nil {
-		return nil, activities.Fail(activities.ClassValidation, "output_not_json", "The model's final answer is not JSON: "+truncate(text, 200),
-			"Ask for the JSON in instructions, or choose a model that follows output_schema")
+		return nil, activities.Failed(activities.ClassValidation, "output_not_json", "agent_output_not_json", "",
+			activities.Args{"value": truncate(text, 200)})
 	}
 	if err := schema.Validate(doc); err != nil {
-		return nil, activities.Fail(activities.ClassValidation, "output_schema_mismatch",
-			"The model's final answer does not match output_schema: "+strings.ReplaceAll(err.Error(), "urn:agencyhub:user-schema", "output_schema"),
-			"Ask for the JSON in instructions, or loosen output_schema")
+		return nil, activities.Failed(activities.ClassValidation, "output_schema_mismatch", "agent_output_schema_mismatch", "",
+			activities.Args{"error": strings.ReplaceAll(err.Error(), "urn:agencyhub:user-schema", "output_schema")})
 	}
 	var out any
 	err = json.NewDecoder(bytes.NewReader([]byte(text))).Decode(&out)
@@ -270,27 +266,22 @@ func truncate(s string, n int) string {
 // actionProvider unseals the ai.model_provider integration an ai.agent config names, of
 // the run's project. Errors: validation when it is not one, or is disabled.
 func (a *Agent) actionProvider(ctx context.Context, r activities.Request) (*integration.Unsealed, error) {
-	refuse := func(code, reason string) (*integration.Unsealed, error) {
-		return nil, activities.Fail(
-			activities.ClassValidation,
-			code,
-			reason,
-			"Choose an active ai.model_provider integration of the project in action_dependency_id",
-		)
+	refuse := func(code, key string, args activities.Args) (*integration.Unsealed, error) {
+		return nil, activities.Failed(activities.ClassValidation, code, key, "agent_provider.next", args)
 	}
 	id, err := uuid.Parse(metaString(r.Config, "action_dependency_id"))
 	if err != nil {
-		return refuse("ai_provider_not_found", "action_dependency_id is not an integration id.")
+		return refuse("ai_provider_not_found", "agent_provider_id", nil)
 	}
 	d, err := a.Integrations.ActionDependencyOf(ctx, r.CompanyID, r.ProjectID, id)
 	if models.IsKind(err, models.KindNotFound) || err == nil && d.DependencyTypeKey != TypeAIModelProvider {
-		return refuse("ai_provider_not_found", "The project has no model provider "+id.String()+".")
+		return refuse("ai_provider_not_found", "agent_provider_missing", activities.Args{"id": id.String()})
 	}
 	if err != nil {
 		return nil, err
 	}
 	if d.Status != integration.StatusActive {
-		return refuse("dependency_disabled", "The model provider "+d.Name+" is disabled.")
+		return refuse("dependency_disabled", "agent_provider_disabled", activities.Args{"name": d.Name})
 	}
 	return a.Integrations.UnsealDependency(d)
 }

@@ -72,6 +72,10 @@ type AgentEnd struct {
 	SessionID       uuid.UUID
 	Turn            int
 	Outcome, Detail string
+	// DetailKey and DetailArgs name Detail in the failure table, so that the API words it
+	// in the reader's language.
+	DetailKey  string            `json:",omitempty"`
+	DetailArgs map[string]string `json:",omitempty"`
 }
 
 // agentSession is the workflow's state: the turns waiting, the decisions and
@@ -83,6 +87,8 @@ type agentSession struct {
 	cancelled  map[int]bool
 	turn       int
 	cancelTurn workflow.CancelFunc
+	// failure is why the turn under way failed, once it has.
+	failure *activities.Failure
 }
 
 // AgentSession is a session's agent: it takes each user message's turn in order. A turn
@@ -150,7 +156,7 @@ var agentRetry = &temporal.RetryPolicy{
 // run works one turn and closes it.
 func (s *agentSession) run(ctx workflow.Context, turn int) error {
 	turnCtx, cancel := workflow.WithCancel(ctx)
-	s.turn, s.cancelTurn = turn, cancel
+	s.turn, s.cancelTurn, s.failure = turn, cancel, nil
 	defer func() { s.cancelTurn = nil; cancel() }()
 	outcome, detail := aiemployee.TurnDone, ""
 	if s.cancelled[turn] {
@@ -182,12 +188,11 @@ func (s *agentSession) run(ctx workflow.Context, turn int) error {
 	end := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: 30 * time.Second,
 		RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: time.Minute}})
 	endCtx, _ := workflow.NewDisconnectedContext(end)
-	return workflow.ExecuteActivity(endCtx, agentEndActivity, AgentEnd{
-		SessionID: s.in.SessionID,
-		Turn:      turn,
-		Outcome:   outcome,
-		Detail:    detail,
-	}).Get(endCtx, nil)
+	closing := AgentEnd{SessionID: s.in.SessionID, Turn: turn, Outcome: outcome, Detail: detail}
+	if outcome == aiemployee.TurnFailed && s.failure != nil {
+		closing.DetailKey, closing.DetailArgs = s.failure.TextKey, s.failure.ReasonArgs
+	}
+	return workflow.ExecuteActivity(endCtx, agentEndActivity, closing).Get(endCtx, nil)
 }
 
 // call waits for a call's approval when it needs one, then runs it if it may run.
@@ -225,5 +230,6 @@ func (s *agentSession) failed(turnCtx workflow.Context, err error) (string, stri
 	if turnCtx.Err() != nil {
 		return aiemployee.TurnCancelled, ""
 	}
-	return aiemployee.TurnFailed, activities.AsFailure(engine.ErrorOf(err)).HumanReason
+	s.failure = activities.AsFailure(engine.ErrorOf(err))
+	return aiemployee.TurnFailed, s.failure.HumanReason
 }

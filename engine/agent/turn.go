@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/activity"
@@ -13,6 +14,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"agencyhub/activities"
+	"agencyhub/activities/egress"
 	"agencyhub/activities/llm"
 	"agencyhub/engine"
 	"agencyhub/models"
@@ -66,12 +68,7 @@ func (a *Agent) step(ctx context.Context, req AgentStepRequest) (AgentStepResult
 	}
 	p, access, err := a.Companies.ProjectAccess(ctx, sess.UserID, sess.ProjectID)
 	if err != nil {
-		return AgentStepResult{}, activities.Fail(
-			activities.ClassAuth,
-			"no_access",
-			"The session's user no longer has access to the project.",
-			"Open a new session",
-		)
+		return AgentStepResult{}, activities.Failed(activities.ClassAuth, "no_access", "ai_no_access", "", nil)
 	}
 	e, err := a.Store.EmployeeOf(ctx, p)
 	if err != nil {
@@ -88,12 +85,7 @@ func (a *Agent) step(ctx context.Context, req AgentStepRequest) (AgentStepResult
 	capability := aiemployee.Ladder(e, health, true)
 	switch capability.State {
 	case aiemployee.StateDisabled:
-		return AgentStepResult{}, activities.Fail(
-			activities.ClassValidation,
-			"employee_disabled",
-			"The project's AI employee is switched off.",
-			"Switch it on in the employee's settings",
-		)
+		return AgentStepResult{}, activities.Failed(activities.ClassValidation, "employee_disabled", "ai_employee_disabled", "", nil)
 	case aiemployee.StateDeterministicPreview:
 		text, err := a.preview(ctx, sess, p, capability)
 		if err != nil {
@@ -289,30 +281,29 @@ func (a *Agent) transcript(ctx context.Context, sess *aiemployee.Session, p *com
 func modelFailure(err error) error {
 	var le *llm.Error
 	if errors.Is(err, context.Canceled) {
-		return activities.Fail(activities.ClassCanceled, "canceled", "The turn was cancelled.", "Send a new message")
+		return activities.Failed(activities.ClassCanceled, "canceled", "ai_turn_cancelled", "", nil)
 	}
 	if !errors.As(err, &le) {
 		return err
 	}
-	next := "Check the model provider integration"
+	// The reason is le.Error() in words the failure table has in each language.
+	said, args := "ai_answered", activities.Args{"status": strconv.Itoa(le.StatusCode), "status_text": http.StatusText(le.StatusCode), "error": le.Message}
+	if le.StatusCode == 0 {
+		said, args = "ai_unreachable", activities.Args{"error": egress.Reason(le.Err)}
+	}
 	switch {
 	case le.Refused():
-		return activities.Fail(
-			activities.ClassValidation,
-			"egress_refused",
-			le.Error(),
-			"Use a public base_url, or ask the operator to allow-list it in APP_EGRESS_ALLOW",
-		)
+		return activities.Failed(activities.ClassValidation, "egress_refused", said, "ai_egress_refused.next", args)
 	case le.StatusCode == 0 || le.StatusCode >= 500 || le.StatusCode == http.StatusRequestTimeout:
-		return activities.Fail(activities.ClassTransient, "provider_unavailable", le.Error(), "The step is retried automatically")
+		return activities.Failed(activities.ClassTransient, "provider_unavailable", said, "ai_retried.next", args)
 	case le.StatusCode == http.StatusUnauthorized || le.StatusCode == http.StatusForbidden:
-		return activities.Fail(activities.ClassAuth, "api_key_rejected", le.Error(), "Rotate the integration's api_key")
+		return activities.Failed(activities.ClassAuth, "api_key_rejected", said, "ai_key.next", args)
 	case le.StatusCode == http.StatusTooManyRequests:
-		return activities.Fail(activities.ClassRateLimited, "rate_limited", le.Error(), "The step is retried automatically")
+		return activities.Failed(activities.ClassRateLimited, "rate_limited", said, "ai_retried.next", args)
 	case le.StatusCode == http.StatusNotFound:
-		return activities.Fail(activities.ClassPermanent, "model_not_found", le.Error(), "Check base_url and the model id")
+		return activities.Failed(activities.ClassPermanent, "model_not_found", said, "ai_model.next", args)
 	}
-	return activities.Fail(activities.ClassValidation, "request_rejected", le.Error(), next)
+	return activities.Failed(activities.ClassValidation, "request_rejected", said, "ai_provider.next", args)
 }
 
 // runTool runs an approved (or approval-free) tool call on the session's project with the
@@ -368,7 +359,7 @@ func (a *Agent) runTool(ctx context.Context, id uuid.UUID) error {
 			map[string]any{"error": "The change failed unexpectedly; it may or may not have taken effect."},
 			true,
 		)
-		return errors.Join(ferr, activities.Fail(activities.ClassUnknownOutcome, "tool_failed", err.Error(), "Check the project"))
+		return errors.Join(ferr, activities.Failed(activities.ClassUnknownOutcome, "tool_failed", "ai_tool_failed", "", activities.Args{"error": err.Error()}))
 	case err != nil:
 		return err // a read: retried
 	}
@@ -390,7 +381,8 @@ func (a *Agent) expire(ctx context.Context, id uuid.UUID) error {
 }
 
 func (a *Agent) endTurn(ctx context.Context, end AgentEnd) error {
-	_, err := a.Store.EndTurn(ctx, end.SessionID, end.Turn, end.Outcome, end.Detail)
+	_, err := a.Store.EndTurn(ctx, end.SessionID, end.Turn, end.Outcome,
+		aiemployee.TurnDetail{Text: end.Detail, Key: end.DetailKey, Args: end.DetailArgs})
 	return err
 }
 

@@ -3,7 +3,7 @@ package intake
 import (
 	"context"
 	"errors"
-	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/google/uuid"
@@ -35,12 +35,7 @@ func (in *Intake) CallWorkflow(ctx context.Context, req activities.Request) (act
 	raw, _ := req.Config["workflow_id"].(string)
 	calleeID, err := uuid.Parse(raw)
 	if err != nil {
-		return activities.Result{}, activities.Fail(
-			activities.ClassValidation,
-			"invalid_config",
-			"workflow_id is not a workflow id.",
-			"Choose the workflow to call",
-		)
+		return activities.Result{}, activities.Failed(activities.ClassValidation, "invalid_config", "call_workflow_id", "", nil)
 	}
 	caller, err := in.Workflows.Run(ctx, req.RunID)
 	if err != nil {
@@ -49,8 +44,8 @@ func (in *Intake) CallWorkflow(ctx context.Context, req activities.Request) (act
 	called, _ := caller.NamespacesJSON()[callNamespace].(map[string]any) // nil unless the caller was called
 	depth := engine.ToInt(called["depth"]) + 1
 	if depth > engine.MaxCallDepth {
-		return activities.Result{}, activities.Fail(activities.ClassValidation, "call_too_deep",
-			fmt.Sprintf("Calls nest at most %d deep; this one would be %d.", engine.MaxCallDepth, depth), "Call the workflow from fewer levels")
+		return activities.Result{}, activities.Failed(activities.ClassValidation, "call_too_deep", "call_too_deep", "",
+			activities.Args{"limit": strconv.Itoa(engine.MaxCallDepth), "count": strconv.Itoa(depth)})
 	}
 	trigger, err := in.calleeTrigger(ctx, req, calleeID)
 	if err != nil {
@@ -62,12 +57,8 @@ func (in *Intake) CallWorkflow(ctx context.Context, req activities.Request) (act
 		Namespaces: map[string]any{callNamespace: map[string]any{"caller_run_id": req.RunID.String(), "depth": depth}},
 	})
 	if err != nil {
-		return activities.Result{}, activities.Fail(
-			activities.ClassTransient,
-			"engine_unavailable",
-			"The called run could not be started: "+err.Error()+".",
-			"The action is retried automatically",
-		)
+		return activities.Result{}, activities.Failed(activities.ClassTransient, "engine_unavailable", "call_not_started", "retried.next",
+			activities.Args{"error": err.Error()})
 	}
 	if req.Config["wait"] == false {
 		return activities.Result{Output: map[string]any{"workflow_run_id": run.ID.String(), "status": "started", "output": map[string]any{}}}, nil
@@ -78,17 +69,12 @@ func (in *Intake) CallWorkflow(ctx context.Context, req activities.Request) (act
 // calleeTrigger finds the manual trigger of the called workflow's current version, which
 // must be of the calling run's project.
 func (in *Intake) calleeTrigger(ctx context.Context, req activities.Request, calleeID uuid.UUID) (automation.Trigger, error) {
-	refuse := func(code, reason string) (automation.Trigger, error) {
-		return automation.Trigger{}, activities.Fail(
-			activities.ClassValidation,
-			code,
-			reason,
-			"Choose a published workflow of this project with a manual trigger in workflow_id",
-		)
+	refuse := func(code string, args activities.Args) (automation.Trigger, error) {
+		return automation.Trigger{}, activities.Failed(activities.ClassValidation, code, "call_"+code, "call_callee.next", args)
 	}
 	callee, err := in.Workflows.WorkflowOf(ctx, req.CompanyID, calleeID)
 	if models.IsKind(err, models.KindNotFound) || err == nil && callee.ProjectID != req.ProjectID {
-		return refuse("workflow_not_found", "The project has no workflow "+calleeID.String()+".")
+		return refuse("workflow_not_found", activities.Args{"id": calleeID.String()})
 	}
 	if err != nil {
 		return automation.Trigger{}, err
@@ -102,7 +88,7 @@ func (in *Intake) calleeTrigger(ctx context.Context, req activities.Request, cal
 		return automation.Trigger{}, err
 	}
 	if len(triggers) == 0 {
-		return refuse("workflow_not_callable", "Workflow "+callee.Name+" is not published with a manual trigger.")
+		return refuse("workflow_not_callable", activities.Args{"name": callee.Name})
 	}
 	return triggers[0], nil
 }
@@ -116,29 +102,21 @@ func (in *Intake) awaitCall(ctx context.Context, req activities.Request, run *au
 	var canceled *temporal.CanceledError
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-		return activities.Result{}, activities.Fail(activities.ClassPermanent, "call_timeout",
-			fmt.Sprintf("The called run %s did not end within %s.", run.ID, timeout), "Raise timeout_seconds, or call without wait")
+		return activities.Result{}, activities.Failed(activities.ClassPermanent, "call_timeout", "call_timeout", "",
+			activities.Args{"id": run.ID.String(), "wait": timeout.String()})
 	case ctx.Err() != nil:
 		return activities.Result{}, ctx.Err()
 	case err != nil && !errors.As(err, &canceled):
-		return activities.Result{}, activities.Fail(
-			activities.ClassTransient,
-			"engine_unavailable",
-			"The called run could not be followed: "+err.Error()+".",
-			"The action is retried automatically",
-		)
+		return activities.Result{}, activities.Failed(activities.ClassTransient, "engine_unavailable", "call_not_followed", "retried.next",
+			activities.Args{"error": err.Error()})
 	}
 	ended, err := in.Workflows.Run(ctx, run.ID)
 	if err != nil {
 		return activities.Result{}, err
 	}
 	if ended.Status != automation.RunSucceeded {
-		return activities.Result{}, activities.Fail(
-			activities.ClassPermanent,
-			"called_run_"+string(ended.Status),
-			fmt.Sprintf("The called run %s ended %s: %s.", run.ID, ended.Status, ended.TerminalReason),
-			"Look at the called run, then retry this action",
-		)
+		return activities.Result{}, activities.Failed(activities.ClassPermanent, "called_run_"+string(ended.Status), "call_ended", "",
+			activities.Args{"id": run.ID.String(), "status": string(ended.Status), "reason": ended.TerminalReason})
 	}
 	actions, err := in.Workflows.ActionRuns(ctx, ended)
 	if err != nil {

@@ -308,9 +308,16 @@ const (
 	TurnCancelled = "cancelled"
 )
 
+// TurnDetail is why a turn failed: its text in English and, where the failure table words
+// it, its key and arguments, which the API words again in the reader's language.
+type TurnDetail struct {
+	Text, Key string
+	Args      map[string]string
+}
+
 // EndTurn closes a turn: calls of it still waiting or not run are cancelled, the session
 // is idle again, and a done (or error) event ends the turn's streams.
-func (s *Service) EndTurn(ctx context.Context, sessionID uuid.UUID, turn int, outcome, detail string) (*Session, error) {
+func (s *Service) EndTurn(ctx context.Context, sessionID uuid.UUID, turn int, outcome string, detail TurnDetail) (*Session, error) {
 	return s.change(ctx, sessionID, func(tx *gorm.DB, cur *Session) error {
 		if cur.Turn != turn || cur.Status == SessionIdle {
 			return nil // ended already (a retried activity)
@@ -335,8 +342,15 @@ func (s *Service) EndTurn(ctx context.Context, sessionID uuid.UUID, turn int, ou
 		cur.Status, cur.ActiveToolCallID = SessionIdle, nil
 		cur.RuntimeState = map[string]any{"last_turn": turn, "last_outcome": outcome}
 		if outcome == TurnFailed {
-			cur.RuntimeState["last_error"] = detail
-			return s.event(tx, cur, EventError, map[string]any{"turn": turn, "status": outcome, "detail": detail})
+			data := map[string]any{"turn": turn, "status": outcome, "detail": detail.Text}
+			cur.RuntimeState["last_error"] = detail.Text
+			if detail.Key != "" {
+				data["detail_key"], cur.RuntimeState["last_error_key"] = detail.Key, detail.Key
+				if len(detail.Args) > 0 {
+					data["detail_args"], cur.RuntimeState["last_error_args"] = detail.Args, detail.Args
+				}
+			}
+			return s.event(tx, cur, EventError, data)
 		}
 		return s.event(tx, cur, EventDone, map[string]any{"turn": turn, "status": outcome})
 	})

@@ -117,16 +117,16 @@ func TestAMissingValueIsWordedInEachLanguage(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.lang, func(t *testing.T) {
-			reason, next, ok := FailureText(tc.lang, ReasonMissingValue, args)
+			reason, next, ok := FailureText(tc.lang, ReasonMissingValue, "", args)
 			if !ok || reason != tc.reason || next == "" {
 				t.Fatalf("FailureText(%s) = %q, %q, %v; want %q", tc.lang, reason, next, ok, tc.reason)
 			}
 		})
 	}
-	if en, _, _ := FailureText("en", ReasonMissingValue, args); (&MissingValueError{Path: "orders.total"}).Error() != en {
+	if en, _, _ := FailureText("en", ReasonMissingValue, "", args); (&MissingValueError{Path: "orders.total"}).Error() != en {
 		t.Errorf("the error's own text is not the English wording")
 	}
-	if _, _, ok := FailureText("ru", "http_5xx", args); ok {
+	if _, _, ok := FailureText("ru", "http_5xx", "", args); ok {
 		t.Errorf("a reason without wording here was worded")
 	}
 }

@@ -15,7 +15,8 @@ export type EventStream = {
  * itself after a network hiccup, but gives up on an HTTP error (an expired session's 401
  * among them) or a server that is gone; then the session is refreshed and `open` called
  * again after a delay, doubling from 1 s to 30 s. `open` wires its own listeners, and may
- * open from where the last stream stopped. */
+ * open from where the last stream stopped. The stream is closed while the page is hidden
+ * (pagehide) and opened again when it is shown from the back/forward cache. */
 export function followStream(open: () => EventSource, onError?: () => void): EventStream {
   let source: EventSource | undefined;
   let reopen: ReturnType<typeof setTimeout> | undefined;
@@ -34,6 +35,20 @@ export function followStream(open: () => EventSource, onError?: () => void): Eve
       delay = Math.min(delay * 2, reconnectMax);
     });
   };
+  // A page left open keeps its stream from the back/forward cache, where a page with an open
+  // connection is not kept: it is closed when the page is hidden and opened again when
+  // the page is shown from the cache, so going back never finds a page stuck loading.
+  const hide = () => {
+    source?.close();
+    clearTimeout(reopen);
+  };
+  const show = (e: PageTransitionEvent) => {
+    if (!e.persisted || closed) return;
+    delay = reconnectFirst;
+    start();
+  };
+  addEventListener("pagehide", hide);
+  addEventListener("pageshow", show);
   start();
   return {
     received: () => {
@@ -41,6 +56,8 @@ export function followStream(open: () => EventSource, onError?: () => void): Eve
     },
     close: () => {
       closed = true;
+      removeEventListener("pagehide", hide);
+      removeEventListener("pageshow", show);
       source?.close();
       clearTimeout(reopen);
     },

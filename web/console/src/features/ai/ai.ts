@@ -116,6 +116,12 @@ export function useLiveTurn(projectId: string): LiveTurn {
     current.current = undefined;
   }, []);
   useEffect(() => stop, [stop]);
+  // A page with an open stream is not kept in the back/forward cache: hidden, it lets the
+  // stream go (the session is read again when it is shown).
+  useEffect(() => {
+    addEventListener("pagehide", stop);
+    return () => removeEventListener("pagehide", stop);
+  }, [stop]);
 
   // read applies the stream's events to the cached session until it ends.
   const read = useCallback(

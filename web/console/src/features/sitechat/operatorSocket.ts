@@ -99,6 +99,23 @@ function failWaiting() {
   waiting.clear();
 }
 
+// A page with an open socket is not kept in the back/forward cache: the socket closes when
+// the page is hidden (its views stay, so it comes back when the page is shown again).
+function hide() {
+  clearTimeout(retry);
+  const socket = ws;
+  if (!socket) return;
+  ws = undefined;
+  open = false;
+  socket.close();
+  failWaiting();
+  changed();
+}
+addEventListener("pagehide", hide);
+addEventListener("pageshow", (e: PageTransitionEvent) => {
+  if (e.persisted && listeners.size && !ws) connect();
+});
+
 function listen(l: Listener): () => void {
   clearTimeout(idle);
   listeners.add(l);

@@ -17,7 +17,8 @@ export function PublishForm({ workflow }: { workflow: Workflow }) {
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    publish.mutate(description);
+    // Published, the description belongs to that version; the next one starts blank.
+    publish.mutate(description, { onSuccess: () => setDescription("") });
   }
 
   return (
