@@ -223,7 +223,7 @@ func (a *Agent) PostMessage(ctx context.Context, sess *aiemployee.Session, in ai
 			posted.ID,
 			posted.Turn,
 			aiemployee.TurnFailed,
-			aiemployee.TurnDetail{Text: "the agent runtime did not take the message", Key: "ai_runtime_refused"},
+			aiemployee.TurnDetail{Text: "the agent runtime did not take the message", TextKey: "ai_runtime_refused"},
 		); endErr != nil {
 			return nil, endErr
 		}

@@ -382,7 +382,7 @@ func (a *Agent) expire(ctx context.Context, id uuid.UUID) error {
 
 func (a *Agent) endTurn(ctx context.Context, end AgentEnd) error {
 	_, err := a.Store.EndTurn(ctx, end.SessionID, end.Turn, end.Outcome,
-		aiemployee.TurnDetail{Text: end.Detail, Key: end.DetailKey, Args: end.DetailArgs})
+		aiemployee.TurnDetail{Text: end.Detail, TextKey: end.DetailKey, Args: end.DetailArgs})
 	return err
 }
 

@@ -311,8 +311,8 @@ const (
 // TurnDetail is why a turn failed: its text in English and, where the failure table words
 // it, its key and arguments, which the API words again in the reader's language.
 type TurnDetail struct {
-	Text, Key string
-	Args      map[string]string
+	Text, TextKey string
+	Args          map[string]string
 }
 
 // EndTurn closes a turn: calls of it still waiting or not run are cancelled, the session
@@ -344,8 +344,8 @@ func (s *Service) EndTurn(ctx context.Context, sessionID uuid.UUID, turn int, ou
 		if outcome == TurnFailed {
 			data := map[string]any{"turn": turn, "status": outcome, "detail": detail.Text}
 			cur.RuntimeState["last_error"] = detail.Text
-			if detail.Key != "" {
-				data["detail_key"], cur.RuntimeState["last_error_key"] = detail.Key, detail.Key
+			if detail.TextKey != "" {
+				data["detail_key"], cur.RuntimeState["last_error_key"] = detail.TextKey, detail.TextKey
 				if len(detail.Args) > 0 {
 					data["detail_args"], cur.RuntimeState["last_error_args"] = detail.Args, detail.Args
 				}
