@@ -597,14 +597,14 @@ type RunFilter struct {
 	FailedActionKey, RetryClass string
 }
 
-// apply narrows q, whose runs table is workflow_runs, to the filter's runs of the project.
-// Errors: invalid (status, q).
-func (f RunFilter) apply(q *gorm.DB, projectID uuid.UUID) (*gorm.DB, error) {
+// apply narrows q, whose runs table is workflow_runs, to the filter's runs of the project,
+// and answers the column its page is ordered by. Errors: invalid (status, q).
+func (f RunFilter) apply(q *gorm.DB, projectID uuid.UUID) (*gorm.DB, string, error) {
 	words, err := searchWords(f.Q)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	q = search(q, projectID, words)
+	q, order := search(q, projectID, words)
 	if f.FailedActionKey != "" || f.RetryClass != "" {
 		failed := q.Session(&gorm.Session{NewDB: true}).Model(&ActionRun{}).Select("1").
 			Where("workflow_action_runs.run_id = workflow_runs.id AND item_key = '' AND workflow_action_runs.status IN ?",
@@ -619,7 +619,7 @@ func (f RunFilter) apply(q *gorm.DB, projectID uuid.UUID) (*gorm.DB, error) {
 	}
 	if f.Status != "" {
 		if !slices.Contains(RunStatuses, f.Status) {
-			return nil, models.Invalid("invalid_status", "status")
+			return nil, "", models.Invalid("invalid_status", "status")
 		}
 		q = q.Where("workflow_runs.status = ?", f.Status)
 	}
@@ -635,18 +635,18 @@ func (f RunFilter) apply(q *gorm.DB, projectID uuid.UUID) (*gorm.DB, error) {
 	if f.CreatedTo != nil {
 		q = q.Where("workflow_runs.created_at <= ?", f.CreatedTo.UTC())
 	}
-	return q, nil
+	return q, order, nil
 }
 
 // Runs lists a workflow's runs of the filter, oldest first or, as page says, newest first.
 // Errors: invalid (status, q).
 func (s *Service) Runs(ctx context.Context, w *Workflow, filter RunFilter, page models.PageRequest) ([]Run, string, error) {
-	q, err := filter.apply(s.DB.WithContext(ctx).Where("workflow_id = ?", w.ID), w.ProjectID)
+	q, order, err := filter.apply(s.DB.WithContext(ctx).Model(&Run{}).Select("workflow_runs.*").Where("workflow_runs.workflow_id = ?", w.ID), w.ProjectID)
 	if err != nil {
 		return nil, "", err
 	}
 	var rows []Run
-	if err := page.Apply(q, "id").Find(&rows).Error; err != nil {
+	if err := page.Apply(q, order).Find(&rows).Error; err != nil {
 		return nil, "", models.Internal("list runs: %w", err)
 	}
 	items, next := models.Page(page, rows, func(r Run) uuid.UUID { return r.ID })
@@ -663,7 +663,7 @@ type ProjectRun struct {
 // workflows' names, as Runs lists a workflow's. Errors: invalid (status, q).
 func (s *Service) ProjectRuns(ctx context.Context, companyID, projectID uuid.UUID, filter RunFilter,
 	page models.PageRequest) ([]ProjectRun, string, error) {
-	q, err := filter.apply(s.DB.WithContext(ctx).Table("workflow_runs").
+	q, order, err := filter.apply(s.DB.WithContext(ctx).Table("workflow_runs").
 		Select("workflow_runs.*, workflows.name AS workflow_name").
 		Joins("JOIN workflows ON workflows.id = workflow_runs.workflow_id").
 		Where("workflow_runs.project_id = ? AND workflow_runs.company_id = ?", projectID, companyID), projectID)
@@ -671,7 +671,7 @@ func (s *Service) ProjectRuns(ctx context.Context, companyID, projectID uuid.UUI
 		return nil, "", err
 	}
 	var rows []ProjectRun
-	if err := page.Apply(q, "workflow_runs.id").Find(&rows).Error; err != nil {
+	if err := page.Apply(q, order).Find(&rows).Error; err != nil {
 		return nil, "", models.Internal("list project runs: %w", err)
 	}
 	items, next := models.Page(page, rows, func(r ProjectRun) uuid.UUID { return r.ID })

@@ -38,11 +38,12 @@ const (
 	termError = "error"
 )
 
-// RunTerm is one term a run is found by.
+// RunTerm is one term a run is found by, once: a term of its error that its input has
+// already is kept as the input's, and stays when the error's terms go.
 type RunTerm struct {
 	RunID     uuid.UUID `gorm:"primaryKey"`
-	Kind      string    `gorm:"primaryKey"`
 	Term      string    `gorm:"primaryKey"`
+	Kind      string
 	ProjectID uuid.UUID
 }
 
@@ -147,16 +148,39 @@ func searchWords(q string) ([]string, error) {
 	return words, nil
 }
 
+// searchAlias names the term row that drives a search (search).
+const searchAlias = "run_term"
+
 // search narrows q, whose runs table is workflow_runs, to the project's runs having every
-// word as a term; a word that is a run id also finds that run.
-func search(q *gorm.DB, projectID uuid.UUID, words []string) *gorm.DB {
+// word as a term (a word that is a run id also finds that run), and answers the column the
+// page must be ordered by. One word, the longest (likely the rarest), drives the query: its
+// rows of the index (project_id, term, run_id), joined to their runs, already come in run
+// order, so a page of a word most runs carry stops at its size, and one of a rare word
+// reads no more than its runs. Each other word is a lookup of the key (run_id, term).
+func search(q *gorm.DB, projectID uuid.UUID, words []string) (*gorm.DB, string) {
+	driving := ""
 	for _, w := range words {
-		terms := q.Session(&gorm.Session{NewDB: true}).Model(&RunTerm{}).Select("run_id").Where("project_id = ? AND term = ?", projectID, w)
-		if id, err := uuid.Parse(w); err == nil {
-			q = q.Where("(workflow_runs.id = ? OR workflow_runs.id IN (?))", id, terms)
-		} else {
-			q = q.Where("workflow_runs.id IN (?)", terms)
+		if _, err := uuid.Parse(w); err != nil && len(w) > len(driving) {
+			driving = w
 		}
 	}
-	return q
+	order := "workflow_runs.id"
+	if driving != "" {
+		q = q.Joins("JOIN workflow_run_terms "+searchAlias+" ON "+searchAlias+".run_id = workflow_runs.id AND "+
+			searchAlias+".project_id = ? AND "+searchAlias+".term = ?", projectID, driving)
+		order = searchAlias + ".run_id"
+	}
+	for _, w := range words {
+		if w == driving {
+			continue
+		}
+		has := q.Session(&gorm.Session{NewDB: true}).Model(&RunTerm{}).Select("1").
+			Where("workflow_run_terms.run_id = "+order+" AND workflow_run_terms.term = ?", w)
+		if id, err := uuid.Parse(w); err == nil {
+			q = q.Where("(workflow_runs.id = ? OR EXISTS (?))", id, has)
+		} else {
+			q = q.Where("EXISTS (?)", has)
+		}
+	}
+	return q, order
 }
