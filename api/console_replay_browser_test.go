@@ -12,8 +12,9 @@ import (
 
 // TestConsoleReplaysARunWithChanges: from a run's inspector an operator replays it on the
 // workflow's latest version with an edited input, reading in the preview the action that
-// version adds; an input that is not JSON is said on the field and sends nothing; the new
-// run opens, and the target saw the edited input through the new version.
+// version adds; an input that is not JSON is said on the field and sends nothing, one the
+// trigger's schema refuses is said on the field once; the new run opens, and the target saw
+// the edited input through the new version.
 func TestConsoleReplaysARunWithChanges(t *testing.T) {
 	site := newConsoleSite(t)
 	var mu sync.Mutex
@@ -25,15 +26,17 @@ func TestConsoleReplaysARunWithChanges(t *testing.T) {
 	}))
 	t.Cleanup(target.Close)
 	ada, projectID := site.member("Ada")
+	start := act("start", "manual.trigger", map[string]any{"input_schema_json": map[string]any{
+		"type": "object", "properties": map[string]any{"order_id": map[string]any{"type": "string", "minLength": 2}}}})
 	workflowID := site.publishGraph(ada, projectID, "Orders", draft([]any{
-		act("start", "manual.trigger", map[string]any{}),
+		start,
 		act("lookup", "http.request", map[string]any{"url": target.URL + "/v1/{{ start.order_id }}"}),
 	}, edge("start", "lookup", "")))
 	runID := site.do(req{method: "POST", path: "/api/v1/workflows/" + workflowID + "/runs/manual", token: ada.token,
 		body: map[string]any{"input": map[string]any{"order_id": "A-1001"}}}).expect(t, http.StatusAccepted).str("workflow_run_id")
 	site.waitRun(ada, runID)
 	site.do(req{method: "PUT", path: "/api/v1/workflows/" + workflowID + "/draft", token: ada.token, body: draft([]any{
-		act("start", "manual.trigger", map[string]any{}),
+		start,
 		act("lookup", "http.request", map[string]any{"url": target.URL + "/v2/{{ start.order_id }}"}),
 		act("notify", "http.request", map[string]any{"url": target.URL + "/v2/notify"}),
 	}, edge("start", "lookup", ""), edge("lookup", "notify", ""))}).expect(t, http.StatusOK)
@@ -54,6 +57,10 @@ func TestConsoleReplaysARunWithChanges(t *testing.T) {
 	tb.click("Replay")
 	tb.fieldMarked("Input (JSON)")
 	tb.see("The input is not a JSON object")
+	tb.fill("Input (JSON)", `{"order_id": "A"}`) // the trigger's schema wants two letters at least
+	tb.click("Replay")
+	tb.fieldShows("Input (JSON)", "do not satisfy the manual trigger's input schema")
+	tb.seeOnce("do not satisfy the manual trigger's input schema")
 	tb.fill("Input (JSON)", `{"order_id": "A-2002"}`)
 	tb.click("Replay")
 	tb.waitJS("the new run to open", `location.pathname.startsWith("/runs/") && location.pathname !== "/runs/`+runID+`"`)

@@ -30,10 +30,10 @@ export function ProblemAlert({ error }: { error: unknown }) {
   );
 }
 
-/** shownOnField tells whether a control of the alert's form shows the Problem: one marked
- * invalid whose name is the only field the Problem names. */
+/** shownOnField tells whether a control of the alert's form (or dialog) shows the Problem:
+ * one marked invalid whose name is the only field the Problem names. */
 function shownOnField(alert: HTMLElement, error: unknown): boolean {
-  const form = alert.closest("form");
+  const form = alert.closest("form, dialog");
   if (!form) return false;
   return Array.from(form.querySelectorAll<HTMLElement>("[name][aria-invalid=true]")).some((control) => fieldError(error, control.getAttribute("name") ?? "") !== undefined);
 }

@@ -76,7 +76,8 @@ export function ReplayRun({ run }: { run: RunView }) {
             className="replay-input"
             value={input}
             error={replay.error}
-            aria-invalid={unreadable || undefined}
+            // The field marks a Problem the server names it in; an input that is no object, here.
+            {...(unreadable && { "aria-invalid": true })}
             onChange={(e) => {
               setInput(e.target.value);
               setUnreadable(false);
