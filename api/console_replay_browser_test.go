@@ -62,6 +62,12 @@ func TestConsoleReplaysARunWithChanges(t *testing.T) {
 	tb.fieldShows("Input (JSON)", "do not satisfy the manual trigger's input schema")
 	tb.seeOnce("do not satisfy the manual trigger's input schema")
 	tb.fill("Input (JSON)", `{"order_id": "A-2002"}`)
+	tb.waitJS("the refusal of the input before to go once it is edited",
+		`!document.body.innerText.includes("do not satisfy the manual trigger's input schema")`)
+	tb.screenshot("dialog-1400")
+	tb.resize(390, 800)
+	tb.fitsWidth("the replay dialog at 390 px")
+	tb.screenshot("dialog-390")
 	tb.click("Replay")
 	tb.waitJS("the new run to open", `location.pathname.startsWith("/runs/") && location.pathname !== "/runs/`+runID+`"`)
 	var newRun string

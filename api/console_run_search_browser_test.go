@@ -92,4 +92,7 @@ func TestConsoleFindsARunByWhatItCarried(t *testing.T) {
 	tb.see("Ошибка в действии: crm")
 	tb.fieldShows("Поиск запусков", "В поиске не больше 8 слов")
 	tb.screenshot("ru-1000")
+	tb.resize(390, 800)
+	tb.fitsWidth("the runs page with its search and chips at 390 px")
+	tb.screenshot("ru-390")
 }

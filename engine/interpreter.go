@@ -770,12 +770,6 @@ func (res *Resume) prior(key string) (ResumedAction, bool) {
 	return st, ok
 }
 
-// retryClasses are the specification's retry_class values.
-var retryClasses = []string{
-	activities.ClassValidation, activities.ClassAuth, activities.ClassPermanent, activities.ClassTransient,
-	activities.ClassRateLimited, activities.ClassTimeoutUnknown, activities.ClassCanceled, activities.ClassUnknownOutcome,
-}
-
 // ErrorOf unwraps an activity or timer error into the action's classified failure.
 func ErrorOf(err error) error {
 	var appErr *temporal.ApplicationError
@@ -785,7 +779,7 @@ func ErrorOf(err error) error {
 			return &f
 		}
 		class := appErr.Type()
-		if !slices.Contains(retryClasses, class) {
+		if !slices.Contains(activities.RetryClasses, class) {
 			// An error no action classified (the wrapper's own before the action ran, such
 			// as failing to record the attempt): it still needs one of the specification's
 			// classes, and dead-letters if Temporal was allowed to retry it.

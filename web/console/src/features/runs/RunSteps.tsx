@@ -81,6 +81,7 @@ export function ReplayRun({ run }: { run: RunView }) {
             onChange={(e) => {
               setInput(e.target.value);
               setUnreadable(false);
+              replay.reset(); // a refusal of the input before is no longer about this one
             }}
           />
           {unreadable && (
