@@ -22,6 +22,7 @@ const (
 	workflowKey    = "api.workflow"
 	versionKey     = "api.workflow_version"
 	runKey         = "api.run"
+	bulkKey        = "api.bulk_operation"
 	clientKey      = "api.client"
 	contactKey     = "api.client_contact"
 	responsibleKey = "api.client_responsible"
@@ -43,8 +44,11 @@ func workflow(c *gin.Context) *automation.Workflow {
 }
 func version(c *gin.Context) *automation.Version { return c.MustGet(versionKey).(*automation.Version) }
 func run(c *gin.Context) *automation.Run         { return c.MustGet(runKey).(*automation.Run) }
-func client(c *gin.Context) *billing.Client      { return c.MustGet(clientKey).(*billing.Client) }
-func contact(c *gin.Context) *billing.Contact    { return c.MustGet(contactKey).(*billing.Contact) }
+func bulkOperation(c *gin.Context) *automation.BulkOperation {
+	return c.MustGet(bulkKey).(*automation.BulkOperation)
+}
+func client(c *gin.Context) *billing.Client   { return c.MustGet(clientKey).(*billing.Client) }
+func contact(c *gin.Context) *billing.Contact { return c.MustGet(contactKey).(*billing.Contact) }
 func responsible(c *gin.Context) *billing.ResponsibleView {
 	return c.MustGet(responsibleKey).(*billing.ResponsibleView)
 }
@@ -123,6 +127,12 @@ func (s *Server) inVersion(perm company.Permission) gin.HandlerFunc {
 // inRun loads the run of :workflow_run_id.
 func (s *Server) inRun(perm company.Permission) gin.HandlerFunc {
 	return inResource("workflow_run_id", runKey, perm, s.Workflows.RunAccess)
+}
+
+// inBulkOperation loads the bulk operation of :bulk_operation_id and the caller's role in
+// its company.
+func (s *Server) inBulkOperation(perm company.Permission) gin.HandlerFunc {
+	return inResource("bulk_operation_id", bulkKey, perm, s.Workflows.BulkOperationAccess)
 }
 
 // inClient loads the client of :client_id and the caller's role in its company.

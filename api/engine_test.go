@@ -90,6 +90,7 @@ func (e *env) withEngine(s *api.Server) {
 		Workflows: s.Workflows, Integrations: s.Integrations, Webhooks: s.Webhooks, Relays: s.Relays, Billing: s.Billing, Work: s.Work,
 		AI: ai, Companies: s.Company, Egress: egressClient, EgressPolicy: testEgress})
 	s.Drafts, s.Runs, s.Intake, s.Publisher, s.Agent = services.Drafts, services.Runs, services.Intake, services.Publisher, services.Agent
+	s.Bulk = services.Bulk
 	services.Runs.Namespace = "api-test"
 	dispatching, stopDispatching := context.WithCancel(context.Background())
 	dispatched, notified := make(chan struct{}), make(chan struct{})
@@ -109,6 +110,7 @@ func (e *env) withEngine(s *api.Server) {
 		Intake:  services.Intake,
 		Billing: s.Billing,
 		Agent:   s.Agent,
+		Bulk:    s.Bulk,
 	})
 	e.worker = w
 	if err := w.Start(); err != nil {
@@ -152,6 +154,11 @@ func (e *env) addWorkflowIDs(u user, ids map[string]string) {
 	// that names no loop.
 	ids["loop_key"], ids["item_index"] = "lines", "0"
 	e.waitRun(u, r.str("workflow_run_id"))
+	// A bulk cancel of the finished run, which refuses it.
+	b := e.do(req{method: "POST", path: "/api/v1/projects/" + ids["project_id"] + "/runs/bulk", token: u.token,
+		header: map[string]string{"Idempotency-Key": "fixture"},
+		body:   map[string]any{"operation": "cancel", "workflow_run_ids": []string{ids["workflow_run_id"]}}}).expect(e.t, 202)
+	ids["bulk_operation_id"] = b.str("bulk_operation_id")
 	// An approval of the run, recorded as approval.wait records it, and its signed link.
 	a, _, err := e.server.Workflows.RequestApproval(context.Background(), automation.ApprovalRequest{
 		CompanyID: uuid.MustParse(ids["company_id"]), RunID: uuid.MustParse(ids["workflow_run_id"]), ActionKey: "approve",

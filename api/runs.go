@@ -156,7 +156,7 @@ func (s *Server) workflowTestRunCreate(c *gin.Context) {
 // runList serves GET /api/v1/workflows/{workflow_id}/runs.
 func (s *Server) runList(c *gin.Context) {
 	servePage(c, func(page models.PageRequest) ([]automation.Run, string, error) {
-		filter, err := runFilter(c)
+		filter, err := runFilter(c.Query)
 		if err != nil {
 			return nil, "", err
 		}
@@ -174,7 +174,7 @@ type projectRunView struct {
 func (s *Server) projectRunList(c *gin.Context) {
 	p := project(c)
 	servePage(c, func(page models.PageRequest) ([]automation.ProjectRun, string, error) {
-		filter, err := runFilter(c)
+		filter, err := runFilter(c.Query)
 		if err != nil {
 			return nil, "", err
 		}
@@ -187,15 +187,15 @@ func (s *Server) projectRunList(c *gin.Context) {
 // runFilter reads the filters of a run list (status, trigger_type, workflow_version_id,
 // created_from, created_to, q, failed_action_key, retry_class).
 // Errors: invalid (the parameter).
-func runFilter(c *gin.Context) (automation.RunFilter, error) {
+func runFilter(param func(name string) string) (automation.RunFilter, error) {
 	f := automation.RunFilter{
-		Status: automation.RunStatus(c.Query("status")), TriggerType: c.Query("trigger_type"),
-		Q: c.Query("q"), FailedActionKey: c.Query("failed_action_key"), RetryClass: c.Query("retry_class"),
+		Status: automation.RunStatus(param("status")), TriggerType: param("trigger_type"),
+		Q: param("q"), FailedActionKey: param("failed_action_key"), RetryClass: param("retry_class"),
 	}
 	if f.RetryClass != "" && !slices.Contains(activities.RetryClasses, f.RetryClass) {
 		return f, models.Invalid("invalid_run_filter", "retry_class")
 	}
-	if v := c.Query("workflow_version_id"); v != "" {
+	if v := param("workflow_version_id"); v != "" {
 		id, err := uuid.Parse(v)
 		if err != nil {
 			return f, models.Invalid("invalid_run_filter", "workflow_version_id")
@@ -206,7 +206,7 @@ func runFilter(c *gin.Context) (automation.RunFilter, error) {
 		name string
 		to   **time.Time
 	}{{"created_from", &f.CreatedFrom}, {"created_to", &f.CreatedTo}} {
-		if v := c.Query(bound.name); v != "" {
+		if v := param(bound.name); v != "" {
 			t, err := time.Parse(time.RFC3339Nano, v)
 			if err != nil {
 				return f, models.Invalid("invalid_run_filter", bound.name)

@@ -13,6 +13,7 @@ import (
 	"agencyhub/api/wshub"
 	"agencyhub/engine"
 	"agencyhub/engine/agent"
+	"agencyhub/engine/bulk"
 	"agencyhub/engine/intake"
 	"agencyhub/engine/schedules"
 	"agencyhub/models/automation"
@@ -62,6 +63,7 @@ type Server struct {
 	// changes current versions.
 	Drafts    *engine.Drafts
 	Runs      *engine.Runs
+	Bulk      *bulk.Service
 	Intake    *intake.Intake
 	Publisher *schedules.Publisher
 	// Bus carries run changes to event streams and receipt waits.

@@ -129,6 +129,8 @@ func (s *Runs) StartTest(ctx context.Context, w *automation.Workflow, userID uui
 type ReplayChanges struct {
 	Input  map[string]any
 	Latest bool
+	// RunID, when set, is the new run's id, which makes the replay idempotent (Start.RunID).
+	RunID uuid.UUID
 }
 
 // Replay starts a new run of r's version (or draft graph), or of the current version when
@@ -146,7 +148,7 @@ func (s *Runs) Replay(ctx context.Context, r *automation.Run, userID uuid.UUID, 
 	}
 	start := Start{CompanyID: r.CompanyID, ProjectID: r.ProjectID, WorkflowID: r.WorkflowID, Graph: r.GraphJSON(),
 		TriggerType: TriggerReplay, TriggerKey: r.TriggerActionKey, Payload: r.InputJSON(), Namespaces: r.NamespacesJSON(),
-		ReplayOf: &r.ID, StartedBy: &userID}
+		ReplayOf: &r.ID, StartedBy: &userID, RunID: changes.RunID}
 	if start.Version, start.Graph, err = s.replayed(ctx, w, r, changes.Latest); err != nil {
 		return nil, err
 	}

@@ -360,6 +360,7 @@ func (m *Main) startWorker(ctx context.Context, st *stores, services *wiring.Ser
 		Intake:  services.Intake,
 		Billing: st.billing,
 		Agent:   services.Agent,
+		Bulk:    services.Bulk,
 	})
 	if err := m.worker.Start(); err != nil {
 		return err
@@ -436,6 +437,7 @@ func (m *Main) apiServer(st *stores, services *wiring.Services, catalog *schemas
 		Desktop:      st.desktop,
 		Work:         st.work,
 		Agent:        services.Agent,
+		Bulk:         services.Bulk,
 		Console:      web.Console,
 		ProviderCheck: &activities.ProviderCheck{Store: st.integrations, Client: egressClient, Policy: policy,
 			MessengerABaseURL: m.Config.MessengerABaseURL, MessengerBBaseURL: m.Config.MessengerBBaseURL},

@@ -13,6 +13,7 @@ import (
 	"agencyhub/activities/egress"
 	"agencyhub/engine"
 	"agencyhub/engine/agent"
+	"agencyhub/engine/bulk"
 	"agencyhub/engine/intake"
 	"agencyhub/engine/schedules"
 	"agencyhub/models/aiemployee"
@@ -36,6 +37,7 @@ type Services struct {
 	Intake     *intake.Intake
 	Publisher  *schedules.Publisher
 	Schedules  *schedules.Schedules
+	Bulk       *bulk.Service
 	// Agent is the AI employee; nil without Stores.AI.
 	Agent *agent.Agent
 }
@@ -111,5 +113,6 @@ func NewServices(c client.Client, taskQueue, webURL string, catalog *schemas.Cat
 		Intake:     in,
 		Publisher:  &schedules.Publisher{Workflows: st.Workflows, Schedules: sched, Drafts: drafts},
 		Schedules:  sched,
+		Bulk:       &bulk.Service{Client: c, Runs: runs, Workflows: st.Workflows, TaskQueue: taskQueue},
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"agencyhub/activities"
 	"agencyhub/engine"
 	"agencyhub/engine/agent"
+	"agencyhub/engine/bulk"
 	"agencyhub/engine/intake"
 	"agencyhub/engine/schedules"
 	"agencyhub/models/billing"
@@ -24,6 +25,8 @@ type WorkerDeps struct {
 	Intake *intake.Intake
 	// Billing runs the billing cycle; nil leaves it to other workers of the task queue.
 	Billing *billing.Service
+	// Bulk runs bulk operations; nil leaves them to other workers of the task queue.
+	Bulk *bulk.Service
 	// Agent runs the AI employee's sessions and ai.agent actions; nil leaves them to other
 	// workers of the task queue.
 	Agent *agent.Agent
@@ -49,6 +52,9 @@ func NewWorker(c client.Client, taskQueue string, d WorkerDeps) worker.Worker {
 	}
 	if d.Agent != nil {
 		d.Agent.Register(w)
+	}
+	if d.Bulk != nil {
+		d.Bulk.Register(w)
 	}
 	return w
 }
